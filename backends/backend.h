@@ -1,0 +1,80 @@
+// backend.h — an implementation under test, and the registry of backends.
+//
+// A backend receives an OpCall whose tensors own storages private to this
+// call (the runner deep-copies them, preserving layouts and aliasing), so an
+// in-place op may write straight into `self`. It answers with an Outcome:
+// output tensor(s) in the op's output order (see op_call.h: one output,
+// "self" for in-place ops, "out" otherwise), a documented error with its
+// category, or "unsupported" with a reason. Crash and Timeout are only ever
+// produced by the isolation layer, HarnessError by the harness itself.
+//
+// Thread-safety: a Backend instance is used by one thread at a time.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reference/errors.h"
+#include "reference/op_call.h"
+
+namespace sp {
+
+struct Outcome {
+  enum class Kind { Outputs, Error, Unsupported, Crash, Timeout, HarnessError };
+  Kind kind = Kind::HarnessError;
+  std::vector<Tensor> outputs;
+  std::optional<ErrorCategory> error;  // Kind::Error
+  std::string message;                 // error text, unsupported reason, crash detail
+
+  static Outcome of_outputs(std::vector<Tensor> t) { return {Kind::Outputs, std::move(t), std::nullopt, {}}; }
+  static Outcome of_error(ErrorCategory c, std::string msg) { return {Kind::Error, {}, c, std::move(msg)}; }
+  static Outcome unsupported(std::string why) { return {Kind::Unsupported, {}, std::nullopt, std::move(why)}; }
+  static Outcome harness_error(std::string why) { return {Kind::HarnessError, {}, std::nullopt, std::move(why)}; }
+};
+std::string_view outcome_kind_name(Outcome::Kind k);
+
+struct BackendOptions {
+  int threads = 0;             // 0: the backend's default (hardware concurrency)
+  bool deterministic = false;  // backends with a deterministic mode honour it
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  // One line for `scatterproof backends`: what it is, version, limits.
+  virtual std::string description() const = 0;
+  virtual Outcome run(const OpCall& call) = 0;
+};
+
+using BackendFactory = std::function<std::unique_ptr<Backend>(const std::string& name, const BackendOptions&)>;
+
+// Registers a backend name (or a prefix ending in ':' such as "plugin:",
+// which then receives the full name). Built-in backends register in
+// register_builtin_backends() (backends/builtin.cc): one line per backend.
+void register_backend(const std::string& name, std::string summary, BackendFactory factory);
+// Creates a backend; returns nullptr and sets *why when unknown/unavailable.
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& opts, std::string* why);
+struct BackendInfo {
+  std::string name;
+  std::string summary;
+};
+std::vector<BackendInfo> registered_backends();
+
+// Registers every backend compiled into this build (idempotent); make_backend
+// and registered_backends call it. Defined in backends/builtin.cc, the one
+// list of built-in backends.
+void register_builtin_backends();
+
+// Low-level registry access (backends/registry.cc).
+struct RegisteredBackend {
+  std::string summary;
+  BackendFactory factory;
+};
+const RegisteredBackend* find_registered_backend(const std::string& name);
+std::vector<BackendInfo> list_registered_backends();
+
+}  // namespace sp

@@ -1,0 +1,47 @@
+// The one list of backends compiled into this build. Adding a backend: its
+// folder, its CMake call (which defines SP_HAVE_<NAME>), and one line here.
+#include <mutex>
+
+#include "backends/backend.h"
+
+namespace sp {
+
+void register_reference_backend();
+#ifdef SP_HAVE_CPU
+void register_cpu_backend();
+#endif
+#ifdef SP_HAVE_LIBTORCH
+void register_libtorch_backend();
+#endif
+
+void register_builtin_backends() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    register_reference_backend();
+#ifdef SP_HAVE_CPU
+    register_cpu_backend();
+#endif
+#ifdef SP_HAVE_LIBTORCH
+    register_libtorch_backend();
+#endif
+  });
+}
+
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& opts, std::string* why) {
+  register_builtin_backends();
+  const RegisteredBackend* entry = find_registered_backend(name);
+  if (!entry) {
+    if (why) *why = "unknown backend '" + name + "' (see `scatterproof backends`)";
+    return nullptr;
+  }
+  std::unique_ptr<Backend> b = entry->factory(name, opts);
+  if (!b && why) *why = "backend '" + name + "' is unavailable";
+  return b;
+}
+
+std::vector<BackendInfo> registered_backends() {
+  register_builtin_backends();
+  return list_registered_backends();
+}
+
+}  // namespace sp

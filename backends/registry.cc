@@ -1,0 +1,47 @@
+#include <map>
+
+#include "backends/backend.h"
+
+namespace sp {
+namespace {
+
+std::map<std::string, RegisteredBackend>& registry() {
+  static std::map<std::string, RegisteredBackend> r;
+  return r;
+}
+
+}  // namespace
+
+std::string_view outcome_kind_name(Outcome::Kind k) {
+  switch (k) {
+    case Outcome::Kind::Outputs: return "outputs";
+    case Outcome::Kind::Error: return "error";
+    case Outcome::Kind::Unsupported: return "unsupported";
+    case Outcome::Kind::Crash: return "crash";
+    case Outcome::Kind::Timeout: return "timeout";
+    case Outcome::Kind::HarnessError: return "harness_error";
+  }
+  return "?";
+}
+
+void register_backend(const std::string& name, std::string summary, BackendFactory factory) {
+  registry()[name] = RegisteredBackend{std::move(summary), std::move(factory)};
+}
+
+const RegisteredBackend* find_registered_backend(const std::string& name) {
+  auto it = registry().find(name);
+  if (it == registry().end()) {
+    // Prefix registrations ("plugin:", "mutant:") receive the full name.
+    const auto colon = name.find(':');
+    if (colon != std::string::npos) it = registry().find(name.substr(0, colon + 1));
+  }
+  return it == registry().end() ? nullptr : &it->second;
+}
+
+std::vector<BackendInfo> list_registered_backends() {
+  std::vector<BackendInfo> out;
+  for (const auto& [name, e] : registry()) out.push_back({name, e.summary});
+  return out;
+}
+
+}  // namespace sp

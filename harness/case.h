@@ -1,0 +1,61 @@
+// case.h — a spec case as loaded from JSON: the call, its provenance, what
+// the documents say should happen, and any document erratum about it.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "reference/errors.h"
+#include "reference/op_call.h"
+
+namespace sp {
+
+struct Provenance {
+  std::string document;     // seed file name or other document
+  std::string example;      // which example / sentence
+  std::string doc_version;  // documentation version where meaning changed
+  std::string kind;         // example | edge | erratum | regression | fuzz
+};
+
+// What the case's documents say happens (checked against the reference).
+struct CaseExpect {
+  enum class Kind { Output, OneOf, Error, Unspecified };
+  Kind kind = Kind::Output;
+  std::vector<Tensor> outputs;  // Output: one tensor; OneOf: the alternatives
+  double atol = 0.0;            // Output/OneOf: the document printed rounded values
+  std::optional<ErrorCategory> error;
+  std::string text;             // Error: the document's message; Unspecified: the reason
+};
+
+struct Erratum {
+  std::string document;
+  std::string claim;
+  std::optional<Tensor> claimed_output;
+};
+
+struct Case {
+  std::string id;
+  std::string file;  // path the case was loaded from ("<fuzz>" for generated ones)
+  OpCall call;
+  Provenance source;
+  CaseExpect expect;
+  std::optional<Erratum> erratum;
+  std::vector<std::string> tags;
+};
+
+// A problem with spec input. what() is "FILE: case ID: field FIELD: message".
+class SpecError : public std::runtime_error {
+ public:
+  SpecError(std::string file, std::string case_id, std::string field, std::string message);
+  const std::string& file() const { return file_; }
+  const std::string& case_id() const { return case_id_; }
+  const std::string& field() const { return field_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_, case_id_, field_, message_;
+};
+
+}  // namespace sp

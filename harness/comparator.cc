@@ -1,0 +1,311 @@
+#include "harness/comparator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "reference/reference.h"
+
+namespace sp {
+
+std::string_view verdict_name(Verdict::Kind k) {
+  switch (k) {
+    case Verdict::Kind::Pass: return "pass";
+    case Verdict::Kind::Fail: return "fail";
+    case Verdict::Kind::Unsupported: return "unsupported";
+    case Verdict::Kind::Crash: return "crash";
+    case Verdict::Kind::Timeout: return "timeout";
+    case Verdict::Kind::Error: return "error";
+    case Verdict::Kind::XFail: return "xfail";
+    case Verdict::Kind::XPass: return "xpass";
+  }
+  return "?";
+}
+
+std::optional<Verdict::Kind> verdict_from_name(std::string_view name) {
+  for (Verdict::Kind k : kAllVerdictKinds)
+    if (verdict_name(k) == name) return k;
+  return std::nullopt;
+}
+
+bool verdict_is_unexpected(Verdict::Kind k) {
+  switch (k) {
+    case Verdict::Kind::Fail:
+    case Verdict::Kind::Crash:
+    case Verdict::Kind::Timeout:
+    case Verdict::Kind::Error:
+    case Verdict::Kind::XPass: return true;
+    default: return false;
+  }
+}
+
+namespace {
+
+std::string error_list(const std::vector<ErrorCategory>& errors) {
+  std::string s;
+  for (size_t i = 0; i < errors.size(); ++i) {
+    if (i) s += i + 1 == errors.size() ? " or " : ", ";
+    s += error_name(errors[i]);
+  }
+  return s;
+}
+
+struct Mismatch {
+  Shape index;
+  int64_t linear = 0;
+  uint64_t bits = 0;
+};
+
+// The first element of `actual` (row-major logical order) that `expected`
+// does not allow. With atol > 0 an element also passes when it lies within
+// atol of the reference's exact value (documents print rounded values).
+std::optional<Mismatch> first_disallowed(const ExpectedTensor& expected, const Tensor& actual, double atol) {
+  if (actual.numel() <= 0) return std::nullopt;
+  const DType t = actual.dtype();
+  Shape idx(actual.shape().size(), 0);
+  int64_t linear = 0;
+  do {
+    const uint64_t bits = actual.bits_at(idx);
+    bool ok = expected.allows(linear, bits);
+    if (!ok && atol > 0) {
+      const double got = value_from_bits(t, bits).as_double();
+      const double want = value_from_bits(t, expected.exact.bits_at(idx)).as_double();
+      ok = std::isfinite(got) && std::isfinite(want) && std::fabs(got - want) <= atol;
+    }
+    if (!ok) return Mismatch{idx, linear, bits};
+    ++linear;
+  } while (next_index(idx, actual.shape()));
+  return std::nullopt;
+}
+
+// "fed by index[0][1]=2 <- src[0][1]=4" for each reference write into
+// `target`, or why there is none.
+std::string writers_of(const OpCall& call, const Shape& target) {
+  Trace trace;
+  evaluate(call, &trace);
+  std::vector<std::string> fed;
+  for (const Write& w : trace.writes) {
+    if (w.target != target) continue;
+    std::string from = w.index_pos.empty() ? std::string() : fmt::format("index{}={} <- ", format_index(w.index_pos), w.index_value);
+    fed.push_back(from + w.source);
+  }
+  if (fed.empty()) return "no writer: element should keep self's original bits";
+  constexpr size_t kMaxListed = 8;
+  std::string s = "fed by ";
+  for (size_t i = 0; i < std::min(fed.size(), kMaxListed); ++i) s += (i ? "; " : "") + fed[i];
+  if (fed.size() > kMaxListed) s += fmt::format("; and {} more", fed.size() - kMaxListed);
+  return s;
+}
+
+// Compares one produced tensor with the expected one: dtype, shape, elements.
+std::optional<std::string> compare_output(const OpCall& call, const ExpectedTensor& expected, const Tensor& actual,
+                                          bool name_writers) {
+  const Tensor& want = expected.exact;
+  if (actual.dtype() != want.dtype())
+    return fmt::format("output {}: dtype {} but expected {}", expected.name, dtype_name(actual.dtype()), dtype_name(want.dtype()));
+  if (actual.shape() != want.shape())
+    return fmt::format("output {}: shape {} but expected {}", expected.name, format_shape(actual.shape()), format_shape(want.shape()));
+  const std::optional<Mismatch> m = first_disallowed(expected, actual, 0.0);
+  if (!m) return std::nullopt;
+  std::string s = fmt::format("output {}{}: allowed {}, actual {} ({})", expected.name, format_index(m->index),
+                              expected.describe_allowed(m->linear), format_value(actual.dtype(), m->bits),
+                              format_bits(actual.dtype(), m->bits));
+  if (name_writers) s += "; " + writers_of(call, m->index);
+  return s;
+}
+
+// Every element (storage offset) a view reaches.
+std::vector<int64_t> reached_offsets(const Tensor& t) {
+  std::vector<int64_t> out;
+  if (t.numel() <= 0) return out;
+  Shape idx(t.shape().size(), 0);
+  do out.push_back(t.element_offset(idx));
+  while (next_index(idx, t.shape()));
+  return out;
+}
+
+// The multi-index of `t` whose element covers storage byte `byte`, if any.
+std::optional<Shape> element_covering(const Tensor& t, size_t byte) {
+  if (t.numel() <= 0) return std::nullopt;
+  const size_t size = dtype_size(t.dtype());
+  Shape idx(t.shape().size(), 0);
+  do {
+    const size_t start = static_cast<size_t>(t.element_offset(idx)) * size;
+    if (byte >= start && byte < start + size) return idx;
+  } while (next_index(idx, t.shape()));
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string render_tensor_values(const Tensor& t, int64_t max_elements) {
+  if (t.rank() == 0) return format_value(t.dtype(), t.bits_at({}));
+  std::string s;
+  const int64_t n = t.numel();
+  if (n <= 0) return "[] (shape " + format_shape(t.shape()) + ")";
+  Shape idx(t.shape().size(), 0);
+  int64_t emitted = 0;
+  do {
+    // Open a bracket for every trailing dim whose index just wrapped to 0.
+    size_t opens = 0;
+    for (size_t d = idx.size(); d-- > 0 && idx[d] == 0;) ++opens;
+    if (emitted) s += ", ";
+    s.append(opens, '[');
+    if (emitted == max_elements) {
+      s += fmt::format("... ({} elements)", n);
+      return s + std::string(t.shape().size(), ']');
+    }
+    s += format_value(t.dtype(), t.bits_at(idx));
+    ++emitted;
+    size_t closes = 0;
+    for (size_t d = idx.size(); d-- > 0 && idx[d] == t.shape()[d] - 1;) ++closes;
+    s.append(closes, ']');
+  } while (next_index(idx, t.shape()));
+  return s;
+}
+
+std::optional<std::string> storage_guard_violation(const OpCall& before, const OpCall& after) {
+  const std::string written = is_inplace_op(after.op) ? output_name(after.op) : std::string();
+  std::set<const std::vector<std::byte>*> seen;
+  for (const auto& [name, tensor] : after.tensors) {
+    const std::vector<std::byte>* storage = tensor.storage().get();
+    if (!storage || !seen.insert(storage).second) continue;
+    const Tensor* original = before.tensor(name);
+    if (!original || !original->storage()) return fmt::format("operand {} is missing from the pre-run copy", name);
+    const std::vector<std::byte>& was = *original->storage();
+    if (was.size() != storage->size())
+      return fmt::format("operand {}: storage size changed from {} to {} bytes", name, was.size(), storage->size());
+    if (was == *storage) continue;
+
+    // The operands viewing this storage; bytes of the written view may change.
+    std::vector<std::pair<std::string, const Tensor*>> views;
+    std::vector<bool> writable(storage->size(), false);
+    bool holds_written = false;
+    for (const auto& [other_name, other] : after.tensors) {
+      if (other.storage().get() != storage) continue;
+      if (other_name == written) {
+        holds_written = true;
+        const size_t size = dtype_size(other.dtype());
+        for (int64_t off : reached_offsets(other))
+          std::fill_n(writable.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(off) * size), size, true);
+      } else {
+        views.emplace_back(other_name, &other);
+      }
+    }
+    for (size_t byte = 0; byte < storage->size(); ++byte) {
+      if (writable[byte] || was[byte] == (*storage)[byte]) continue;
+      for (const auto& [view_name, view] : views) {
+        if (std::optional<Shape> idx = element_covering(*view, byte)) {
+          const DType t = view->dtype();
+          const int64_t off = view->element_offset(*idx);
+          const uint64_t old_bits = load_bits(t, was.data() + static_cast<size_t>(off) * dtype_size(t));
+          const uint64_t new_bits = view->bits_at(*idx);
+          return fmt::format("operand {} was modified: element {} (storage element offset {}) changed from {} ({}) to {} ({})",
+                             view_name, format_index(*idx), off, format_value(t, old_bits), format_bits(t, old_bits),
+                             format_value(t, new_bits), format_bits(t, new_bits));
+        }
+      }
+      const Tensor& owner = holds_written ? *after.tensor(written) : tensor;
+      const std::string owner_name = holds_written ? written : name;
+      return fmt::format("storage of {} was written outside its view: byte {} (element offset {} of {}) changed from 0x{:02x} to 0x{:02x}",
+                         owner_name, byte, byte / dtype_size(owner.dtype()), dtype_name(owner.dtype()),
+                         static_cast<unsigned>(was[byte]), static_cast<unsigned>((*storage)[byte]));
+    }
+  }
+  return std::nullopt;
+}
+
+Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after) {
+  switch (out.kind) {
+    case Outcome::Kind::Crash: return {Verdict::Kind::Crash, out.message};
+    case Outcome::Kind::Timeout: return {Verdict::Kind::Timeout, out.message};
+    case Outcome::Kind::HarnessError: return Verdict::error(out.message);
+    case Outcome::Kind::Unsupported:
+      if (auto bad = storage_guard_violation(before, after)) return Verdict::fail("unsupported, but " + *bad);
+      return {Verdict::Kind::Unsupported, out.message};
+    case Outcome::Kind::Error: {
+      if (auto bad = storage_guard_violation(before, after)) return Verdict::fail(*bad);
+      const std::string got = out.error ? std::string(error_name(*out.error)) : std::string("(no category)");
+      if (exp.unspecified) return Verdict::pass(fmt::format("unspecified call; got error {}", got));
+      if (exp.expects_error()) {
+        if (out.error && exp.allows_error(*out.error)) return Verdict::pass();
+        return Verdict::fail(fmt::format("expected error {}, got {}: {}", error_list(exp.errors), got, out.message));
+      }
+      return Verdict::fail(fmt::format("expected outputs, got error {}: {}", got, out.message));
+    }
+    case Outcome::Kind::Outputs: break;
+  }
+  if (auto bad = storage_guard_violation(before, after)) return Verdict::fail(*bad);
+  if (exp.unspecified) return Verdict::pass("unspecified call; got outputs");
+  if (!exp.outputs) return Verdict::fail(fmt::format("expected error {}, got outputs", error_list(exp.errors)));
+  const std::vector<ExpectedTensor>& want = *exp.outputs;
+  if (out.outputs.size() != want.size())
+    return Verdict::fail(fmt::format("expected {} output(s), got {}", want.size(), out.outputs.size()));
+  for (size_t i = 0; i < want.size(); ++i)
+    if (auto bad = compare_output(before, want[i], out.outputs[i], /*name_writers=*/true)) return Verdict::fail(*bad);
+  return Verdict::pass();
+}
+
+namespace {
+
+// Is the document's tensor allowed by the reference's output?
+std::optional<std::string> document_tensor_rejected(const Case& c, const Expectation& exp, const Tensor& doc, double atol) {
+  if (!exp.outputs || exp.outputs->size() != 1)
+    return fmt::format("reference gives {}", exp.summary());
+  const ExpectedTensor& want = exp.outputs->front();
+  if (doc.dtype() != want.exact.dtype())
+    return fmt::format("dtype {} but the reference's output is {}", dtype_name(doc.dtype()), dtype_name(want.exact.dtype()));
+  if (doc.shape() != want.exact.shape())
+    return fmt::format("shape {} but the reference's output is {}", format_shape(doc.shape()), format_shape(want.exact.shape()));
+  if (const std::optional<Mismatch> m = first_disallowed(want, doc, atol)) {
+    std::string s = fmt::format("element {}{}: document says {} ({}), reference allows {}", want.name, format_index(m->index),
+                                format_value(doc.dtype(), m->bits), format_bits(doc.dtype(), m->bits),
+                                want.describe_allowed(m->linear));
+    if (atol > 0) s += fmt::format(" (atol {})", atol);
+    return s + "; " + writers_of(c.call, m->index);
+  }
+  return std::nullopt;
+}
+
+Verdict check_document_expectation(const Case& c, const Expectation& exp) {
+  const CaseExpect& doc = c.expect;
+  switch (doc.kind) {
+    case CaseExpect::Kind::Error: {
+      if (!doc.error) return Verdict::error(fmt::format("{}: case {}: field expect.error: missing category", c.file, c.id));
+      if (exp.expects_error() && exp.allows_error(*doc.error)) return Verdict::pass();
+      return Verdict::fail(fmt::format("document expects error {}, reference gives {}", error_name(*doc.error), exp.summary()));
+    }
+    case CaseExpect::Kind::Unspecified:
+      if (exp.unspecified) return Verdict::pass();
+      return Verdict::fail(fmt::format("document leaves the call unspecified ({}), reference gives {}", doc.text, exp.summary()));
+    case CaseExpect::Kind::Output:
+    case CaseExpect::Kind::OneOf: {
+      if (exp.unspecified || !exp.outputs)
+        return Verdict::fail(fmt::format("document expects outputs, reference gives {}", exp.summary()));
+      if (doc.outputs.empty()) return Verdict::error(fmt::format("{}: case {}: field expect: no output given", c.file, c.id));
+      for (size_t i = 0; i < doc.outputs.size(); ++i) {
+        if (auto bad = document_tensor_rejected(c, exp, doc.outputs[i], doc.atol)) {
+          const std::string which = doc.kind == CaseExpect::Kind::OneOf ? fmt::format("one_of[{}]: ", i) : std::string();
+          return Verdict::fail(which + *bad);
+        }
+      }
+      return Verdict::pass();
+    }
+  }
+  return Verdict::error("unknown expectation kind");
+}
+
+}  // namespace
+
+Verdict check_reference_against_document(const Case& c, const Expectation& exp) {
+  Verdict v = check_document_expectation(c, exp);
+  if (v.kind != Verdict::Kind::Pass || !c.erratum || !c.erratum->claimed_output) return v;
+  if (!document_tensor_rejected(c, exp, *c.erratum->claimed_output, 0.0))
+    return Verdict::error(fmt::format("{}: case {}: field erratum.claimed_output: erratum is not an erratum: the reference allows {}'s claim",
+                                      c.file, c.id, c.erratum->document));
+  return v;
+}
+
+}  // namespace sp

@@ -1,0 +1,157 @@
+#include "reference/dialect_torch.h"
+
+#include <cmath>
+#include <string>
+
+namespace sp::ref::torch_rules {
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+// The C++ type name c10 prints in "value cannot be converted to type ...".
+std::string c10_type_name(DType t) {
+  switch (t) {
+    case DType::Bool: return "bool";
+    case DType::UInt8: return "uint8_t";
+    case DType::Int8: return "int8_t";
+    case DType::Int16: return "int16_t";
+    case DType::Int32: return "int";
+    case DType::Int64: return "int64_t";
+    case DType::Float16: return "at::Half";
+    case DType::BFloat16: return "at::BFloat16";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+  }
+  return "?";
+}
+
+// c10::checked_convert's range test (c10/util/TypeCast.h `overflows`),
+// reproduced rule by rule; see SEMANTICS.md T-V1. True when it throws.
+bool c10_overflows(const Scalar& v, DType t) {
+  if (v.kind == Scalar::Kind::Bool || t == DType::Bool) return false;  // bool never overflows either way
+  const double lowest = dtype_lowest(t), max = dtype_max(t);
+  if (v.kind == Scalar::Kind::Int) {
+    if (t == DType::UInt8) return v.i > 255 || v.i < -255;  // unsigned targets let negatives wrap
+    return static_cast<double>(v.i) < lowest || static_cast<double>(v.i) > max;
+  }
+  if (std::isinf(v.f)) return is_integral(t);  // float dtypes hold infinities
+  if (std::isnan(v.f)) return is_integral(t);
+  return v.f < lowest || v.f > max;  // the untruncated value: 127.9 does not fit int8
+}
+
+}  // namespace
+
+bool dim_in_range(RuleLog& log, int64_t dim, int64_t rank) {
+  return log.check(dim >= -rank && dim < rank, "T-D1",
+                   "dim=" + str(dim) + " in [" + str(-rank) + ", " + str(rank) + ")", ErrorCategory::DimOutOfRange,
+                   "Dimension out of range (expected to be in range of [" + str(-rank) + ", " + str(rank - 1) +
+                       "], but got " + str(dim) + ")");
+}
+
+bool index_is_int64(RuleLog& log, std::string_view op, const Tensor& index) {
+  return log.check(index.dtype() == DType::Int64, "T-I1",
+                   "index.dtype=" + std::string(dtype_name(index.dtype())) + " is int64", ErrorCategory::IndexDtype,
+                   std::string(op) + "(): Expected dtype int64 for index");
+}
+
+bool index_is_empty(RuleLog& log, const Tensor& index) {
+  const bool empty = index.numel() == 0;
+  if (empty) log.note("index is empty: no element is read or written; rank, shape, value and bounds rules skipped [T-E1]");
+  return empty;
+}
+
+bool src_dtype_matches(RuleLog& log, std::string_view op, const Tensor& self, const Tensor& src) {
+  return log.check(self.dtype() == src.dtype(), "T-K1",
+                   "self.dtype=" + std::string(dtype_name(self.dtype())) +
+                       " == src.dtype=" + std::string(dtype_name(src.dtype())),
+                   ErrorCategory::DtypeMismatch, std::string(op) + "(): Expected self.dtype to be equal to src.dtype");
+}
+
+std::optional<ReduceMode> reduce_mode(RuleLog& log, const std::optional<std::string>& reduce) {
+  if (!reduce) return ReduceMode::None;
+  const bool add = *reduce == "add", multiply = *reduce == "multiply";
+  if (!log.check(add || multiply, "T-R1", "reduce='" + *reduce + "' is 'add' or 'multiply'",
+                 ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply."))
+    return std::nullopt;
+  return add ? ReduceMode::Add : ReduceMode::Multiply;
+}
+
+bool same_rank(RuleLog& log, std::string_view clause, std::string_view other_name, const Tensor& other,
+               const Tensor& index) {
+  return log.check(logical_rank(index) == logical_rank(other), clause,
+                   "index rank " + str(logical_rank(index)) + " == " + std::string(other_name) + " rank " +
+                       str(logical_rank(other)),
+                   ErrorCategory::RankMismatch,
+                   "Index tensor must have the same number of dimensions as " + std::string(other_name) + " tensor");
+}
+
+bool index_within_src(RuleLog& log, const Tensor& index, const Tensor& src) {
+  bool all = true;
+  for (int64_t d = 0; d < logical_rank(index); ++d) {
+    const std::string fact = "index.size(" + str(d) + ")=" + str(logical_size(index, d)) + " <= src.size(" + str(d) +
+                             ")=" + str(logical_size(src, d));
+    all &= log.check(logical_size(index, d) <= logical_size(src, d), "T-S3", fact, ErrorCategory::ShapeMismatch,
+                     "Expected index " + format_shape(index.shape()) + " to be smaller size than src " +
+                         format_shape(src.shape()));
+  }
+  return all;
+}
+
+bool index_within_apart_from_dim(RuleLog& log, std::string_view clause, std::string_view other_name,
+                                 const Tensor& other, const Tensor& index, int64_t dim) {
+  bool all = true;
+  for (int64_t d = 0; d < logical_rank(index); ++d) {
+    if (d == dim) continue;
+    const std::string fact = "index.size(" + str(d) + ")=" + str(logical_size(index, d)) + " <= " +
+                             std::string(other_name) + ".size(" + str(d) + ")=" + str(logical_size(other, d));
+    all &= log.check(logical_size(index, d) <= logical_size(other, d), clause, fact, ErrorCategory::ShapeMismatch,
+                     "Size does not match at dimension " + str(d) + " expected index " + format_shape(index.shape()) +
+                         " to be smaller than " + std::string(other_name) + " " + format_shape(other.shape()) +
+                         " apart from dimension " + str(dim));
+  }
+  return all;
+}
+
+bool no_internal_overlap(RuleLog& log, const Tensor& self) {
+  return log.check(!self.has_internal_overlap(), "T-O1", "self " + self.describe() + " has no internal overlap",
+                   ErrorCategory::OverlappingOutput,
+                   "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                   "location. Please clone() the tensor before performing the operation.");
+}
+
+std::optional<uint64_t> convert_value(RuleLog& log, const Scalar& value, DType t) {
+  const bool fits = !c10_overflows(value, t);
+  if (!log.check(fits, "T-V1", "value " + value.to_string() + " fits " + std::string(dtype_name(t)),
+                 ErrorCategory::ValueOutOfRange,
+                 "value cannot be converted to type " + c10_type_name(t) + " without overflow"))
+    return std::nullopt;
+  switch (value.kind) {
+    case Scalar::Kind::Bool: return bits_from_value(t, Value::of_int(value.b ? 1 : 0));
+    case Scalar::Kind::Int: return bits_from_value(t, Value::of_int(value.i));
+    case Scalar::Kind::Float: {
+      if (t == DType::Bool) return uint64_t{value.f != 0.0 || std::isnan(value.f)};
+      // c10 builds Half/BFloat16 from a float: the double rounds to float
+      // first (a second rounding that can differ from a direct one).
+      if (t == DType::Float16 || t == DType::BFloat16)
+        return bits_from_value(t, Value::of_float(static_cast<float>(value.f)));
+      return bits_from_value(t, Value::of_float(value.f));
+    }
+  }
+  return std::nullopt;
+}
+
+bool index_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim, int64_t size) {
+  Shape pos(static_cast<size_t>(index.rank()), 0);
+  do {
+    const int64_t v = read_index(index, pos);
+    if (v < 0 || v >= size)
+      return log.check(false, "T-B1",
+                       "index" + format_index(pos) + "=" + str(v) + " in [0, " + str(size) + ")",
+                       ErrorCategory::IndexOutOfBounds,
+                       "index " + str(v) + " is out of bounds for dimension " + str(dim) + " with size " + str(size));
+  } while (next_index(pos, index.shape()));
+  log.note("every index value in [0, " + str(size) + ") [T-B1] ok");
+  return true;
+}
+
+}  // namespace sp::ref::torch_rules

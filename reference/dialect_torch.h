@@ -1,0 +1,51 @@
+// dialect_torch.h — PyTorch's argument rules for gather / scatter_ /
+// scatter_add_, one small check per rule, each citing its clause in
+// reference/SEMANTICS.md. Sources: seeds 000 and 002, plus LibTorch 1.13
+// behaviour recorded in SEMANTICS-NOTES.md where the seeds are silent.
+//
+// Every check records itself in the RuleLog and returns whether it held;
+// the semantic files decide the order and which checks are skipped.
+// Sizes and ranks are *logical*: a rank-0 tensor counts as shape [1]
+// (T-D2).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "reference/op_call.h"
+#include "reference/output_builder.h"
+#include "reference/semantics_common.h"
+
+namespace sp::ref::torch_rules {
+
+// T-D1: dim in [-r, r), r = logical rank of self/input.
+bool dim_in_range(RuleLog& log, int64_t dim, int64_t rank);
+// T-I1: index dtype is int64. `op` names the op in the message ("scatter").
+bool index_is_int64(RuleLog& log, std::string_view op, const Tensor& index);
+// T-E1: an empty index makes the call a no-op; returns index.numel() == 0.
+bool index_is_empty(RuleLog& log, const Tensor& index);
+// T-K1: self and src share a dtype.
+bool src_dtype_matches(RuleLog& log, std::string_view op, const Tensor& self, const Tensor& src);
+// T-R1: reduce, when given, is exactly "add" or "multiply". Returns the mode
+// (None when absent); nullopt when invalid.
+std::optional<ReduceMode> reduce_mode(RuleLog& log, const std::optional<std::string>& reduce);
+// T-S2 / T-G3: index has the same logical rank as `other` (named).
+bool same_rank(RuleLog& log, std::string_view clause, std::string_view other_name, const Tensor& other,
+               const Tensor& index);
+// T-S3: index.size(d) <= src.size(d) for every d.
+bool index_within_src(RuleLog& log, const Tensor& index, const Tensor& src);
+// T-S4 / T-G4: index.size(d) <= other.size(d) for every d != dim.
+bool index_within_apart_from_dim(RuleLog& log, std::string_view clause, std::string_view other_name,
+                                 const Tensor& other, const Tensor& index, int64_t dim);
+// T-O1: an in-place self has no two elements sharing memory.
+bool no_internal_overlap(RuleLog& log, const Tensor& self);
+// T-V1: the scalar `value` converted to dtype t as c10::checked_convert
+// does; nullopt (and a violation) when it does not fit.
+std::optional<uint64_t> convert_value(RuleLog& log, const Scalar& value, DType t);
+// T-B1: every index value v satisfies 0 <= v < size (size of the indexed
+// dim of self/input). Reports the first offender in row-major order.
+bool index_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim, int64_t size);
+
+}  // namespace sp::ref::torch_rules

@@ -1,0 +1,55 @@
+#include "reference/semantics_common.h"
+
+#include <utility>
+
+namespace sp::ref {
+
+int64_t read_index(const Tensor& index, const Shape& pos) { return index.value_at(pos).i; }
+
+Shape logical_shape(const Tensor& t) { return t.rank() == 0 ? Shape{1} : t.shape(); }
+int64_t logical_rank(const Tensor& t) { return t.rank() == 0 ? 1 : t.rank(); }
+int64_t logical_size(const Tensor& t, int64_t d) { return t.rank() == 0 ? 1 : t.size(d); }
+Shape physical_index(const Tensor& t, const Shape& logical) { return t.rank() == 0 ? Shape{} : logical; }
+
+int64_t wrap_dim(int64_t dim, int64_t rank) { return dim < 0 ? dim + rank : dim; }
+
+std::string element_text(std::string_view name, const Tensor& t, const Shape& pos) {
+  return std::string(name) + format_index(pos) + "=" + format_value(t.dtype(), t.bits_at(pos));
+}
+
+bool RuleLog::check(bool holds, std::string_view clause, const std::string& fact, ErrorCategory category,
+                    const std::string& message) {
+  if (!holds) violations_.push_back(RuleViolation{category, message, std::string(clause)});
+  if (trace_ != nullptr)
+    trace_->checks.push_back(fact + " [" + std::string(clause) + "] " + (holds ? "ok" : "VIOLATED: " + message));
+  return holds;
+}
+
+void RuleLog::note(const std::string& line) {
+  if (trace_ != nullptr) trace_->checks.push_back(line);
+}
+
+Expectation RuleLog::error_expectation() const {
+  Expectation e;
+  for (const RuleViolation& v : violations_) e.errors.push_back(v.category);
+  e.error_message = violations_.front().message;
+  e.error_clause = violations_.front().clause;
+  return e;
+}
+
+Expectation unspecified_expectation(const std::string& reason, Trace* trace) {
+  Expectation e;
+  e.unspecified = true;
+  e.unspecified_reason = reason;
+  if (trace != nullptr) trace->finals.push_back("whole call unspecified: " + reason);
+  return e;
+}
+
+Expectation outputs_expectation(std::vector<ExpectedTensor> outputs, std::vector<std::string> notes) {
+  Expectation e;
+  e.outputs = std::move(outputs);
+  e.notes = std::move(notes);
+  return e;
+}
+
+}  // namespace sp::ref

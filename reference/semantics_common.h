@@ -1,0 +1,71 @@
+// semantics_common.h — mechanics shared by the semantic files; no rules.
+//
+// What lives here: reading an index element as int64, treating a rank-0
+// tensor as one element addressed by a logical multi-index, wrapping a dim,
+// naming elements for traces, and `RuleLog`, which records each rule check
+// (for `explain`) and collects every violated rule so the error Expectation
+// can list them all in check order. Which rules exist, their order and
+// their clause ids belong to the dialect files (dialect_*.h) and the
+// semantic files; nothing here decides validity.
+//
+// Thread-safety: pure functions; a RuleLog is used by one evaluation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/errors.h"
+#include "reference/expectation.h"
+#include "reference/tensor.h"
+
+namespace sp::ref {
+
+// The index value stored at `pos` of an integral tensor, sign-extended.
+// REQUIRES: is_integral(index.dtype()); pos is a physical multi-index.
+int64_t read_index(const Tensor& index, const Shape& pos);
+
+// A rank-0 tensor is addressed as if it had shape [1] (PyTorch's
+// ensure_nonempty_dim/size); other tensors keep their shape.
+Shape logical_shape(const Tensor& t);
+int64_t logical_rank(const Tensor& t);
+int64_t logical_size(const Tensor& t, int64_t d);
+// Maps a logical multi-index back to the tensor's own (drops the [0] of a
+// rank-0 tensor).
+Shape physical_index(const Tensor& t, const Shape& logical);
+
+// dim in [-rank, rank) -> [0, rank). REQUIRES: the caller checked the range.
+int64_t wrap_dim(int64_t dim, int64_t rank);
+
+// "src[1][0]=4" for the element at physical position `pos` of `t`.
+std::string element_text(std::string_view name, const Tensor& t, const Shape& pos);
+
+// Records rule checks in order. `check` returns whether the rule holds; a
+// violated rule is kept (category, message, clause) and the trace line says
+// "VIOLATED". `skip` records a rule that was not evaluated and why.
+class RuleLog {
+ public:
+  explicit RuleLog(Trace* trace) : trace_(trace) {}
+
+  bool check(bool holds, std::string_view clause, const std::string& fact, ErrorCategory category,
+             const std::string& message);
+  void note(const std::string& line);
+
+  bool passed() const { return violations_.empty(); }
+  const std::vector<RuleViolation>& violations() const { return violations_; }
+  // errors = every violated category in check order; message and clause
+  // from the first. REQUIRES: !passed().
+  Expectation error_expectation() const;
+
+ private:
+  Trace* trace_;
+  std::vector<RuleViolation> violations_;
+};
+
+// A call the document leaves undefined: anything but a crash/timeout passes.
+Expectation unspecified_expectation(const std::string& reason, Trace* trace);
+// A successful call: the given outputs plus the notes of decisions applied.
+Expectation outputs_expectation(std::vector<ExpectedTensor> outputs, std::vector<std::string> notes);
+
+}  // namespace sp::ref

@@ -1,0 +1,240 @@
+#include "reports/report_writers.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace sp {
+
+using nlohmann::json;
+
+std::string result_column(const ResultRecord& r) {
+  return r.check == "document" ? r.backend + " (document)" : r.backend;
+}
+
+ReportSummary summarize(const std::vector<ResultRecord>& records) {
+  ReportSummary s;
+  s.total = records.size();
+  for (const ResultRecord& r : records) {
+    ++s.verdicts[r.verdict];
+    ++s.columns[result_column(r)][r.verdict];
+  }
+  return s;
+}
+
+std::string format_counts(const std::map<Verdict::Kind, size_t>& counts) {
+  std::string s;
+  for (Verdict::Kind k : kAllVerdictKinds) {
+    auto it = counts.find(k);
+    if (it == counts.end() || it->second == 0) continue;
+    s += fmt::format("{}{} {}", s.empty() ? "" : ", ", it->second, verdict_name(k));
+  }
+  return s.empty() ? "no results" : s;
+}
+
+namespace {
+
+json counts_json(const std::map<Verdict::Kind, size_t>& counts) {
+  json j = json::object();
+  for (Verdict::Kind k : kAllVerdictKinds) {
+    auto it = counts.find(k);
+    j[std::string(verdict_name(k))] = it == counts.end() ? 0 : it->second;
+  }
+  return j;
+}
+
+// Results in a stable order whatever order the threads finished in.
+std::vector<const ResultRecord*> sorted(const std::vector<ResultRecord>& records) {
+  std::vector<const ResultRecord*> out;
+  for (const ResultRecord& r : records) out.push_back(&r);
+  std::stable_sort(out.begin(), out.end(), [](const ResultRecord* a, const ResultRecord* b) {
+    return std::tie(a->backend, a->check, a->case_id) < std::tie(b->backend, b->check, b->case_id);
+  });
+  return out;
+}
+
+// One line of a Markdown table cell.
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+std::string md_code(const std::string& s) {
+  // A backtick run longer than any inside the text delimits it safely.
+  size_t longest = 0, run = 0;
+  for (char c : s) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const std::string pad = !s.empty() && (s.front() == '`' || s.back() == '`') ? " " : "";
+  return fence + pad + md_cell(s) + pad + fence;
+}
+
+std::string op_label(const ResultRecord& r) { return r.op.empty() ? "(spec input)" : r.op; }
+
+}  // namespace
+
+std::string report_json(const std::vector<ResultRecord>& records) {
+  const ReportSummary s = summarize(records);
+  json columns = json::object();
+  for (const auto& [name, counts] : s.columns) columns[name] = counts_json(counts);
+  json results = json::array();
+  for (const ResultRecord* r : sorted(records)) results.push_back(record_to_json(*r));
+  json j = {{"format", "scatterproof-report/1"},
+            {"summary", {{"total", s.total}, {"verdicts", counts_json(s.verdicts)}, {"backends", columns}}},
+            {"results", results}};
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\t': out += "&#9;"; break;
+      case '\r': out += "&#13;"; break;
+      default:
+        if (c < 0x20) out += "\xEF\xBF\xBD";  // not allowed in XML 1.0, even escaped
+        else out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::string junit_xml(const std::vector<ResultRecord>& records) {
+  std::map<std::string, std::vector<const ResultRecord*>> suites;
+  for (const ResultRecord* r : sorted(records)) suites[result_column(*r)].push_back(r);
+  const ReportSummary total = summarize(records);
+  auto count = [](const std::map<Verdict::Kind, size_t>& m, std::initializer_list<Verdict::Kind> kinds) {
+    size_t n = 0;
+    for (Verdict::Kind k : kinds)
+      if (auto it = m.find(k); it != m.end()) n += it->second;
+    return n;
+  };
+  using K = Verdict::Kind;
+  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x += fmt::format("<testsuites name=\"scatterproof\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n", total.total,
+                   count(total.verdicts, {K::Fail, K::XPass}), count(total.verdicts, {K::Crash, K::Timeout, K::Error}),
+                   count(total.verdicts, {K::Unsupported, K::XFail}));
+  for (const auto& [name, results] : suites) {
+    const auto& c = total.columns.at(name);
+    double seconds = 0;
+    for (const ResultRecord* r : results) seconds += r->duration_ms / 1000.0;
+    x += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+                     xml_escape(name), results.size(), count(c, {K::Fail, K::XPass}), count(c, {K::Crash, K::Timeout, K::Error}),
+                     count(c, {K::Unsupported, K::XFail}), seconds);
+    for (const ResultRecord* r : results) {
+      x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"", xml_escape(op_label(*r)), xml_escape(r->case_id),
+                       r->duration_ms / 1000.0);
+      const std::string message = xml_escape(fmt::format("{}: {}", verdict_name(r->verdict), r->detail));
+      const std::string body = xml_escape(fmt::format("{}\nexpected: {}\noutcome: {}\nfile: {}\nrepro: {}", r->detail, r->expected,
+                                                      r->outcome, r->file, r->repro));
+      switch (r->verdict) {
+        case K::Pass: x += "/>\n"; continue;
+        case K::Fail:
+        case K::XPass:
+          x += fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n", message, verdict_name(r->verdict), body);
+          break;
+        case K::Crash:
+        case K::Timeout:
+        case K::Error:
+          x += fmt::format(">\n      <error message=\"{}\" type=\"{}\">{}</error>\n", message, verdict_name(r->verdict), body);
+          break;
+        case K::Unsupported:
+        case K::XFail: x += fmt::format(">\n      <skipped message=\"{}\"/>\n", message); break;
+      }
+      x += "    </testcase>\n";
+    }
+    x += "  </testsuite>\n";
+  }
+  x += "</testsuites>\n";
+  return x;
+}
+
+std::string report_markdown(const std::vector<ResultRecord>& records) {
+  const ReportSummary s = summarize(records);
+  std::string md = "# scatterproof report\n\n";
+  md += fmt::format("{} results: {}.\n\n", s.total, format_counts(s.verdicts));
+
+  // Matrix: op x column.
+  std::vector<std::string> columns;
+  for (const auto& [name, counts] : s.columns) columns.push_back(name);
+  std::map<std::string, std::map<std::string, std::map<Verdict::Kind, size_t>>> matrix;
+  for (const ResultRecord& r : records) ++matrix[op_label(r)][result_column(r)][r.verdict];
+  md += "## Matrix\n\n| op |";
+  for (const std::string& c : columns) md += " " + md_cell(c) + " |";
+  md += "\n|---|";
+  for (size_t i = 0; i < columns.size(); ++i) md += "---|";
+  md += "\n";
+  for (const auto& [op, row] : matrix) {
+    md += "| " + md_cell(op) + " |";
+    for (const std::string& c : columns) {
+      auto it = row.find(c);
+      md += " " + (it == row.end() ? std::string("–") : format_counts(it->second)) + " |";
+    }
+    md += "\n";
+  }
+
+  md += "\n## Not passing\n\n";
+  bool any = false;
+  for (const ResultRecord* r : sorted(records)) {
+    if (r->verdict == Verdict::Kind::Pass) continue;
+    any = true;
+    md += fmt::format("- **{}** {} `{}` ({}, {}): {}\n  - repro: {}\n", verdict_name(r->verdict), md_cell(result_column(*r)),
+                      md_cell(r->case_id), md_cell(op_label(*r)), md_cell(r->file), md_cell(r->detail), md_code(r->repro));
+  }
+  if (!any) md += "Every result passed.\n";
+
+  md += "\n## Document errata found\n\n";
+  std::set<std::string> errata_seen;
+  std::string errata;
+  for (const ResultRecord* r : sorted(records)) {
+    if (!r->erratum || !errata_seen.insert(r->case_id).second) continue;
+    errata += fmt::format("| {} | `{}` | {} | {} |\n", md_cell(r->erratum->document), md_cell(r->case_id), md_cell(r->erratum->claim),
+                          md_cell(r->erratum->reference_says));
+  }
+  md += errata.empty() ? std::string("None recorded.\n")
+                       : "| document | case | claim | the reference says instead |\n|---|---|---|---|\n" + errata;
+
+  md += "\n## Sources\n\n| document | cases |\n|---|---|\n";
+  std::map<std::string, std::set<std::string>> sources;
+  for (const ResultRecord& r : records)
+    if (r.check != "load") sources[r.source.document.empty() ? "(none)" : r.source.document].insert(r.case_id);
+  for (const auto& [doc, ids] : sources) md += fmt::format("| {} | {} |\n", md_cell(doc), ids.size());
+  return md;
+}
+
+namespace {
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error(fmt::format("{}: cannot write", path));
+}
+
+}  // namespace
+
+void write_reports(const std::vector<ResultRecord>& records, const std::string& dir) {
+  write_file(dir + "/report.json", report_json(records));
+  write_file(dir + "/junit.xml", junit_xml(records));
+  write_file(dir + "/report.md", report_markdown(records));
+}
+
+}  // namespace sp
