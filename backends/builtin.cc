@@ -13,6 +13,9 @@ void register_cpu_backend();
 #ifdef SP_HAVE_LIBTORCH
 void register_libtorch_backend();
 #endif
+#ifdef SP_HAVE_CUDA
+void register_cuda_backend();
+#endif
 
 void register_builtin_backends() {
   static std::once_flag once;
@@ -23,6 +26,9 @@ void register_builtin_backends() {
 #endif
 #ifdef SP_HAVE_LIBTORCH
     register_libtorch_backend();
+#endif
+#ifdef SP_HAVE_CUDA
+    register_cuda_backend();
 #endif
   });
 }

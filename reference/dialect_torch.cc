@@ -11,23 +11,33 @@ std::string str(int64_t v) { return std::to_string(v); }
 // The C++ type name c10 prints in "value cannot be converted to type ...".
 std::string c10_type_name(DType t) {
   switch (t) {
-    case DType::Bool: return "bool";
-    case DType::UInt8: return "uint8_t";
-    case DType::Int8: return "int8_t";
-    case DType::Int16: return "int16_t";
-    case DType::Int32: return "int";
-    case DType::Int64: return "int64_t";
-    case DType::Float16: return "at::Half";
-    case DType::BFloat16: return "at::BFloat16";
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
+    case DType::Bool:
+      return "bool";
+    case DType::UInt8:
+      return "uint8_t";
+    case DType::Int8:
+      return "int8_t";
+    case DType::Int16:
+      return "int16_t";
+    case DType::Int32:
+      return "int";
+    case DType::Int64:
+      return "int64_t";
+    case DType::Float16:
+      return "at::Half";
+    case DType::BFloat16:
+      return "at::BFloat16";
+    case DType::Float32:
+      return "float";
+    case DType::Float64:
+      return "double";
   }
   return "?";
 }
 
-// c10::checked_convert's range test (c10/util/TypeCast.h `overflows`),
-// reproduced rule by rule; see SEMANTICS.md T-V1. True when it throws.
-bool c10_overflows(const Scalar& v, DType t) {
+}  // namespace
+
+bool scalar_overflows(const Scalar& v, DType t) {
   if (v.kind == Scalar::Kind::Bool || t == DType::Bool) return false;  // bool never overflows either way
   const double lowest = dtype_lowest(t), max = dtype_max(t);
   if (v.kind == Scalar::Kind::Int) {
@@ -39,7 +49,21 @@ bool c10_overflows(const Scalar& v, DType t) {
   return v.f < lowest || v.f > max;  // the untruncated value: 127.9 does not fit int8
 }
 
-}  // namespace
+uint64_t scalar_to_bits(const Scalar& value, DType t) {
+  switch (value.kind) {
+    case Scalar::Kind::Bool:
+      return bits_from_value(t, Value::of_int(value.b ? 1 : 0));
+    case Scalar::Kind::Int:
+      return bits_from_value(t, Value::of_int(value.i));
+    case Scalar::Kind::Float:
+      // c10 builds Half/BFloat16 from a float: the double rounds to float
+      // first (a second rounding that can differ from a direct one).
+      if (t == DType::Float16 || t == DType::BFloat16)
+        return bits_from_value(t, Value::of_float(static_cast<float>(value.f)));
+      return bits_from_value(t, Value::of_float(value.f));
+  }
+  return 0;
+}
 
 bool dim_in_range(RuleLog& log, int64_t dim, int64_t rank) {
   return log.check(dim >= -rank && dim < rank, "T-D1",
@@ -56,15 +80,16 @@ bool index_is_int64(RuleLog& log, std::string_view op, const Tensor& index) {
 
 bool index_is_empty(RuleLog& log, const Tensor& index) {
   const bool empty = index.numel() == 0;
-  if (empty) log.note("index is empty: no element is read or written; rank, shape, value and bounds rules skipped [T-E1]");
+  if (empty)
+    log.note("index is empty: no element is read or written; rank, shape, value and bounds rules skipped [T-E1]");
   return empty;
 }
 
 bool src_dtype_matches(RuleLog& log, std::string_view op, const Tensor& self, const Tensor& src) {
-  return log.check(self.dtype() == src.dtype(), "T-K1",
-                   "self.dtype=" + std::string(dtype_name(self.dtype())) +
-                       " == src.dtype=" + std::string(dtype_name(src.dtype())),
-                   ErrorCategory::DtypeMismatch, std::string(op) + "(): Expected self.dtype to be equal to src.dtype");
+  return log.check(
+      self.dtype() == src.dtype(), "T-K1",
+      "self.dtype=" + std::string(dtype_name(self.dtype())) + " == src.dtype=" + std::string(dtype_name(src.dtype())),
+      ErrorCategory::DtypeMismatch, std::string(op) + "(): Expected self.dtype to be equal to src.dtype");
 }
 
 std::optional<ReduceMode> reduce_mode(RuleLog& log, const std::optional<std::string>& reduce) {
@@ -78,36 +103,54 @@ std::optional<ReduceMode> reduce_mode(RuleLog& log, const std::optional<std::str
 
 bool same_rank(RuleLog& log, std::string_view clause, std::string_view other_name, const Tensor& other,
                const Tensor& index) {
-  return log.check(logical_rank(index) == logical_rank(other), clause,
-                   "index rank " + str(logical_rank(index)) + " == " + std::string(other_name) + " rank " +
-                       str(logical_rank(other)),
-                   ErrorCategory::RankMismatch,
-                   "Index tensor must have the same number of dimensions as " + std::string(other_name) + " tensor");
+  return log.check(
+      logical_rank(index) == logical_rank(other), clause,
+      "index rank " + str(logical_rank(index)) + " == " + std::string(other_name) + " rank " + str(logical_rank(other)),
+      ErrorCategory::RankMismatch,
+      "Index tensor must have the same number of dimensions as " + std::string(other_name) + " tensor");
 }
 
-bool index_within_src(RuleLog& log, const Tensor& index, const Tensor& src) {
+std::string scatter_shape_message(const Tensor& self, const Tensor& index, const Tensor* src, int64_t dim) {
+  std::string m = "Expected index " + format_shape(index.shape()) + " to be smaller than self " +
+                  format_shape(self.shape()) + " apart from dimension " + str(dim);
+  if (src != nullptr) m += " and to be smaller size than src " + format_shape(src->shape());
+  return m;
+}
+
+bool index_within_src(RuleLog& log, const Tensor& index, const Tensor& src, const std::string& message) {
   bool all = true;
   for (int64_t d = 0; d < logical_rank(index); ++d) {
     const std::string fact = "index.size(" + str(d) + ")=" + str(logical_size(index, d)) + " <= src.size(" + str(d) +
                              ")=" + str(logical_size(src, d));
-    all &= log.check(logical_size(index, d) <= logical_size(src, d), "T-S3", fact, ErrorCategory::ShapeMismatch,
-                     "Expected index " + format_shape(index.shape()) + " to be smaller size than src " +
-                         format_shape(src.shape()));
+    all &=
+        log.check(logical_size(index, d) <= logical_size(src, d), "T-S3", fact, ErrorCategory::ShapeMismatch, message);
   }
   return all;
 }
 
-bool index_within_apart_from_dim(RuleLog& log, std::string_view clause, std::string_view other_name,
-                                 const Tensor& other, const Tensor& index, int64_t dim) {
+bool index_within_self_apart_from_dim(RuleLog& log, const Tensor& self, const Tensor& index, int64_t dim,
+                                      const std::string& message) {
   bool all = true;
   for (int64_t d = 0; d < logical_rank(index); ++d) {
     if (d == dim) continue;
-    const std::string fact = "index.size(" + str(d) + ")=" + str(logical_size(index, d)) + " <= " +
-                             std::string(other_name) + ".size(" + str(d) + ")=" + str(logical_size(other, d));
-    all &= log.check(logical_size(index, d) <= logical_size(other, d), clause, fact, ErrorCategory::ShapeMismatch,
-                     "Size does not match at dimension " + str(d) + " expected index " + format_shape(index.shape()) +
-                         " to be smaller than " + std::string(other_name) + " " + format_shape(other.shape()) +
-                         " apart from dimension " + str(dim));
+    const std::string fact = "index.size(" + str(d) + ")=" + str(logical_size(index, d)) + " <= self.size(" + str(d) +
+                             ")=" + str(logical_size(self, d));
+    all &=
+        log.check(logical_size(index, d) <= logical_size(self, d), "T-S4", fact, ErrorCategory::ShapeMismatch, message);
+  }
+  return all;
+}
+
+bool index_within_input_apart_from_dim(RuleLog& log, const Tensor& input, const Tensor& index, int64_t dim) {
+  bool all = true;
+  for (int64_t d = 0; d < logical_rank(index); ++d) {
+    if (d == dim) continue;
+    const std::string fact = "index.size(" + str(d) + ")=" + str(logical_size(index, d)) + " <= input.size(" + str(d) +
+                             ")=" + str(logical_size(input, d));
+    all &=
+        log.check(logical_size(index, d) <= logical_size(input, d), "T-G4", fact, ErrorCategory::ShapeMismatch,
+                  "Size does not match at dimension " + str(d) + " expected index " + format_shape(index.shape()) +
+                      " to be smaller than self " + format_shape(input.shape()) + " apart from dimension " + str(dim));
   }
   return all;
 }
@@ -120,24 +163,17 @@ bool no_internal_overlap(RuleLog& log, const Tensor& self) {
 }
 
 std::optional<uint64_t> convert_value(RuleLog& log, const Scalar& value, DType t) {
-  const bool fits = !c10_overflows(value, t);
-  if (!log.check(fits, "T-V1", "value " + value.to_string() + " fits " + std::string(dtype_name(t)),
-                 ErrorCategory::ValueOutOfRange,
+  if (!log.check(!scalar_overflows(value, t), "T-V1",
+                 "value " + value.to_string() + " fits " + std::string(dtype_name(t)), ErrorCategory::ValueOutOfRange,
                  "value cannot be converted to type " + c10_type_name(t) + " without overflow"))
     return std::nullopt;
-  switch (value.kind) {
-    case Scalar::Kind::Bool: return bits_from_value(t, Value::of_int(value.b ? 1 : 0));
-    case Scalar::Kind::Int: return bits_from_value(t, Value::of_int(value.i));
-    case Scalar::Kind::Float: {
-      if (t == DType::Bool) return uint64_t{value.f != 0.0 || std::isnan(value.f)};
-      // c10 builds Half/BFloat16 from a float: the double rounds to float
-      // first (a second rounding that can differ from a direct one).
-      if (t == DType::Float16 || t == DType::BFloat16)
-        return bits_from_value(t, Value::of_float(static_cast<float>(value.f)));
-      return bits_from_value(t, Value::of_float(value.f));
-    }
-  }
-  return std::nullopt;
+  return scalar_to_bits(value, t);
+}
+
+bool value_conversion_is_undefined(const Scalar& value, DType t) {
+  // 2^63 passes c10's test (int64 max rounds up to 2^63 as a double) and the
+  // cast that follows is undefined behaviour in C++.
+  return value.kind == Scalar::Kind::Float && t == DType::Int64 && value.f >= 0x1p63;
 }
 
 bool index_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim, int64_t size) {
@@ -145,8 +181,7 @@ bool index_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim, int6
   do {
     const int64_t v = read_index(index, pos);
     if (v < 0 || v >= size)
-      return log.check(false, "T-B1",
-                       "index" + format_index(pos) + "=" + str(v) + " in [0, " + str(size) + ")",
+      return log.check(false, "T-B1", "index" + format_index(pos) + "=" + str(v) + " in [0, " + str(size) + ")",
                        ErrorCategory::IndexOutOfBounds,
                        "index " + str(v) + " is out of bounds for dimension " + str(dim) + " with size " + str(size));
   } while (next_index(pos, index.shape()));

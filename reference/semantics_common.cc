@@ -1,5 +1,6 @@
 #include "reference/semantics_common.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace sp::ref {
@@ -9,6 +10,7 @@ int64_t read_index(const Tensor& index, const Shape& pos) { return index.value_a
 Shape logical_shape(const Tensor& t) { return t.rank() == 0 ? Shape{1} : t.shape(); }
 int64_t logical_rank(const Tensor& t) { return t.rank() == 0 ? 1 : t.rank(); }
 int64_t logical_size(const Tensor& t, int64_t d) { return t.rank() == 0 ? 1 : t.size(d); }
+Shape logical_index(const Tensor& t, const Shape& physical) { return t.rank() == 0 ? Shape{0} : physical; }
 Shape physical_index(const Tensor& t, const Shape& logical) { return t.rank() == 0 ? Shape{} : logical; }
 
 int64_t wrap_dim(int64_t dim, int64_t rank) { return dim < 0 ? dim + rank : dim; }
@@ -31,7 +33,8 @@ void RuleLog::note(const std::string& line) {
 
 Expectation RuleLog::error_expectation() const {
   Expectation e;
-  for (const RuleViolation& v : violations_) e.errors.push_back(v.category);
+  for (const RuleViolation& v : violations_)  // each category once, at its first violation
+    if (std::find(e.errors.begin(), e.errors.end(), v.category) == e.errors.end()) e.errors.push_back(v.category);
   e.error_message = violations_.front().message;
   e.error_clause = violations_.front().clause;
   return e;

@@ -31,6 +31,8 @@ int64_t read_index(const Tensor& index, const Shape& pos);
 Shape logical_shape(const Tensor& t);
 int64_t logical_rank(const Tensor& t);
 int64_t logical_size(const Tensor& t, int64_t d);
+// The logical multi-index of a position of `t` ([0] for a rank-0 tensor).
+Shape logical_index(const Tensor& t, const Shape& physical);
 // Maps a logical multi-index back to the tensor's own (drops the [0] of a
 // rank-0 tensor).
 Shape physical_index(const Tensor& t, const Shape& logical);
@@ -54,7 +56,7 @@ class RuleLog {
 
   bool passed() const { return violations_.empty(); }
   const std::vector<RuleViolation>& violations() const { return violations_; }
-  // errors = every violated category in check order; message and clause
+  // errors = every violated category (once) in check order; message and clause
   // from the first. REQUIRES: !passed().
   Expectation error_expectation() const;
 

@@ -1,0 +1,157 @@
+#include "backends/cpu/cpu_validate.h"
+
+#include "reference/dialect_mindspore.h"
+#include "reference/dialect_torch.h"
+
+namespace sp::cpu {
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+// PyTorch addresses a rank-0 tensor as shape [1].
+int64_t torch_rank(const Tensor& t) { return t.rank() == 0 ? 1 : t.rank(); }
+int64_t torch_size(const Tensor& t, int64_t d) { return t.rank() == 0 ? 1 : t.size(d); }
+
+std::optional<Violation> fail(ErrorCategory c, std::string message) { return Violation{c, std::move(message)}; }
+
+std::optional<Violation> dim_rule(int64_t dim, int64_t rank) {
+  if (dim >= -rank && dim < rank) return std::nullopt;
+  return fail(ErrorCategory::DimOutOfRange,
+              "dim " + str(dim) + " is out of range [" + str(-rank) + ", " + str(rank) + ")");
+}
+
+// The value converted to `t` as c10::checked_convert would; the reference's
+// conversion (the same c10 rules) is the one definition of what a scalar
+// means, so it is shared rather than restated.
+bool value_fits(const Scalar& value, DType t) {
+  return !ref::torch_rules::scalar_overflows(value, t) && !ref::torch_rules::value_conversion_is_undefined(value, t);
+}
+
+}  // namespace
+
+std::string missing_operand(const OpCall& call) {
+  auto need = [&](const char* name) { return call.tensor(name) ? "" : std::string("missing tensor '") + name + "'"; };
+  std::string why;
+  if (call.op == "torch.gather") {
+    why = need("input").empty() ? need("index") : need("input");
+  } else if (call.op == "paddle.scatter") {
+    for (const char* n : {"x", "index", "updates"})
+      if (why.empty()) why = need(n);
+    return why;
+  } else {
+    for (const char* n : {"self", "index"})
+      if (why.empty()) why = need(n);
+    const bool needs_src = call.op == "torch.scatter_add_" || call.op == "torch.scatter_add";
+    if (why.empty() && !call.tensor("src") && (needs_src || !call.value)) why = "missing tensor 'src' (or a value)";
+  }
+  if (why.empty() && !call.dim) why = "missing argument 'dim'";
+  return why;
+}
+
+std::optional<Violation> check_torch_gather(const OpCall& call) {
+  const Tensor& input = *call.tensor("input");
+  const Tensor& index = *call.tensor("index");
+  const int64_t rank = torch_rank(input);
+  if (auto v = dim_rule(*call.dim, rank)) return v;
+  if (index.numel() == 0) return std::nullopt;
+  if (index.dtype() != DType::Int64) return fail(ErrorCategory::IndexDtype, "gather(): Expected dtype int64 for index");
+  if (torch_rank(index) != rank)
+    return fail(ErrorCategory::RankMismatch, "Index tensor must have the same number of dimensions as input tensor");
+  const int64_t dim = *call.dim < 0 ? *call.dim + rank : *call.dim;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim && torch_size(index, d) > torch_size(input, d))
+      return fail(ErrorCategory::ShapeMismatch, "Size does not match at dimension " + str(d) + " expected index " +
+                                                    format_shape(index.shape()) + " to be smaller than self " +
+                                                    format_shape(input.shape()) + " apart from dimension " + str(dim));
+  return std::nullopt;
+}
+
+std::optional<Violation> check_torch_scatter(const OpCall& call) {
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const Tensor* src = call.tensor("src");
+  const int64_t rank = torch_rank(self);
+  if (auto v = dim_rule(*call.dim, rank)) return v;
+  const bool empty = index.numel() == 0;
+  if (!empty && index.dtype() != DType::Int64)
+    return fail(ErrorCategory::IndexDtype, "scatter(): Expected dtype int64 for index");
+  if (src && src->dtype() != self.dtype())
+    return fail(ErrorCategory::DtypeMismatch, "scatter(): Expected self.dtype to be equal to src.dtype");
+  if (!empty) {
+    if (torch_rank(index) != rank || (src && torch_rank(*src) != rank))
+      return fail(ErrorCategory::RankMismatch, "Index tensor must have the same number of dimensions as self tensor");
+    const int64_t dim = *call.dim < 0 ? *call.dim + rank : *call.dim;
+    for (int64_t d = 0; d < rank; ++d) {
+      const bool too_big = (src && torch_size(index, d) > torch_size(*src, d)) ||
+                           (d != dim && torch_size(index, d) > torch_size(self, d));
+      if (too_big)
+        return fail(ErrorCategory::ShapeMismatch, "Expected index " + format_shape(index.shape()) +
+                                                      " to be smaller than self " + format_shape(self.shape()) +
+                                                      " apart from dimension " + str(dim));
+    }
+  }
+  if (is_inplace_op(call.op) && self.has_internal_overlap())
+    return fail(ErrorCategory::OverlappingOutput,
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location");
+  if (call.reduce && *call.reduce != "add" && *call.reduce != "multiply")
+    return fail(ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply.");
+  if (!src && call.value && !empty && !value_fits(*call.value, self.dtype()))
+    return fail(ErrorCategory::ValueOutOfRange, "value " + call.value->to_string() + " cannot be converted to type " +
+                                                    std::string(dtype_name(self.dtype())) + " without overflow");
+  return std::nullopt;
+}
+
+std::optional<Violation> check_mindspore_scatter(const OpCall& call) {
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const Tensor* src = call.tensor("src");
+  const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
+  if (auto v = dim_rule(*call.dim, self.rank())) return v;
+  if (self.rank() > 8) return fail(ErrorCategory::RankLimit, "the rank of self " + str(self.rank()) + " exceeds 8");
+  if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
+    return fail(ErrorCategory::IndexDtype, "index dtype " + std::string(dtype_name(index.dtype())) +
+                                               " is not supported, expected int32 or int64");
+  if (src && src->dtype() != self.dtype())
+    return fail(ErrorCategory::DtypeMismatch, "self and src must have the same dtype");
+  if (call.reduce && *call.reduce != "add" && *call.reduce != "multiply")
+    return fail(ErrorCategory::InvalidReduce, "reduce must be \"add\" or \"multiply\", but got \"" + *call.reduce + "\"");
+  if (!src && r2_10) return fail(ErrorCategory::InvalidArgument, "value overload removed after 2.9");
+  if (index.numel() == 0) return std::nullopt;
+  if (index.rank() != self.rank() || (src && src->rank() != index.rank()))
+    return fail(ErrorCategory::RankMismatch, "the rank of index, self and src must be the same");
+  for (int64_t d = 0; d < index.rank(); ++d) {
+    if (src && index.size(d) > src->size(d))
+      return fail(ErrorCategory::ShapeMismatch, "index.size(" + str(d) + ") " + str(index.size(d)) + " > src.size(" +
+                                                    str(d) + ") " + str(src->size(d)));
+    if (index.size(d) > self.size(d))
+      return fail(ErrorCategory::ShapeMismatch, "index.size(" + str(d) + ") " + str(index.size(d)) +
+                                                    " > self.size(" + str(d) + ") " + str(self.size(d)));
+  }
+  if (!src && !value_fits(*call.value, self.dtype()))
+    return fail(ErrorCategory::ValueOutOfRange, "value " + call.value->to_string() + " cannot be converted to " +
+                                                    std::string(dtype_name(self.dtype())));
+  return std::nullopt;
+}
+
+std::optional<Violation> check_paddle_scatter(const OpCall& call) {
+  const Tensor& x = *call.tensor("x");
+  const Tensor& index = *call.tensor("index");
+  const Tensor& updates = *call.tensor("updates");
+  if (x.rank() < 1)
+    return fail(ErrorCategory::InvalidArgument, "x must be an N-D tensor with ndim >= 1, but got ndim 0");
+  if (index.rank() != 1)
+    return fail(ErrorCategory::InvalidArgument, "index must be a 1-D tensor, but got ndim " + str(index.rank()));
+  if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
+    return fail(ErrorCategory::IndexDtype,
+                "index dtype must be int32 or int64, but got " + std::string(dtype_name(index.dtype())));
+  if (updates.dtype() != x.dtype()) return fail(ErrorCategory::DtypeMismatch, "updates must have the dtype of x");
+  Shape expected = x.shape();
+  expected[0] = index.size(0);
+  if (updates.shape() != expected)
+    return fail(ErrorCategory::ShapeMismatch,
+                "updates.shape " + format_shape(updates.shape()) + " must be " + format_shape(expected));
+  return std::nullopt;
+}
+
+}  // namespace sp::cpu

@@ -1,0 +1,129 @@
+// kernels.h — the cpu backend's gather/scatter kernels, after validation.
+//
+// Every semantic is one walk over the positions of `index`: a position is
+// (o, k, l) where o runs over index's dims before `dim` ("outer"), k along
+// `dim`, and l over the dims after it ("inner"). Three operands move with
+// the position: the index itself (x), the *positional* operand p (src for
+// scatter, out for gather) and the *indexed* operand a (self for scatter,
+// input for gather), which is addressed at (o, index value, l). Dims are
+// coalesced where all three operands allow, so a contiguous walk becomes a
+// few long runs. The kernels never check anything: every index value has
+// been validated to lie in [-S, S) (negative ones count from the end) and
+// every stride to stay inside its storage before they are called.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "backends/cpu/thread_pool.h"
+#include "reference/dtype.h"
+#include "reference/tensor.h"
+
+namespace sp::cpu {
+
+// Below this many elements a kernel runs on the calling thread: waking the
+// pool costs more than the work. Above it, one thread per half of it.
+inline constexpr int64_t kMinParallelWork = 1 << 15;
+inline int threads_for(int64_t work, const ThreadPool& pool) {
+  if (work < kMinParallelWork) return 1;
+  return static_cast<int>(std::min<int64_t>(pool.size(), work / (kMinParallelWork / 2)));
+}
+
+struct Offsets {
+  int64_t a = 0, x = 0, p = 0;
+};
+
+// One coalesced axis: its size and the element stride of each operand.
+struct Axis {
+  int64_t size = 1;
+  int64_t a = 0, x = 0, p = 0;
+};
+
+struct IndexWalk {
+  std::vector<Axis> outer, inner;  // coalesced, size-1 axes dropped
+  int64_t K = 1;                   // index size along dim
+  int64_t S = 1;                   // indexed operand's size along dim
+  Axis along;                      // strides along dim (its size is K)
+
+  int64_t outer_count() const;
+  int64_t inner_count() const;
+  // True when the index value does not change along the inner axes (an
+  // expanded index, or no inner axes): one index read addresses a whole row.
+  bool index_row_constant() const;
+  Offsets outer_offsets(int64_t o) const;
+
+  // Calls fn(offsets, l, n) for maximal runs [l, l+n) of inner positions in
+  // [l0, l1) along the last inner axis (strides inner.back()).
+  template <class Fn>
+  void for_inner_runs(int64_t l0, int64_t l1, Fn&& fn) const {
+    if (inner.empty()) {
+      if (l0 < l1) fn(Offsets{}, l0, l1 - l0);
+      return;
+    }
+    const size_t n = inner.size();
+    int64_t digit[kMaxRank];
+    int64_t rem = l0;
+    for (size_t d = n; d-- > 0;) {
+      digit[d] = rem % inner[d].size;
+      rem /= inner[d].size;
+    }
+    for (int64_t l = l0; l < l1;) {
+      Offsets off;
+      for (size_t d = 0; d < n; ++d) {
+        off.a += digit[d] * inner[d].a;
+        off.x += digit[d] * inner[d].x;
+        off.p += digit[d] * inner[d].p;
+      }
+      const int64_t run = std::min(l1 - l, inner[n - 1].size - digit[n - 1]);
+      fn(off, l, run);
+      l += run;
+      digit[n - 1] += run;
+      for (size_t d = n - 1; d > 0 && digit[d] == inner[d].size; --d) {
+        digit[d] = 0;
+        ++digit[d - 1];
+      }
+    }
+  }
+};
+
+// Builds the walk over `index_shape` (logical: rank >= 1) along `dim`.
+// Strides are per logical dim of each operand; `indexed_size` is the indexed
+// operand's size along dim.
+IndexWalk make_walk(const Shape& index_shape, int64_t dim, const Shape& a_strides, const Shape& x_strides,
+                    const Shape& p_strides, int64_t indexed_size);
+
+// The first index value (row-major over `shape`) outside [lo, hi), or
+// nullopt. Stride-0 dims are scanned once (their values repeat).
+struct BadIndex {
+  int64_t value = 0;
+  Shape position;
+};
+std::optional<BadIndex> find_bad_index(DType index_dtype, const std::byte* index, const Shape& shape,
+                                       const Shape& strides, int64_t lo, int64_t hi, ThreadPool& pool);
+
+// out[(o,k,l) contiguous] = a[o, index(o,k,l), l]; element size from dtype.
+void gather_kernel(DType dtype, DType index_dtype, const std::byte* a, const std::byte* x, std::byte* out,
+                   const IndexWalk& walk, ThreadPool& pool);
+
+enum class ScatterOp { Overwrite, Add, Multiply };
+struct ScatterArgs {
+  DType dtype = DType::Float32;
+  DType index_dtype = DType::Int64;
+  std::byte* a = nullptr;        // self at its storage offset
+  const std::byte* x = nullptr;  // index at its storage offset
+  const std::byte* p = nullptr;  // src at its storage offset (a value: one element, all strides 0)
+  IndexWalk walk;
+  ScatterOp op = ScatterOp::Overwrite;
+  // Every targeted element is set to zero before any is combined (paddle's
+  // accumulate mode).
+  bool zero_targets_first = false;
+};
+void scatter_kernel(const ScatterArgs& args, ThreadPool& pool);
+
+// Copies the elements of `t` in row-major order into contiguous `out`.
+void copy_to_contiguous(const Tensor& t, std::byte* out, ThreadPool& pool);
+
+}  // namespace sp::cpu

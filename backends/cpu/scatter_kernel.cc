@@ -1,0 +1,366 @@
+// scatter_kernel.cc — scatter / scatter-reduce over a validated walk.
+//
+// Race freedom: two index positions can hit the same element of self only
+// when they share the outer and inner coordinates (o, l), so the strategies
+// below either split (o, l) among threads, or split the *targets*, or keep
+// private accumulators merged afterwards. Overwrites always leave the last
+// writer in row-major index order (the reference's visit order), whatever
+// the thread count, so runs are reproducible.
+#include <array>
+#include <cstring>
+
+#include "backends/cpu/element.h"
+#include "backends/cpu/kernels.h"
+
+namespace sp::cpu {
+namespace {
+
+// Rows at least this long take the sorted path; shorter rows scan.
+constexpr int64_t kWideRow = 16;
+// Cap on the private accumulators of the narrow-row reduce path.
+constexpr int64_t kPrivateBytesCap = int64_t{512} << 20;
+
+template <class E, class I, ScatterOp Op>
+class Scatter {
+  using S = typename E::Storage;
+  using A = typename E::Acc;
+
+ public:
+  Scatter(const ScatterArgs& args, ThreadPool& pool)
+      : w_(args.walk),
+        a_(reinterpret_cast<S*>(args.a)),
+        x_(reinterpret_cast<const I*>(args.x)),
+        p_(reinterpret_cast<const S*>(args.p)),
+        zero_first_(args.zero_targets_first),
+        pool_(pool),
+        last_(w_.inner.empty() ? Axis{} : w_.inner.back()),
+        L_(w_.inner_count()),
+        O_(w_.outer_count()) {}
+
+  void run() {
+    const int threads = threads_for(O_ * w_.K * L_, pool_);
+    if (threads == 1 || O_ >= 2 * threads || !w_.index_row_constant()) return run_split_positions(threads);
+    if (L_ >= kWideRow) return run_sorted(threads);
+    if (Op != ScatterOp::Overwrite && private_fits(threads)) return run_private(threads);
+    run_target_ranges(threads);
+  }
+
+ private:
+  static constexpr A kIdentity = Op == ScatterOp::Multiply ? A(1) : A(0);
+
+  int64_t target(const I* xi) const {
+    const auto v = static_cast<int64_t>(*xi);
+    return v < 0 ? v + w_.S : v;
+  }
+  static void combine(S& dst, S src) {
+    if constexpr (Op == ScatterOp::Overwrite)
+      dst = src;
+    else if constexpr (Op == ScatterOp::Add)
+      dst = E::add_once(dst, src);
+    else
+      dst = E::mul_once(dst, src);
+  }
+  static A accumulate(A acc, A term) {
+    if constexpr (Op == ScatterOp::Multiply)
+      return E::mul(acc, term);
+    else
+      return E::add(acc, term);
+  }
+  // dst (strides last_.a) op= src (strides last_.p) over n elements.
+  void row_combine(S* dst, const S* src, int64_t n) const {
+    if (last_.a == 1 && last_.p == 1) {
+      for (int64_t j = 0; j < n; ++j) combine(dst[j], src[j]);  // unit stride: vectorizable
+    } else {
+      for (int64_t j = 0; j < n; ++j) combine(dst[j * last_.a], src[j * last_.p]);
+    }
+  }
+  void zero_row(S* dst) const {
+    w_.for_inner_runs(0, L_, [&](Offsets off, int64_t, int64_t n) {
+      for (int64_t j = 0; j < n; ++j) dst[off.a + j * last_.a] = S{};
+    });
+  }
+  void load_row(A* acc, const S* row) const {
+    w_.for_inner_runs(0, L_, [&](Offsets off, int64_t l, int64_t n) {
+      for (int64_t j = 0; j < n; ++j) acc[l + j] = E::load(row[off.a + j * last_.a]);
+    });
+  }
+  void store_row(S* row, const A* acc) const {
+    w_.for_inner_runs(0, L_, [&](Offsets off, int64_t l, int64_t n) {
+      for (int64_t j = 0; j < n; ++j) row[off.a + j * last_.a] = E::store(acc[l + j]);
+    });
+  }
+  // acc[l] op= src row (positional strides).
+  void accumulate_row(A* acc, const S* src) const {
+    w_.for_inner_runs(0, L_, [&](Offsets off, int64_t l, int64_t n) {
+      if (last_.p == 1) {
+        for (int64_t j = 0; j < n; ++j) acc[l + j] = accumulate(acc[l + j], E::load(src[off.p + j]));
+      } else {
+        for (int64_t j = 0; j < n; ++j) acc[l + j] = accumulate(acc[l + j], E::load(src[off.p + j * last_.p]));
+      }
+    });
+  }
+  // The starting value of a targeted row: self, or zero in accumulate mode.
+  void base_row(A* acc, const S* row) const {
+    if (zero_first_)
+      std::fill(acc, acc + L_, A(0));
+    else
+      load_row(acc, row);
+  }
+
+  // Visits every position of outer o within inner range [l0, l1), in
+  // row-major order; Zero sets targets to zero instead of combining.
+  template <bool Zero>
+  void visit(int64_t o, int64_t l0, int64_t l1) const {
+    const Offsets base = w_.outer_offsets(o);
+    S* a = a_ + base.a;
+    const I* x = x_ + base.x;
+    const S* p = p_ + base.p;
+    if (w_.inner.empty()) {
+      // Scatter along the last (coalesced) dim: one index read per element.
+      for (int64_t k = 0; k < w_.K; ++k) {
+        S& dst = a[target(x + k * w_.along.x) * w_.along.a];
+        if constexpr (Zero)
+          dst = S{};
+        else
+          combine(dst, p[k * w_.along.p]);
+      }
+      return;
+    }
+    const bool row_const = w_.index_row_constant();
+    for (int64_t k = 0; k < w_.K; ++k) {
+      const I* xk = x + k * w_.along.x;
+      const S* pk = p + k * w_.along.p;
+      if (row_const) {
+        // Index expanded along the inner dims: one read addresses a row.
+        S* arow = a + target(xk) * w_.along.a;
+        w_.for_inner_runs(l0, l1, [&](Offsets off, int64_t, int64_t n) {
+          if constexpr (Zero) {
+            for (int64_t j = 0; j < n; ++j) arow[off.a + j * last_.a] = S{};
+          } else {
+            row_combine(arow + off.a, pk + off.p, n);
+          }
+        });
+      } else {
+        w_.for_inner_runs(l0, l1, [&](Offsets off, int64_t, int64_t n) {
+          for (int64_t j = 0; j < n; ++j) {
+            S& dst = a[target(xk + off.x + j * last_.x) * w_.along.a + off.a + j * last_.a];
+            if constexpr (Zero)
+              dst = S{};
+            else
+              combine(dst, pk[off.p + j * last_.p]);
+          }
+        });
+      }
+    }
+  }
+
+  // Splits (outer, inner-chunk) units among threads; no two units share a target.
+  void run_split_positions(int threads) {
+    int64_t per_o = 1;
+    if (threads > 1 && O_ < 2 * threads)
+      per_o = std::clamp<int64_t>((2 * threads + O_ - 1) / O_, 1, std::max<int64_t>(L_ / kWideRow, 1));
+    const int64_t chunk = (L_ + per_o - 1) / per_o;
+    const int64_t units = O_ * per_o;
+    threads = static_cast<int>(std::clamp<int64_t>(threads, 1, units));
+    pool_.run(threads, [&](int tid) {
+      for (int64_t u = split_point(units, threads, tid); u < split_point(units, threads, tid + 1); ++u) {
+        const int64_t o = u / per_o, c = u % per_o;
+        const int64_t l0 = c * chunk, l1 = std::min(L_, l0 + chunk);
+        if (zero_first_) visit<true>(o, l0, l1);
+        visit<false>(o, l0, l1);
+      }
+    });
+  }
+
+  // Wide rows, few outer positions: sort positions by target row (a stable
+  // counting sort), give each thread an equal share of the sorted list, and
+  // reduce each row in a float/exact accumulator rounded once. A row split
+  // between threads is reduced into private partials merged in thread order,
+  // so heavily duplicated targets (contention) still balance.
+  void run_sorted(int threads) {
+    const int64_t n_targets = w_.S, K = w_.K;
+    std::vector<int64_t> start(static_cast<size_t>(n_targets + 2)), order(static_cast<size_t>(K));
+    std::vector<std::vector<A>> scratch(static_cast<size_t>(threads));
+    std::vector<std::array<int64_t, 2>> partial_row(static_cast<size_t>(threads));
+    for (int64_t o = 0; o < O_; ++o) {
+      const Offsets base = w_.outer_offsets(o);
+      S* a = a_ + base.a;
+      const I* x = x_ + base.x;
+      const S* p = p_ + base.p;
+      std::fill(start.begin(), start.end(), 0);
+      for (int64_t k = 0; k < K; ++k) ++start[static_cast<size_t>(target(x + k * w_.along.x) + 2)];
+      for (int64_t r = 2; r <= n_targets + 1; ++r) start[static_cast<size_t>(r)] += start[static_cast<size_t>(r - 1)];
+      for (int64_t k = 0; k < K; ++k) order[static_cast<size_t>(start[static_cast<size_t>(target(x + k * w_.along.x) + 1)]++)] = k;
+      // Now row r's positions are order[start[r] .. start[r+1]).
+      pool_.run(threads, [&](int tid) {
+        auto& mine = scratch[static_cast<size_t>(tid)];
+        mine.resize(static_cast<size_t>(3 * L_));
+        partial_row[static_cast<size_t>(tid)] = {-1, -1};
+        const int64_t b = split_point(K, threads, tid), e = split_point(K, threads, tid + 1);
+        if (b == e) return;
+        auto row_of = [&](int64_t pos) {
+          return static_cast<int64_t>(std::upper_bound(start.begin(), start.begin() + n_targets + 1, pos) - start.begin()) - 1;
+        };
+        const int64_t r_first = row_of(b), r_last = row_of(e - 1);
+        for (int64_t r = r_first; r <= r_last; ++r) {
+          const int64_t s0 = start[static_cast<size_t>(r)], s1 = start[static_cast<size_t>(r + 1)];
+          if (s0 == s1) continue;
+          S* arow = a + r * w_.along.a;
+          if constexpr (Op == ScatterOp::Overwrite) {
+            // Only the last writer in index order matters; its owner copies it.
+            if (s1 - 1 >= b && s1 - 1 < e) {
+              const S* prow = p + order[static_cast<size_t>(s1 - 1)] * w_.along.p;
+              w_.for_inner_runs(0, L_, [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
+            }
+          } else {
+            const bool whole = s0 >= b && s1 <= e;
+            const int slot = r == r_first ? 0 : 1;
+            A* acc = mine.data() + (whole ? 2 : slot) * L_;
+            if (whole) {
+              base_row(acc, arow);
+            } else {
+              std::fill(acc, acc + L_, kIdentity);
+              partial_row[static_cast<size_t>(tid)][static_cast<size_t>(slot)] = r;
+            }
+            for (int64_t q = std::max(s0, b); q < std::min(s1, e); ++q)
+              accumulate_row(acc, p + order[static_cast<size_t>(q)] * w_.along.p);
+            if (whole) store_row(arow, acc);
+          }
+        }
+      });
+      if constexpr (Op != ScatterOp::Overwrite) merge_partials(a, threads, scratch, partial_row);
+    }
+  }
+
+  void merge_partials(S* a, int threads, const std::vector<std::vector<A>>& scratch,
+                      const std::vector<std::array<int64_t, 2>>& partial_row) const {
+    std::vector<A> acc(static_cast<size_t>(L_));
+    int64_t current = -1;
+    for (int tid = 0; tid < threads; ++tid) {
+      for (size_t slot = 0; slot < 2; ++slot) {
+        const int64_t r = partial_row[static_cast<size_t>(tid)][slot];
+        if (r < 0) continue;
+        if (r != current) {
+          if (current >= 0) store_row(a + current * w_.along.a, acc.data());
+          current = r;
+          base_row(acc.data(), a + r * w_.along.a);
+        }
+        const A* part = scratch[static_cast<size_t>(tid)].data() + static_cast<int64_t>(slot) * L_;
+        for (int64_t l = 0; l < L_; ++l) acc[static_cast<size_t>(l)] = accumulate(acc[static_cast<size_t>(l)], part[l]);
+      }
+    }
+    if (current >= 0) store_row(a + current * w_.along.a, acc.data());
+  }
+
+  bool private_fits(int threads) const {
+    const int64_t bytes = threads * w_.S * (L_ * static_cast<int64_t>(sizeof(A)) + 1);
+    return bytes <= kPrivateBytesCap && w_.S * threads <= 4 * w_.K;
+  }
+
+  // Narrow rows (1-D scatter_add): each thread reduces an equal share of the
+  // positions into its own accumulator array; a parallel merge over target
+  // ranges then combines self (or zero) with every thread's touched slots.
+  void run_private(int threads) {
+    const int64_t n_targets = w_.S, K = w_.K;
+    std::vector<std::vector<A>> acc(static_cast<size_t>(threads));
+    std::vector<std::vector<uint8_t>> touched(static_cast<size_t>(threads));
+    for (int64_t o = 0; o < O_; ++o) {
+      const Offsets base = w_.outer_offsets(o);
+      S* a = a_ + base.a;
+      const I* x = x_ + base.x;
+      const S* p = p_ + base.p;
+      pool_.run(threads, [&](int tid) {
+        auto& mine = acc[static_cast<size_t>(tid)];
+        auto& hit = touched[static_cast<size_t>(tid)];
+        mine.assign(static_cast<size_t>(n_targets * L_), kIdentity);
+        hit.assign(static_cast<size_t>(n_targets), 0);
+        const int64_t k1 = split_point(K, threads, tid + 1);
+        for (int64_t k = split_point(K, threads, tid); k < k1; ++k) {
+          const int64_t r = target(x + k * w_.along.x);
+          hit[static_cast<size_t>(r)] = 1;
+          if (w_.inner.empty())
+            mine[static_cast<size_t>(r)] = accumulate(mine[static_cast<size_t>(r)], E::load(p[k * w_.along.p]));
+          else
+            accumulate_row(mine.data() + r * L_, p + k * w_.along.p);
+        }
+      });
+      pool_.run(threads, [&](int tid) {
+        std::vector<A> row(static_cast<size_t>(L_));
+        const int64_t r1 = split_point(n_targets, threads, tid + 1);
+        for (int64_t r = split_point(n_targets, threads, tid); r < r1; ++r) {
+          bool any = false;
+          for (int t = 0; t < threads; ++t) {
+            if (!touched[static_cast<size_t>(t)][static_cast<size_t>(r)]) continue;
+            if (!any) base_row(row.data(), a + r * w_.along.a);
+            any = true;
+            const A* part = acc[static_cast<size_t>(t)].data() + r * L_;
+            for (int64_t l = 0; l < L_; ++l) row[static_cast<size_t>(l)] = accumulate(row[static_cast<size_t>(l)], part[l]);
+          }
+          if (any) store_row(a + r * w_.along.a, row.data());
+        }
+      });
+    }
+  }
+
+  // Narrow rows otherwise: each thread owns a range of target rows and scans
+  // every position, applying those that land in its range, in index order.
+  void run_target_ranges(int threads) {
+    threads = static_cast<int>(std::clamp<int64_t>(threads, 1, w_.S));
+    for (int64_t o = 0; o < O_; ++o) {
+      const Offsets base = w_.outer_offsets(o);
+      S* a = a_ + base.a;
+      const I* x = x_ + base.x;
+      const S* p = p_ + base.p;
+      pool_.run(threads, [&](int tid) {
+        const int64_t r0 = split_point(w_.S, threads, tid), r1 = split_point(w_.S, threads, tid + 1);
+        if (zero_first_) {
+          for (int64_t k = 0; k < w_.K; ++k) {
+            const int64_t r = target(x + k * w_.along.x);
+            if (r >= r0 && r < r1) zero_row(a + r * w_.along.a);
+          }
+        }
+        for (int64_t k = 0; k < w_.K; ++k) {
+          const int64_t r = target(x + k * w_.along.x);
+          if (r < r0 || r >= r1) continue;
+          S* arow = a + r * w_.along.a;
+          const S* prow = p + k * w_.along.p;
+          if (w_.inner.empty())
+            combine(*arow, *prow);
+          else
+            w_.for_inner_runs(0, L_, [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
+        }
+      });
+    }
+  }
+
+  const IndexWalk& w_;
+  S* a_;
+  const I* x_;
+  const S* p_;
+  bool zero_first_;
+  ThreadPool& pool_;
+  Axis last_;
+  int64_t L_, O_;
+};
+
+template <class E, class I>
+void scatter_with(const ScatterArgs& args, ThreadPool& pool) {
+  switch (args.op) {
+    case ScatterOp::Overwrite: return Scatter<E, I, ScatterOp::Overwrite>(args, pool).run();
+    case ScatterOp::Add: return Scatter<E, I, ScatterOp::Add>(args, pool).run();
+    case ScatterOp::Multiply: return Scatter<E, I, ScatterOp::Multiply>(args, pool).run();
+  }
+}
+
+}  // namespace
+
+void scatter_kernel(const ScatterArgs& args, ThreadPool& pool) {
+  dispatch_dtype(args.dtype, [&]<class E>(E) {
+    if (args.index_dtype == DType::Int32)
+      scatter_with<E, int32_t>(args, pool);
+    else
+      scatter_with<E, int64_t>(args, pool);
+  });
+}
+
+}  // namespace sp::cpu

@@ -1,0 +1,346 @@
+// cuda_backend.cc — the "cuda" and "cuda-deterministic" backends: argument
+// checks on the host, then one scatter or gather job on the GPU
+// (cuda_ops.h / scatter_gather.cu).
+//
+// The host checks are this backend's own reading of the documents, written
+// to give the reference's error categories in the reference's check order
+// (reference/torch_*.cc, mindspore_scatter.cc, paddle_scatter.cc); the first
+// violated rule is the answer. Index *values* are checked on the device by
+// the validation pass, before any write. Value conversion of a scalar uses
+// the reference's c10 conversion mechanics (dialect_torch.h), which both
+// PyTorch and MindSpore document.
+//
+// Where a document leaves a call undefined (MindSpore and Paddle negative
+// or out-of-range indices, MindSpore self with internal overlap) any answer
+// but a crash passes; this backend reports index_out_of_bounds for values
+// outside the rule it applies and runs overlapping selves as given.
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "backends/backend.h"
+#include "backends/cuda/cuda_ops.h"
+#include "backends/cuda/tensor_meta.h"
+#include "reference/dialect_mindspore.h"
+#include "reference/dialect_torch.h"
+
+namespace sp {
+namespace {
+
+using cuda::HostOperand;
+using cuda::IndexRule;
+using cuda::TensorMeta;
+using cuda::WriteMode;
+
+// A documented failure, or "unsupported" by this backend.
+struct Refusal {
+  Outcome outcome;
+};
+
+HostOperand operand(const Tensor& t, const TensorMeta& meta) {
+  HostOperand op;
+  op.meta = meta;
+  if (t.storage()) {
+    op.storage = t.storage()->data();
+    op.storage_bytes = t.storage()->size();
+  }
+  return op;
+}
+
+TensorMeta meta_or_refuse(const Tensor& t, bool rank0_as_1) {
+  const std::optional<TensorMeta> m = cuda::meta_of(t, rank0_as_1);
+  if (!m)
+    throw Refusal{Outcome::unsupported("rank " + std::to_string(t.rank()) + " exceeds the cuda backend's limit of " +
+                                       std::to_string(cuda::kMaxMetaRank))};
+  return *m;
+}
+
+void fail(ErrorCategory c, std::string message) { throw Refusal{Outcome::of_error(c, std::move(message))}; }
+
+std::optional<WriteMode> parse_reduce(const std::optional<std::string>& reduce) {
+  if (!reduce) return WriteMode::Overwrite;
+  if (*reduce == "add") return WriteMode::Add;
+  if (*reduce == "multiply") return WriteMode::Multiply;
+  return std::nullopt;
+}
+
+// The scalar as self's dtype (c10::checked_convert, used by both PyTorch and
+// MindSpore's value overloads).
+uint64_t convert_scalar(const Scalar& value, DType t) {
+  if (ref::torch_rules::value_conversion_is_undefined(value, t))
+    throw Refusal{Outcome::unsupported("converting " + value.to_string() + " to " + std::string(dtype_name(t)) +
+                                       " is undefined behaviour in c10")};
+  if (ref::torch_rules::scalar_overflows(value, t))
+    fail(ErrorCategory::ValueOutOfRange,
+         "value cannot be converted to type " + std::string(dtype_name(t)) + " without overflow");
+  return ref::torch_rules::scalar_to_bits(value, t);
+}
+
+// The index value at validation position `linear` (for messages).
+int64_t index_value_at(const Tensor& index, const TensorMeta& walked, int64_t linear) {
+  int64_t multi[cuda::kMaxMetaRank] = {};
+  cuda::linear_to_multi_index(linear, walked, multi);
+  Shape physical(multi, multi + index.rank());
+  return index.value_at(physical).i;
+}
+
+void report_bad_index(const Tensor& index, const TensorMeta& walked, int64_t linear, int64_t dim, int64_t size) {
+  fail(ErrorCategory::IndexOutOfBounds, "index " + std::to_string(index_value_at(index, walked, linear)) +
+                                            " is out of bounds for dimension " + std::to_string(dim) +
+                                            " with size " + std::to_string(size));
+}
+
+// PyTorch's and MindSpore's "index.size(d) <= other.size(d)" over dims.
+bool index_fits(const TensorMeta& index, const TensorMeta& other, int skip_dim) {
+  for (int d = 0; d < index.rank; ++d)
+    if (d != skip_dim && index.sizes[d] > other.sizes[d]) return false;
+  return true;
+}
+
+// A call missing what its op needs is a harness (spec) problem.
+void require_operands(const OpCall& call) {
+  const auto need_tensor = [&](const char* name) {
+    if (!call.tensor(name)) throw std::invalid_argument(call.op + ": missing tensor '" + name + "'");
+  };
+  need_tensor("index");
+  if (call.op == "paddle.scatter") {
+    need_tensor("x");
+    need_tensor("updates");
+    return;
+  }
+  if (!call.dim) throw std::invalid_argument(call.op + ": missing 'dim'");
+  if (call.op == "torch.gather") return need_tensor("input");
+  need_tensor("self");
+  if (!call.tensor("src") && !call.value) throw std::invalid_argument(call.op + ": needs 'src' or 'value'");
+}
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(bool deterministic) : deterministic_(deterministic) {}
+  std::string name() const override { return deterministic_ ? "cuda-deterministic" : "cuda"; }
+  std::string description() const override {
+    return std::string(deterministic_ ? "CUDA kernels, sorted per-target reduction (bit-identical runs)"
+                                      : "CUDA kernels, atomics") +
+           " on " + cuda::device_summary();
+  }
+
+  Outcome run(const OpCall& call) override {
+    try {
+      require_operands(call);
+      if (call.op == "torch.gather") return torch_gather(call);
+      if (call.op == "torch.scatter_" || call.op == "torch.scatter") return torch_scatter(call, false);
+      if (call.op == "torch.scatter_add_" || call.op == "torch.scatter_add") return torch_scatter(call, true);
+      if (call.op == "mindspore.scatter_") return mindspore_scatter(call);
+      if (call.op == "paddle.scatter") return paddle_scatter(call);
+      return Outcome::unsupported("op " + call.op + " is not implemented by the cuda backend");
+    } catch (const Refusal& r) {
+      return r.outcome;
+    } catch (const cuda::CudaFailure& e) {
+      return Outcome{Outcome::Kind::Crash, {}, std::nullopt, std::string("CUDA failure: ") + e.what()};
+    } catch (const std::invalid_argument& e) {
+      return Outcome::harness_error(e.what());
+    }
+  }
+
+ private:
+  // Writes into `self` in place, or into a contiguous copy of it returned as
+  // "out"; a failed validation pass becomes index_out_of_bounds.
+  Outcome scatter_into(const OpCall& call, const Tensor& self, cuda::ScatterJob job, const Tensor& index,
+                       bool rank0_as_1) {
+    const bool inplace = is_inplace_op(call.op);
+    const Tensor target = inplace ? self : self.contiguous();
+    job.target = operand(target, meta_or_refuse(target, rank0_as_1));
+    job.deterministic = deterministic_;
+    const cuda::JobResult r = cuda::run_scatter(job, target.storage() ? target.storage()->data() : nullptr);
+    if (r.first_bad_position >= 0)
+      report_bad_index(index, job.index_for_validation, r.first_bad_position, job.dim, job.target.meta.sizes[job.dim]);
+    return Outcome::of_outputs({target});
+  }
+
+  Outcome torch_gather(const OpCall& call) {
+    const Tensor& input = *call.tensor("input");
+    const Tensor& index = *call.tensor("index");
+    const TensorMeta in = meta_or_refuse(input, true);
+    const TensorMeta idx = meta_or_refuse(index, true);
+    const int64_t dim = *call.dim;
+    if (dim < -in.rank || dim >= in.rank)
+      fail(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" +
+                                             std::to_string(-in.rank) + ", " + std::to_string(in.rank - 1) +
+                                             "], but got " + std::to_string(dim) + ")");
+    const int d = static_cast<int>(dim < 0 ? dim + in.rank : dim);
+    Tensor out = Tensor::zeros(input.dtype(), index.shape());
+    if (index.numel() == 0) return Outcome::of_outputs({out});
+    if (index.dtype() != DType::Int64) fail(ErrorCategory::IndexDtype, "gather(): Expected dtype int64 for index");
+    if (idx.rank != in.rank)
+      fail(ErrorCategory::RankMismatch, "Index tensor must have the same number of dimensions as input tensor");
+    if (!index_fits(idx, in, d))
+      fail(ErrorCategory::ShapeMismatch, "Size does not match at a dimension other than " + std::to_string(d));
+
+    cuda::GatherJob job;
+    job.dtype = input.dtype();
+    job.index_is_int64 = true;
+    job.input = operand(input, in);
+    job.index = operand(index, idx);
+    job.out = meta_or_refuse(out, true);
+    job.dim = d;
+    const cuda::JobResult r = cuda::run_gather(job, out.storage()->data());
+    if (r.first_bad_position >= 0) report_bad_index(index, idx, r.first_bad_position, d, in.sizes[d]);
+    return Outcome::of_outputs({out});
+  }
+
+  Outcome torch_scatter(const OpCall& call, bool is_scatter_add) {
+    const Tensor& self = *call.tensor("self");
+    const Tensor& index = *call.tensor("index");
+    const Tensor* src = call.tensor("src");
+    const TensorMeta s = meta_or_refuse(self, true);
+    const TensorMeta idx = meta_or_refuse(index, true);
+    const int64_t dim = *call.dim;
+    if (dim < -s.rank || dim >= s.rank)
+      fail(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" +
+                                             std::to_string(-s.rank) + ", " + std::to_string(s.rank - 1) +
+                                             "], but got " + std::to_string(dim) + ")");
+    const int d = static_cast<int>(dim < 0 ? dim + s.rank : dim);
+    const bool empty = index.numel() == 0;
+    if (!empty && index.dtype() != DType::Int64) fail(ErrorCategory::IndexDtype, "scatter(): Expected dtype int64 for index");
+    if (src && src->dtype() != self.dtype())
+      fail(ErrorCategory::DtypeMismatch, "scatter(): Expected self.dtype to be equal to src.dtype");
+    TensorMeta sm;
+    if (src) sm = meta_or_refuse(*src, true);
+    if (!empty) {
+      if (idx.rank != s.rank || (src && sm.rank != idx.rank))
+        fail(ErrorCategory::RankMismatch, "Index tensor must have the same number of dimensions as self tensor");
+      if ((src && !index_fits(idx, sm, -1)) || !index_fits(idx, s, d))
+        fail(ErrorCategory::ShapeMismatch, "Expected index " + format_shape(index.shape()) +
+                                               " to be smaller than self " + format_shape(self.shape()) +
+                                               " apart from dimension " + std::to_string(d));
+    }
+    if (is_inplace_op(call.op) && self.has_internal_overlap())
+      fail(ErrorCategory::OverlappingOutput,
+           "unsupported operation: more than one element of the written-to tensor refers to a single memory location");
+    std::optional<WriteMode> mode = is_scatter_add ? WriteMode::Add : parse_reduce(call.reduce);
+    if (!mode) fail(ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply.");
+
+    // T-E1: an empty index reads and writes nothing.
+    if (empty) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+
+    cuda::ScatterJob job;
+    job.dtype = self.dtype();
+    job.index_is_int64 = true;
+    job.index = operand(index, idx);
+    job.index_for_validation = idx;
+    job.mode = *mode;
+    job.dim = d;
+    job.rule = IndexRule::ZeroBased;
+    if (src) {
+      job.has_src = true;
+      job.src = operand(*src, sm);
+    } else {
+      job.value_bits = convert_scalar(*call.value, self.dtype());
+    }
+    return scatter_into(call, self, job, index, true);
+  }
+
+  Outcome mindspore_scatter(const OpCall& call) {
+    const Tensor& self = *call.tensor("self");
+    const Tensor& index = *call.tensor("index");
+    const Tensor* src = call.tensor("src");
+    const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
+    const int64_t rank = self.rank();
+    const int64_t dim = *call.dim;
+    if (dim < -rank || dim >= rank)
+      fail(ErrorCategory::DimOutOfRange, "dim must be in [" + std::to_string(-rank) + ", " + std::to_string(rank) + ")");
+    if (rank > 8) fail(ErrorCategory::RankLimit, "the rank of self must be at most 8");
+    if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
+      fail(ErrorCategory::IndexDtype, "index must be int32 or int64");
+    if (src && src->dtype() != self.dtype()) fail(ErrorCategory::DtypeMismatch, "self and src must have the same dtype");
+    std::optional<WriteMode> mode = parse_reduce(call.reduce);
+    if (!mode) fail(ErrorCategory::InvalidReduce, "reduce must be \"add\" or \"multiply\", but got \"" + *call.reduce + "\"");
+    if (!src && r2_10) fail(ErrorCategory::InvalidArgument, "value overload removed after 2.9");
+    if (index.numel() == 0) return Outcome::of_outputs({self});
+
+    const TensorMeta s = meta_or_refuse(self, false);
+    const TensorMeta idx = meta_or_refuse(index, false);
+    TensorMeta sm;
+    if (src) sm = meta_or_refuse(*src, false);
+    if (idx.rank != s.rank || (src && sm.rank != idx.rank))
+      fail(ErrorCategory::RankMismatch, "the rank of index and self must be the same");
+    if ((src && !index_fits(idx, sm, -1)) || !index_fits(idx, s, -1))
+      fail(ErrorCategory::ShapeMismatch, "index.size(d) must not exceed self.size(d) and src.size(d) for every d");
+
+    cuda::ScatterJob job;
+    job.dtype = self.dtype();
+    job.index_is_int64 = index.dtype() == DType::Int64;
+    job.index = operand(index, idx);
+    job.index_for_validation = idx;
+    job.mode = *mode;
+    job.dim = static_cast<int>(dim < 0 ? dim + rank : dim);
+    // r2.10+ leaves negative indices undefined; this backend refuses them.
+    job.rule = r2_10 ? IndexRule::ZeroBased : IndexRule::NegativeWraps;
+    if (src) {
+      job.has_src = true;
+      job.src = operand(*src, sm);
+    } else {
+      job.value_bits = convert_scalar(*call.value, self.dtype());
+    }
+    return scatter_into(call, self, job, index, false);
+  }
+
+  // Row scatter as a scatter along dim 0 whose index is the 1-D index
+  // expanded over each row (stride 0 on dims >= 1): position (i, r...)
+  // reads updates[i][r...] and lands on out[index[i]][r...].
+  Outcome paddle_scatter(const OpCall& call) {
+    const Tensor& x = *call.tensor("x");
+    const Tensor& index = *call.tensor("index");
+    const Tensor& updates = *call.tensor("updates");
+    if (x.rank() < 1) fail(ErrorCategory::InvalidArgument, "x must have at least one dimension");
+    if (index.rank() != 1)
+      fail(ErrorCategory::InvalidArgument, "index must be a 1-D tensor, but got ndim " + std::to_string(index.rank()));
+    if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
+      fail(ErrorCategory::IndexDtype, "index must be int32 or int64");
+    if (updates.dtype() != x.dtype()) fail(ErrorCategory::DtypeMismatch, "updates must have the dtype of x");
+    Shape expected = x.shape();
+    expected[0] = index.size(0);
+    if (updates.shape() != expected)
+      fail(ErrorCategory::ShapeMismatch,
+           "updates.shape " + format_shape(updates.shape()) + " must be " + format_shape(expected));
+
+    const TensorMeta xm = meta_or_refuse(x, false);
+    cuda::ScatterJob job;
+    job.dtype = x.dtype();
+    job.index_is_int64 = index.dtype() == DType::Int64;
+    job.index_for_validation = meta_or_refuse(index, false);
+    TensorMeta rows = xm;
+    rows.sizes[0] = index.size(0);
+    rows.strides[0] = index.stride(0);
+    for (int d = 1; d < rows.rank; ++d) rows.strides[d] = 0;
+    rows.offset = index.offset();
+    job.index = operand(index, rows);
+    job.has_src = true;
+    job.src = operand(updates, meta_or_refuse(updates, false));
+    job.dim = 0;
+    // Negative values are undescribed by 004 (PD-B2); this backend refuses them.
+    job.rule = IndexRule::ZeroBased;
+    const bool overwrite = call.overwrite.value_or(true);
+    job.mode = overwrite ? WriteMode::Overwrite : WriteMode::Add;
+    job.zero_targets_first = !overwrite;
+    return scatter_into(call, x, job, index, false);
+  }
+
+  bool deterministic_;
+};
+
+}  // namespace
+
+void register_cuda_backend() {
+  const auto factory = [](bool deterministic) {
+    return [deterministic](const std::string&, const BackendOptions& opts) -> std::unique_ptr<Backend> {
+      if (cuda::device_count() == 0) return nullptr;
+      return std::make_unique<CudaBackend>(deterministic || opts.deterministic);
+    };
+  };
+  register_backend("cuda", "CUDA kernels (atomics; --deterministic sorts per target); needs a GPU", factory(false));
+  register_backend("cuda-deterministic", "CUDA kernels with a sorted, position-ordered reduction; needs a GPU",
+                   factory(true));
+}
+
+}  // namespace sp

@@ -1,0 +1,87 @@
+// cuda_ops.h — the boundary between the host backend (cuda_backend.cc, plain
+// C++) and the device code (scatter_gather.cu). Everything CUDA lives
+// behind these functions: allocation, copies, the validation pass, kernels.
+//
+// A job names host storages and layouts. Each operand's whole storage is
+// copied to the device as it is (strides and offset kept, so views need no
+// packing); the target storage is copied back whole after the writes.
+//
+// Errors: a CUDA runtime failure throws CudaFailure (the backend reports
+// it); an out-of-range index value is *not* an exception: it comes back as
+// the first offending position and nothing has been written.
+//
+// Thread-safety: one job at a time per host thread; jobs use the default
+// stream and synchronise before returning.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "backends/cuda/index_math.h"
+#include "reference/dtype.h"
+
+namespace sp::cuda {
+
+struct CudaFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Devices the CUDA runtime can see; 0 when there are none or no driver.
+int device_count();
+// "NVIDIA H100 (sm_90), CUDA runtime 13000" or the reason there is none.
+std::string device_summary();
+
+// One operand: its layout and the host storage it lives in.
+struct HostOperand {
+  TensorMeta meta;
+  const std::byte* storage = nullptr;  // null only when storage_bytes == 0
+  size_t storage_bytes = 0;
+};
+
+enum class WriteMode : int { Overwrite, Add, Multiply };
+
+struct ScatterJob {
+  DType dtype = DType::Float32;  // of target and src
+  bool index_is_int64 = true;    // else int32
+  HostOperand target;            // self (in place) or out (already a copy of self)
+  // Index positions visited, with the index layout. For row scatter (Paddle)
+  // this is the 1-D index expanded over the row (stride 0 on dims >= 1).
+  HostOperand index;
+  // The index tensor as the validation pass reads it (its own layout; the
+  // same as `index` except for row scatter, where it is the 1-D index).
+  TensorMeta index_for_validation;
+  bool has_src = false;
+  HostOperand src;          // when has_src; its layout is read at the index positions
+  uint64_t value_bits = 0;  // the converted scalar when !has_src
+  int dim = 0;              // REQUIRES: 0 <= dim < target.meta.rank
+  IndexRule rule = IndexRule::ZeroBased;
+  WriteMode mode = WriteMode::Overwrite;
+  bool zero_targets_first = false;  // Paddle overwrite=False: indexed rows are zeroed, then added
+  bool deterministic = false;       // sort by target, reduce in position order
+};
+
+struct GatherJob {
+  DType dtype = DType::Float32;
+  bool index_is_int64 = true;
+  HostOperand input;
+  HostOperand index;
+  TensorMeta out;  // contiguous over index's (logical) shape, offset 0
+  int dim = 0;
+  IndexRule rule = IndexRule::ZeroBased;
+};
+
+// The first index position (row-major over index_for_validation / index)
+// holding an out-of-range value, or -1 when all are in range.
+struct JobResult {
+  int64_t first_bad_position = -1;
+};
+
+// Runs the validation pass, then (only if it passed) the writes, then copies
+// the target storage back into `target_storage` (target.storage_bytes bytes).
+JobResult run_scatter(const ScatterJob& job, std::byte* target_storage);
+// Same for gather; `out_storage` receives numel(out) contiguous elements.
+JobResult run_gather(const GatherJob& job, std::byte* out_storage);
+
+}  // namespace sp::cuda

@@ -1,0 +1,63 @@
+#include "backends/libtorch/libtorch_errors.h"
+
+#include <utility>
+
+namespace sp {
+namespace {
+
+// A message matches when it contains every fragment of a row, in order.
+struct Pattern {
+  std::string_view first;
+  std::string_view then;  // empty: only `first` is needed
+  ErrorCategory category;
+};
+
+// Texts as printed by LibTorch 1.13.1 (the calls that produce them are in the
+// test). Ordered from the most specific text to the most general.
+constexpr Pattern kPatterns[] = {
+    // "index 5 is out of bounds for dimension 0 with size 3" (gather, scatter,
+    // index_put_, index_copy_)
+    {"is out of bounds for dimension", "", ErrorCategory::IndexOutOfBounds},
+    // index_add_ / index_fill_
+    {"index out of range in self", "", ErrorCategory::IndexOutOfBounds},
+    // "Dimension out of range (expected to be in range of [-2, 1], but got 5)"
+    {"Dimension out of range", "", ErrorCategory::DimOutOfRange},
+    // "scatter(): Expected dtype int64 for index"
+    {"Expected dtype int64 for index", "", ErrorCategory::IndexDtype},
+    {"reduce argument must be either add or multiply", "", ErrorCategory::InvalidReduce},
+    // "Index tensor must have the same number of dimensions as self tensor"
+    {"Index tensor must have the same number of dimensions", "", ErrorCategory::RankMismatch},
+    // gather: "Size does not match at dimension 1 expected index [1, 5] to be
+    // smaller than self [3, 4] apart from dimension 0"
+    {"Size does not match at dimension", "", ErrorCategory::ShapeMismatch},
+    // scatter: "Expected index [1, 5] to be smaller than self [3, 4] apart
+    // from dimension 0 and to be smaller size than src [1, 5]"
+    {"Expected index [", "to be smaller", ErrorCategory::ShapeMismatch},
+    // index_put_: "shape mismatch: value tensor of shape [3, 4] cannot be
+    // broadcast to indexing result of shape [2, 4]"
+    {"shape mismatch: value tensor of shape", "", ErrorCategory::ShapeMismatch},
+    // "scatter(): Expected self.dtype to be equal to src.dtype"
+    {"Expected self.dtype to be equal to src.dtype", "", ErrorCategory::DtypeMismatch},
+    // An expanded (stride-0) self written in place.
+    {"more than one element of the written-to tensor refers to a single memory location", "",
+     ErrorCategory::OverlappingOutput},
+    // self written in place while it shares memory with index or src.
+    {"some elements of the input tensor and the written-to tensor refer to a single memory location", "",
+     ErrorCategory::OverlappingOutput},
+    // std::runtime_error from c10::checked_convert: "value cannot be converted
+    // to type uint8_t without overflow"
+    {"value cannot be converted to type", "without overflow", ErrorCategory::ValueOutOfRange},
+};
+
+}  // namespace
+
+std::optional<ErrorCategory> classify_libtorch_error(std::string_view message) {
+  for (const Pattern& p : kPatterns) {
+    const size_t at = message.find(p.first);
+    if (at == std::string_view::npos) continue;
+    if (p.then.empty() || message.find(p.then, at + p.first.size()) != std::string_view::npos) return p.category;
+  }
+  return std::nullopt;
+}
+
+}  // namespace sp

@@ -1,0 +1,212 @@
+// scatterproof — the command line: run, list, validate, explain, backends,
+// report. Exit codes: harness/exit_codes.h (also printed by --help).
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "backends/backend.h"
+#include "harness/comparator.h"
+#include "harness/exit_codes.h"
+#include "harness/runner.h"
+#include "harness/spec_loader.h"
+#include "reference/reference.h"
+#include "reports/report_writers.h"
+
+namespace sp {
+namespace {
+
+void print_spec_errors(const std::vector<SpecError>& errors) {
+  for (const SpecError& e : errors) fmt::print(stderr, "spec error: {}\n", e.what());
+}
+
+int command_run(const std::vector<std::string>& paths, RunOptions options) {
+  options.on_result = [verbose = options.verbose](const ResultRecord& r) {
+    if (r.verdict == Verdict::Kind::Pass && !verbose) return;
+    fmt::print("{:<11} {:<24} {}: {}\n", verdict_name(r.verdict), result_column(r), r.case_id, r.detail);
+    if (r.verdict != Verdict::Kind::Pass) fmt::print("            repro: {}\n", r.repro);
+    std::fflush(stdout);
+  };
+  const RunSummary s = run_specs(paths, options);
+  if (!s.message.empty()) {
+    fmt::print(stderr, "scatterproof: {}\n", s.message);
+    return s.exit_code;
+  }
+  size_t total = 0;
+  for (const auto& [kind, n] : s.verdicts) total += n;
+  fmt::print("{} results: {} (reports in {})\n", total, format_counts(s.verdicts), options.report_dir);
+  return s.exit_code;
+}
+
+int command_list(const std::vector<std::string>& paths, const std::vector<std::string>& filters) {
+  const LoadedSpecs specs = load_specs(paths);
+  for (const Case& c : specs.cases)
+    if (case_matches(c, filters)) fmt::print("{}\t{}\t{}\n", c.id, c.call.op, c.source.document);
+  print_spec_errors(specs.errors);
+  return specs.errors.empty() ? exit_code::kOk : exit_code::kBadSpecInput;
+}
+
+int command_validate(const std::vector<std::string>& paths) {
+  const LoadedSpecs specs = load_specs(paths);
+  print_spec_errors(specs.errors);
+  std::set<std::string> files;
+  for (const Case& c : specs.cases) files.insert(c.file);
+  fmt::print("{} valid case(s) in {} file(s), {} spec error(s)\n", specs.cases.size(), files.size(), specs.errors.size());
+  return specs.errors.empty() ? exit_code::kOk : exit_code::kBadSpecInput;
+}
+
+int command_explain(const std::string& target, const std::string& case_id_option, std::vector<std::string> paths) {
+  const bool target_is_file = std::filesystem::is_regular_file(target);
+  std::string wanted_id = target_is_file ? case_id_option : target;
+  if (target_is_file) paths = {target};
+  else if (paths.empty()) paths = {"specs"};
+  const LoadedSpecs specs = load_specs(paths);
+  const Case* found = nullptr;
+  if (target_is_file && wanted_id.empty()) {
+    if (specs.cases.size() != 1) {
+      fmt::print(stderr, "scatterproof: {} holds {} cases; choose one with --case ID\n", target, specs.cases.size());
+      print_spec_errors(specs.errors);
+      return specs.errors.empty() ? exit_code::kUsage : exit_code::kBadSpecInput;
+    }
+    found = &specs.cases.front();
+  } else {
+    for (const Case& c : specs.cases)
+      if (c.id == wanted_id) found = &c;
+  }
+  if (!found) {
+    print_spec_errors(specs.errors);
+    fmt::print(stderr, "scatterproof: no case with id '{}' in {}\n", wanted_id, fmt::join(paths, ", "));
+    return specs.errors.empty() ? exit_code::kUsage : exit_code::kBadSpecInput;
+  }
+  const Case& c = *found;
+  fmt::print("case {} ({})\n", c.id, c.file);
+  fmt::print("source: {}{}{}{}\n", c.source.document, c.source.example.empty() ? "" : ", " + c.source.example,
+             c.source.doc_version.empty() ? "" : ", doc version " + c.source.doc_version,
+             c.source.kind.empty() ? "" : " [" + c.source.kind + "]");
+  fmt::print("call: {}\n\n", c.call.describe());
+  Trace trace;
+  const Expectation exp = evaluate(c.call, &trace);
+  for (const std::string& line : explain_lines(c.call, exp, trace)) fmt::print("{}\n", line);
+  fmt::print("\nthe document says: {}\n", document_expectation_summary(c.expect));
+  for (const Tensor& t : c.expect.outputs) fmt::print("  {}\n", render_tensor_values(t, 1024));
+  if (c.erratum) fmt::print("erratum ({}): {}\n", c.erratum->document, c.erratum->claim);
+  const Verdict v = check_reference_against_document(c, exp);
+  fmt::print("reference vs document: {}{}\n", verdict_name(v.kind), v.detail.empty() ? "" : ": " + v.detail);
+  return exit_code::kOk;
+}
+
+int command_backends() {
+  for (const BackendInfo& b : registered_backends()) fmt::print("{:<16} {}\n", b.name, b.summary);
+  return exit_code::kOk;
+}
+
+int command_report(const std::string& dir) {
+  const std::vector<ResultRecord> records = read_results(dir + "/results.jsonl");
+  write_reports(records, dir);
+  const ReportSummary s = summarize(records);
+  fmt::print("{} results: {} (reports in {})\n", s.total, format_counts(s.verdicts), dir);
+  bool unexpected = false, spec_error = false;
+  for (const ResultRecord& r : records) {
+    if (r.check == "load") spec_error = true;
+    else if (verdict_is_unexpected(r.verdict)) unexpected = true;
+  }
+  return unexpected ? exit_code::kUnexpectedResults : spec_error ? exit_code::kBadSpecInput : exit_code::kOk;
+}
+
+std::vector<std::string> split_commas(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const std::string& item : items) {
+    size_t start = 0;
+    while (start <= item.size()) {
+      const size_t comma = std::min(item.find(',', start), item.size());
+      if (comma > start) out.push_back(item.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  return out;
+}
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"scatterproof — conformance tests for gather/scatter ops of PyTorch, MindSpore and PaddlePaddle"};
+  app.footer(exit_code::kHelpText);
+  app.require_subcommand(1);
+
+  RunOptions run_options;
+  std::vector<std::string> run_paths, run_backends{"reference"};
+  CLI::App* run = app.add_subcommand("run", "run spec cases through the reference and backends, write reports");
+  run->add_option("--backend", run_backends, "backends to run, comma-separated (see `scatterproof backends`)")
+      ->capture_default_str()
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  run->add_option("--filter", run_options.filters, "case id glob, or tag:NAME; repeatable (any matches)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  run->add_option("--report-dir", run_options.report_dir, "where results.jsonl and the reports go")->capture_default_str();
+  run->add_option("--threads", run_options.threads, "cases run concurrently")->check(CLI::Range(1, 256))->capture_default_str();
+  run->add_flag("-v,--verbose", run_options.verbose, "print passing results too");
+  run->add_option("paths", run_paths, "spec files or directories")->required();
+
+  std::vector<std::string> list_paths, list_filters;
+  CLI::App* list = app.add_subcommand("list", "list cases: id, op, source document");
+  list->add_option("--filter", list_filters, "case id glob, or tag:NAME; repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  list->add_option("paths", list_paths, "spec files or directories")->required();
+
+  std::vector<std::string> validate_paths;
+  CLI::App* validate = app.add_subcommand("validate", "check spec files; print every spec error (exit 3 if any)");
+  validate->add_option("paths", validate_paths, "spec files or directories")->required();
+
+  std::string explain_target, explain_case;
+  std::vector<std::string> explain_paths;
+  CLI::App* explain = app.add_subcommand("explain", "show the reference's reasoning for one case: checks, writes, allowed set");
+  explain->add_option("case", explain_target, "a case id, or a spec file")->required();
+  explain->add_option("--case", explain_case, "the case id when CASE is a file with several cases");
+  explain->add_option("paths", explain_paths, "where to look for the case id (default: specs)");
+
+  CLI::App* backends = app.add_subcommand("backends", "list the backends in this build");
+
+  std::string report_dir;
+  CLI::App* report = app.add_subcommand("report", "rebuild report.json, junit.xml and report.md from DIR/results.jsonl");
+  report->add_option("dir", report_dir, "a report directory")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int cli_code = app.exit(e);
+    return cli_code == 0 ? exit_code::kOk : exit_code::kUsage;
+  }
+
+  if (*run) {
+    run_options.backends = split_commas(run_backends);
+    if (run_options.backends.empty()) {
+      fmt::print(stderr, "scatterproof: --backend needs at least one name\n");
+      return exit_code::kUsage;
+    }
+    return command_run(run_paths, run_options);
+  }
+  if (*list) return command_list(list_paths, list_filters);
+  if (*validate) return command_validate(validate_paths);
+  if (*explain) return command_explain(explain_target, explain_case, explain_paths);
+  if (*backends) return command_backends();
+  if (*report) return command_report(report_dir);
+  return exit_code::kUsage;
+}
+
+}  // namespace
+}  // namespace sp
+
+int main(int argc, char** argv) {
+  try {
+    return sp::run_cli(argc, argv);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "scatterproof: internal error: {}\n", e.what());
+    return sp::exit_code::kInternalError;
+  }
+}

@@ -1,0 +1,281 @@
+#include "harness/runner.h"
+
+#include <fnmatch.h>
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "backends/backend.h"
+#include "harness/comparator.h"
+#include "harness/exit_codes.h"
+#include "harness/spec_loader.h"
+#include "reference/reference.h"
+
+namespace sp {
+
+bool case_matches(const Case& c, const std::vector<std::string>& filters) {
+  if (filters.empty()) return true;
+  constexpr std::string_view kTagPrefix = "tag:";
+  for (const std::string& f : filters) {
+    if (f.starts_with(kTagPrefix)) {
+      const std::string tag_glob = f.substr(kTagPrefix.size());
+      for (const std::string& tag : c.tags)
+        if (fnmatch(tag_glob.c_str(), tag.c_str(), 0) == 0) return true;
+    } else if (fnmatch(f.c_str(), c.id.c_str(), 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+LoadedSpecs load_specs(const std::vector<std::string>& paths) {
+  LoadedSpecs out;
+  std::vector<std::string> files;
+  try {
+    files = find_spec_files(paths);
+  } catch (const SpecError& e) {
+    out.errors.push_back(e);
+    return out;
+  }
+  std::map<std::string, std::string> first_file_of_id;
+  for (const std::string& file : files) {
+    LoadReport report = load_spec_file_lenient(file);
+    for (SpecError& e : report.errors) out.errors.push_back(std::move(e));
+    for (Case& c : report.cases) {
+      auto [it, fresh] = first_file_of_id.emplace(c.id, c.file);
+      if (!fresh) {
+        out.errors.emplace_back(c.file, c.id, "id", fmt::format("duplicate case id; first defined in {}", it->second));
+        continue;
+      }
+      out.cases.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+std::string document_expectation_summary(const CaseExpect& e) {
+  switch (e.kind) {
+    case CaseExpect::Kind::Output:
+      return e.outputs.empty() ? "output (none given)" : "output " + render_tensor_values(e.outputs.front(), 16);
+    case CaseExpect::Kind::OneOf: return fmt::format("one of {} outputs", e.outputs.size());
+    case CaseExpect::Kind::Error: return "error " + (e.error ? std::string(error_name(*e.error)) : std::string("?"));
+    case CaseExpect::Kind::Unspecified: return "unspecified: " + e.text;
+  }
+  return "?";
+}
+
+std::string outcome_summary(const Outcome& o) {
+  switch (o.kind) {
+    case Outcome::Kind::Outputs: {
+      std::string s = "outputs";
+      for (const Tensor& t : o.outputs) s += " " + render_tensor_values(t, 16);
+      return s;
+    }
+    case Outcome::Kind::Error:
+      return fmt::format("error {}: {}", o.error ? error_name(*o.error) : std::string_view("(no category)"), o.message);
+    default: return fmt::format("{}: {}", outcome_kind_name(o.kind), o.message);
+  }
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string reference_says(const Expectation& e) {
+  if (!e.outputs || e.outputs->empty() || e.unspecified) return e.summary();
+  const ExpectedTensor& t = e.outputs->front();
+  std::string s = render_tensor_values(t.exact);
+  if (!t.loose.empty()) s += fmt::format(" ({} element(s) may differ: {})", t.loose.size(), e.summary());
+  return s;
+}
+
+ResultRecord record_for(const Case& c, const std::string& backend, const std::string& check) {
+  ResultRecord r;
+  r.case_id = c.id;
+  r.file = c.file;
+  r.op = c.call.op;
+  r.backend = backend;
+  r.check = check;
+  r.source = c.source;
+  r.tags = c.tags;
+  r.repro = repro_command(backend, c.id, c.file);
+  return r;
+}
+
+ResultRecord record_for_spec_error(const SpecError& e) {
+  ResultRecord r;
+  r.case_id = e.case_id().empty() ? "(file)" : e.case_id();
+  r.file = e.file();
+  r.backend = "loader";
+  r.check = "load";
+  r.verdict = Verdict::Kind::Error;
+  r.detail = e.what();
+  r.repro = "scatterproof validate " + shell_quote(e.file());
+  return r;
+}
+
+// The backends one worker thread owns.
+using BackendSet = std::vector<std::unique_ptr<Backend>>;
+
+class CaseRunner {
+ public:
+  CaseRunner(const RunOptions& options, ResultStream& stream) : options_(options), stream_(stream) {}
+
+  void emit(const ResultRecord& r) {
+    stream_.write(r);
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++verdicts_[r.verdict];
+    if (r.check == "load") saw_spec_error_ = true;
+    else if (verdict_is_unexpected(r.verdict)) saw_unexpected_ = true;
+    if (options_.on_result) options_.on_result(r);
+  }
+
+  void run_case(const Case& c, BackendSet& backends) {
+    std::optional<ResultRecord::ErratumNote> erratum;
+    std::optional<Expectation> exp;
+    {
+      ResultRecord doc = record_for(c, "reference", "document");
+      doc.outcome = "document: " + document_expectation_summary(c.expect);
+      const auto start = Clock::now();
+      try {
+        exp = evaluate(c.call);
+        doc.expected = exp->summary();
+        const Verdict v = check_reference_against_document(c, *exp);
+        doc.verdict = v.kind;
+        doc.detail = v.detail;
+      } catch (const std::exception& e) {
+        doc.verdict = Verdict::Kind::Error;
+        doc.detail = fmt::format("the reference threw: {}", e.what());
+      }
+      doc.duration_ms = ms_since(start);
+      if (c.erratum)
+        erratum = ResultRecord::ErratumNote{c.erratum->document, c.erratum->claim,
+                                            exp ? reference_says(*exp) : std::string("(reference failed)")};
+      doc.erratum = erratum;
+      emit(doc);
+    }
+    for (std::unique_ptr<Backend>& backend : backends) {
+      ResultRecord r = record_for(c, backend->name(), "differential");
+      r.erratum = erratum;
+      const auto start = Clock::now();
+      if (!exp) {
+        r.verdict = Verdict::Kind::Error;
+        r.detail = "not judged: the reference failed on this case";
+      } else {
+        r.expected = exp->summary();
+        const Verdict v = run_backend(*backend, c.call, *exp, &r.outcome);
+        r.verdict = v.kind;
+        r.detail = v.detail;
+      }
+      r.duration_ms = ms_since(start);
+      emit(r);
+    }
+  }
+
+  RunSummary summary() const {
+    RunSummary s;
+    s.verdicts = verdicts_;
+    s.exit_code = saw_unexpected_ ? exit_code::kUnexpectedResults : saw_spec_error_ ? exit_code::kBadSpecInput : exit_code::kOk;
+    return s;
+  }
+
+ private:
+  static Verdict run_backend(Backend& backend, const OpCall& call, const Expectation& exp, std::string* outcome_text) {
+    const OpCall before = call.deep_copy();
+    const OpCall given = call.deep_copy();
+    Outcome out;
+    try {
+      out = backend.run(given);
+    } catch (const std::exception& e) {
+      *outcome_text = fmt::format("threw: {}", e.what());
+      return Verdict::error(fmt::format("backend {} threw: {}", backend.name(), e.what()));
+    } catch (...) {
+      *outcome_text = "threw a non-standard exception";
+      return Verdict::error(fmt::format("backend {} threw a non-standard exception", backend.name()));
+    }
+    *outcome_text = outcome_summary(out);
+    try {
+      return judge(before, exp, out, given);
+    } catch (const std::exception& e) {
+      return Verdict::error(fmt::format("judging failed: {}", e.what()));
+    }
+  }
+
+  const RunOptions& options_;
+  ResultStream& stream_;
+  std::mutex mutex_;
+  std::map<Verdict::Kind, size_t> verdicts_;
+  bool saw_unexpected_ = false;
+  bool saw_spec_error_ = false;
+};
+
+}  // namespace
+
+RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError>& spec_errors, const RunOptions& options) {
+  const size_t workers = static_cast<size_t>(std::max(1, options.threads));
+  std::vector<BackendSet> backend_sets(workers);
+  for (BackendSet& set : backend_sets) {
+    for (const std::string& name : options.backends) {
+      std::string why;
+      std::unique_ptr<Backend> b = make_backend(name, BackendOptions{}, &why);
+      if (!b) return RunSummary{exit_code::kBackendUnavailable, why, {}};
+      set.push_back(std::move(b));
+    }
+  }
+
+  std::error_code ec;
+  std::filesystem::create_directories(options.report_dir, ec);
+  if (ec) return RunSummary{exit_code::kUsage, fmt::format("{}: cannot create report directory: {}", options.report_dir, ec.message()), {}};
+  const std::string results_path = options.report_dir + "/results.jsonl";
+  RunSummary summary;
+  {
+    ResultStream stream(results_path);
+    CaseRunner runner(options, stream);
+    for (const SpecError& e : spec_errors) runner.emit(record_for_spec_error(e));
+
+    std::vector<const Case*> selected;
+    for (const Case& c : cases)
+      if (case_matches(c, options.filters)) selected.push_back(&c);
+    std::atomic<size_t> next{0};
+    std::mutex failure_mutex;
+    std::exception_ptr failure;  // e.g. results.jsonl became unwritable; rethrown after the join
+    auto work = [&](BackendSet& backends) {
+      try {
+        for (size_t i = next++; i < selected.size(); i = next++) runner.run_case(*selected[i], backends);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        next = selected.size();
+      }
+    };
+    if (workers == 1) {
+      work(backend_sets.front());
+    } else {
+      std::vector<std::jthread> threads;
+      for (BackendSet& set : backend_sets) threads.emplace_back(work, std::ref(set));
+    }
+    if (failure) std::rethrow_exception(failure);
+    summary = runner.summary();
+  }
+  write_reports(read_results(results_path), options.report_dir);
+  return summary;
+}
+
+RunSummary run_specs(const std::vector<std::string>& paths, const RunOptions& options) {
+  const LoadedSpecs specs = load_specs(paths);
+  return run_cases(specs.cases, specs.errors, options);
+}
+
+}  // namespace sp

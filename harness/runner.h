@@ -1,0 +1,68 @@
+// runner.h — runs spec cases through the reference and the chosen
+// backends, judges every result and records it.
+//
+// For each case: the reference is evaluated once and checked against the
+// case's documented expectation (check "document", backend "reference");
+// then each backend gets its own deep copy of the call (a second deep copy
+// is kept as `before` for the storage guards), runs, and is judged (check
+// "differential"). Every exception a backend throws becomes an `error`
+// result; the run never aborts on a case. Spec files that fail to load
+// become `error` results with check "load" and backend "loader" (always
+// reported, whatever the filters, so broken input is never hidden).
+//
+// Results stream to REPORT_DIR/results.jsonl as they are known; at the end
+// report.json, junit.xml and report.md are rebuilt from that file.
+//
+// Thread-safety: run_* may run cases on `threads` worker threads; each
+// worker owns its backend instances. on_result is called serialized.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "harness/case.h"
+#include "reports/report_writers.h"
+#include "reports/result_stream.h"
+
+namespace sp {
+
+struct RunOptions {
+  std::vector<std::string> backends{"reference"};
+  // A case runs when the list is empty or any filter matches: a glob
+  // (fnmatch, `*` crosses `/`) on the case id, or "tag:GLOB" on its tags.
+  std::vector<std::string> filters;
+  std::string report_dir = "reports-out";
+  int threads = 1;  // cases run concurrently
+  bool verbose = false;
+  std::function<void(const ResultRecord&)> on_result;  // progress; may be empty
+};
+
+struct RunSummary {
+  int exit_code = 0;     // harness/exit_codes.h
+  std::string message;   // why the run stopped early (backend unavailable, report dir)
+  std::map<Verdict::Kind, size_t> verdicts;
+};
+
+bool case_matches(const Case& c, const std::vector<std::string>& filters);
+
+// Cases and spec problems from spec files/directories. Case ids must be
+// unique across the whole set: a later duplicate is a spec error.
+struct LoadedSpecs {
+  std::vector<Case> cases;
+  std::vector<SpecError> errors;
+};
+LoadedSpecs load_specs(const std::vector<std::string>& paths);
+
+// Loads `paths` leniently and runs the matching cases.
+RunSummary run_specs(const std::vector<std::string>& paths, const RunOptions& options);
+// Runs already-loaded cases; `spec_errors` are recorded as load errors.
+RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError>& spec_errors, const RunOptions& options);
+
+// One-line summaries used in records.
+std::string document_expectation_summary(const CaseExpect& e);
+std::string outcome_summary(const Outcome& o);
+
+}  // namespace sp

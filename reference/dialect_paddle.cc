@@ -1,0 +1,73 @@
+#include "reference/dialect_paddle.h"
+
+namespace sp::ref::paddle_rules {
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+bool x_rank_at_least_one(RuleLog& log, const Tensor& x) {
+  return log.check(x.rank() >= 1, "PD-X1", "x.ndim=" + str(x.rank()) + " >= 1", ErrorCategory::InvalidArgument,
+                   "x must be an N-D tensor with ndim >= 1, but got ndim " + str(x.rank()));
+}
+
+bool index_is_1d(RuleLog& log, const Tensor& index) {
+  return log.check(index.rank() == 1, "PD-I1", "index.ndim=" + str(index.rank()) + " == 1",
+                   ErrorCategory::InvalidArgument, "index must be a 1-D tensor, but got ndim " + str(index.rank()));
+}
+
+bool index_dtype_supported(RuleLog& log, const Tensor& index) {
+  const DType t = index.dtype();
+  return log.check(t == DType::Int32 || t == DType::Int64, "PD-I2",
+                   "index.dtype=" + std::string(dtype_name(t)) + " is int32 or int64", ErrorCategory::IndexDtype,
+                   "index dtype must be int32 or int64, but got " + std::string(dtype_name(t)));
+}
+
+bool x_dtype_documented(RuleLog& log, const Tensor& x) {
+  const DType t = x.dtype();
+  const bool documented = t == DType::Float32 || t == DType::Float64;
+  log.note("x.dtype=" + std::string(dtype_name(t)) + " is float32 or float64 [PD-T1] " +
+           (documented ? "ok" : "not documented: the computed result and unsupported_dtype are both allowed"));
+  return documented;
+}
+
+bool updates_dtype_matches(RuleLog& log, const Tensor& x, const Tensor& updates) {
+  return log.check(
+      x.dtype() == updates.dtype(), "PD-K1",
+      "updates.dtype=" + std::string(dtype_name(updates.dtype())) + " == x.dtype=" + std::string(dtype_name(x.dtype())),
+      ErrorCategory::DtypeMismatch, "updates must have the dtype of x");
+}
+
+bool updates_shape_matches(RuleLog& log, const Tensor& x, const Tensor& index, const Tensor& updates) {
+  Shape expected = x.shape();
+  expected[0] = index.size(0);
+  return log.check(
+      updates.shape() == expected, "PD-S1",
+      "updates.shape=" + format_shape(updates.shape()) + " == [len(index)] + x.shape[1:] = " + format_shape(expected),
+      ErrorCategory::ShapeMismatch,
+      "updates.shape " + format_shape(updates.shape()) + " must be " + format_shape(expected));
+}
+
+bool index_values_below_length(RuleLog& log, const Tensor& index, int64_t length) {
+  for (int64_t i = 0; i < index.size(0); ++i) {
+    const int64_t v = read_index(index, {i});
+    if (v >= length)
+      return log.check(
+          false, "PD-B1", "index[" + str(i) + "]=" + str(v) + " < x.shape[0]=" + str(length),
+          ErrorCategory::IndexOutOfBounds,
+          "The index is out of bounds: it should be less than " + str(length) + ", but received " + str(v));
+  }
+  log.note("every index value < x.shape[0]=" + str(length) + " [PD-B1] ok");
+  return true;
+}
+
+std::optional<std::string> negative_index_value(const Tensor& index) {
+  for (int64_t i = 0; i < index.size(0); ++i) {
+    const int64_t v = read_index(index, {i});
+    if (v < 0) return "PD-B2: index[" + str(i) + "]=" + str(v) + " is negative; 004 does not describe negative indices";
+  }
+  return std::nullopt;
+}
+
+}  // namespace sp::ref::paddle_rules

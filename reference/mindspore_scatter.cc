@@ -1,0 +1,101 @@
+// mindspore_scatter.cc — mindspore.Tensor.scatter_, the four overloads of
+// seed 003: (dim, index, src), (dim, index, src, *, reduce),
+// (dim, index, value), (dim, index, value, *, reduce). In place: writes self.
+//
+// Formula (003, the 3-D listings; clause MS-F1), for dim == 0:
+//   self[index[i][j][k]][j][k]  = src[i][j][k]   # no reduce
+//   self[index[i][j][k]][j][k] += src[i][j][k]   # reduce == "add"
+//   self[index[i][j][k]][j][k] *= src[i][j][k]   # reduce == "multiply"
+// The value overloads read `value` converted to self's dtype in place of
+// src[i][j][k] (003: "将 value 广播为shape及dtype与 self 一致的Tensor").
+// A negative index value v addresses v + self.shape[dim] (003: each element
+// in [-s, s)).
+//
+// Checks, in the order they run (all run; every violation is collected):
+//   MS-N0  doc_version is readable (an unreadable one is a spec error)
+//   MS-D1  dim in [-r, r), r = rank of self
+//   MS-L1  rank of self <= 8
+//   MS-I1  index dtype int32 or int64
+//   MS-K1  src overloads: src dtype == self dtype
+//   MS-R1  reduce overloads: reduce is "add" or "multiply" (ValueError)
+//   MS-N2  value overloads: they exist (removed after 2.9)
+//   MS-E1  index empty: self is returned unchanged; the rules below skipped
+//   MS-S1  index rank == self rank (and == src rank)
+//   MS-S2  src overloads: index.size(d) <= src.size(d) for every d
+//   MS-S3  index.size(d) <= self.size(d) for EVERY d (the letter of 003)
+//   MS-V1  value overloads: value converts to self's dtype
+// Then, when all pass, what the document leaves undefined (the whole call
+// becomes unspecified): MS-O1 self with internal overlap; MS-B1 an index
+// value outside [-s, s); MS-N1 (r2.10+) a negative index value.
+// Visit order: index positions in row-major order; duplicate targets are
+// "不确定" (MS-U1): any writer may win; reductions any order.
+#include "reference/dialect_mindspore.h"
+#include "reference/output_builder.h"
+#include "reference/reference.h"
+#include "reference/semantics_common.h"
+
+namespace sp {
+
+Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
+  namespace rules = ref::mindspore_rules;
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const Tensor* src = call.tensor("src");  // null: a value overload
+  const bool r2_10 = rules::follows_r2_10_or_later(call.doc_version);
+  ref::RuleLog log(trace);
+
+  rules::dim_in_range(log, *call.dim, self.rank());
+  rules::rank_within_limit(log, self);
+  rules::index_dtype_supported(log, index);
+  if (src) rules::src_dtype_matches(log, self, *src);
+  const std::optional<ReduceMode> mode = rules::reduce_mode(log, call.reduce);
+  if (!src) rules::value_overload_exists(log, r2_10);
+  const bool empty = rules::index_is_empty(log, index);
+  std::optional<uint64_t> value_bits;
+  if (!empty) {
+    bool ranks_ok = rules::same_rank(log, "self", self, index);
+    if (src) ranks_ok = rules::same_rank(log, "src", *src, index) && ranks_ok;
+    if (ranks_ok) {
+      if (src) rules::index_within(log, "MS-S2", "src", *src, index);
+      rules::index_within(log, "MS-S3", "self", self, index);
+    }
+    if (!src) value_bits = rules::convert_value(log, *call.value, self.dtype());
+  }
+  if (!log.passed()) return log.error_expectation();
+  if (empty) return ref::outputs_expectation({OutputBuilder("self", self, trace).finish()}, {"MS-E1: empty index"});
+
+  const int64_t dim = ref::wrap_dim(*call.dim, self.rank());
+  const int64_t size = self.size(dim);
+  if (self.has_internal_overlap())
+    return ref::unspecified_expectation("MS-O1: self " + self.describe() + " has internal overlap; 003 is silent",
+                                        trace);
+  if (const auto reason = rules::undefined_index_value(index, dim, size, r2_10))
+    return ref::unspecified_expectation(*reason, trace);
+
+  OutputBuilder out("self", self, trace);
+  const char* op_text = *mode == ReduceMode::Add ? " += " : *mode == ReduceMode::Multiply ? " *= " : " = ";
+  Shape pos(static_cast<size_t>(index.rank()), 0);
+  do {
+    const int64_t v = ref::read_index(index, pos);
+    Shape target = pos;
+    target[static_cast<size_t>(dim)] = v < 0 ? v + size : v;
+    uint64_t bits = 0;
+    std::string source;
+    if (src) {
+      bits = src->bits_at(pos);
+      source = ref::element_text("src", *src, pos);
+    } else {
+      bits = *value_bits;
+      source = "value " + call.value->to_string();
+    }
+    Write why{target, pos, v, source, "self" + format_index(target) + op_text + format_value(self.dtype(), bits)};
+    if (*mode == ReduceMode::None)
+      out.overwrite(target, bits, std::move(why));
+    else
+      out.reduce(target, *mode, value_from_bits(self.dtype(), bits), std::move(why));
+  } while (next_index(pos, index.shape()));
+  return ref::outputs_expectation({out.finish()},
+                                  {"MS-S3: index.size(d) <= self.size(d) checked for every d, following 003's letter"});
+}
+
+}  // namespace sp

@@ -1,0 +1,102 @@
+// paddle_scatter.cc — paddle.scatter(x, index, updates, overwrite=True) -> out.
+// Out of place: out starts as a copy of x; x is unchanged.
+//
+// Formula (seed 004, the "calculation" listing; clauses PD-F1, PD-F2):
+//   if not overwrite:
+//       for i in range(len(index)): out[index[i]] = zeros      # PD-F2
+//   for i in range(len(index)):
+//       if overwrite: out[index[i]]  = updates[i]             # PD-F1
+//       else:         out[index[i]] += updates[i]             # PD-F2
+// Rows are addressed along dim 0; x's old value of an indexed row never
+// enters the accumulate-mode result. Rows never indexed keep their bits.
+//
+// Checks, in the order they run (all run; every violation is collected):
+//   PD-X1  x.ndim >= 1                                  (invalid_argument)
+//   PD-I1  index is 1-D                                 (invalid_argument)
+//   PD-I2  index dtype int32 or int64                   (index_dtype)
+//   PD-T1  x dtype float32/float64 as documented; another dtype allows
+//          both the computed result and unsupported_dtype
+//   PD-K1  updates dtype == x dtype                     (dtype_mismatch)
+//   PD-S1  updates.shape == [len(index)] + x.shape[1:]  (shape_mismatch)
+//   PD-B1  (when the above pass) no index value >= x.shape[0]
+// Then PD-B2: a negative index value makes the call unspecified.
+// Visit order: i = 0 .. len(index)-1, each row in row-major order.
+// Duplicates (NOTICE: "nondeterministic", PD-U1): overwrite mode allows any
+// writer (004: CPU last writer [[3,3],[4,4],[1,1]], GPU also
+// [[3,3],[2,2],[1,1]]); accumulate mode allows any summation order.
+#include "reference/dialect_paddle.h"
+#include "reference/output_builder.h"
+#include "reference/reference.h"
+#include "reference/semantics_common.h"
+
+namespace sp {
+
+Expectation paddle_scatter(const OpCall& call, Trace* trace) {
+  namespace rules = ref::paddle_rules;
+  const Tensor& x = *call.tensor("x");
+  const Tensor& index = *call.tensor("index");
+  const Tensor& updates = *call.tensor("updates");
+  const bool overwrite = call.overwrite.value_or(true);
+  ref::RuleLog log(trace);
+
+  const bool x_rank_ok = rules::x_rank_at_least_one(log, x);
+  const bool index_1d = rules::index_is_1d(log, index);
+  const bool index_dtype_ok = rules::index_dtype_supported(log, index);
+  const bool dtype_documented = rules::x_dtype_documented(log, x);
+  rules::updates_dtype_matches(log, x, updates);
+  if (x_rank_ok && index_1d) rules::updates_shape_matches(log, x, index, updates);
+  if (log.passed() && index_dtype_ok) rules::index_values_below_length(log, index, x.size(0));
+  if (!log.passed()) {
+    Expectation e = log.error_expectation();
+    if (!dtype_documented) e.errors.push_back(ErrorCategory::UnsupportedDtype);
+    return e;
+  }
+  if (const auto reason = rules::negative_index_value(index)) return ref::unspecified_expectation(*reason, trace);
+
+  OutputBuilder out("out", x, trace);
+  Shape row_shape(x.shape().begin() + 1, x.shape().end());
+  // Rows with no elements (x.shape[1:] holds a 0) receive no writes.
+  const int64_t rows = checked_numel(row_shape) == 0 ? 0 : index.size(0);
+  if (!overwrite) {
+    for (int64_t i = 0; i < rows; ++i) {
+      Shape rest(row_shape.size(), 0);
+      do {
+        Shape target{ref::read_index(index, {i})};
+        target.insert(target.end(), rest.begin(), rest.end());
+        out.reset_to_zero(target);
+      } while (next_index(rest, row_shape));
+    }
+    log.note("every indexed row of out is set to zero before accumulating [PD-F2]");
+  }
+  for (int64_t i = 0; i < rows; ++i) {
+    const int64_t v = ref::read_index(index, {i});
+    Shape rest(row_shape.size(), 0);
+    do {
+      Shape target{v}, from{i};
+      target.insert(target.end(), rest.begin(), rest.end());
+      from.insert(from.end(), rest.begin(), rest.end());
+      const uint64_t bits = updates.bits_at(from);
+      Write why{target,
+                {i},
+                v,
+                ref::element_text("updates", updates, from),
+                "out" + format_index(target) + (overwrite ? " = " : " += ") + format_value(x.dtype(), bits)};
+      if (overwrite)
+        out.overwrite(target, bits, std::move(why));
+      else
+        out.reduce(target, ReduceMode::Add, value_from_bits(x.dtype(), bits), std::move(why));
+    } while (next_index(rest, row_shape));
+  }
+
+  Expectation e = ref::outputs_expectation({out.finish()}, {"PD-S1: updates.shape = [len(index)] + x.shape[1:] "
+                                                            "(004's example; parameter text is erratum PD-E1)"});
+  if (!dtype_documented) {
+    e.errors = {ErrorCategory::UnsupportedDtype};
+    e.error_message = "x dtype " + std::string(dtype_name(x.dtype())) + " is not among 004's float32, float64";
+    e.error_clause = "PD-T1";
+    e.notes.push_back("PD-T1: undocumented x dtype: the computed result or unsupported_dtype are both allowed");
+  }
+  return e;
+}
+
+}  // namespace sp

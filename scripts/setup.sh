@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian packages) and builds scatterproof.
+# Idempotent: installs only packages that are absent, reuses the build tree.
+#
+#   scripts/setup.sh [BUILD_DIR] [extra cmake args...]
+# Environment: SP_BUILD_TYPE (default Release), SP_JOBS (default nproc).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ ccache
+          nlohmann-json3-dev libvalijson-dev libcli11-dev libfmt-dev
+          libgtest-dev librapidcheck-dev libtorch-dev clang libclang-rt-dev)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  if [ "$(id -u)" != 0 ]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+build_dir=${1:-build}
+shift || true
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${SP_BUILD_TYPE:-Release}" "${launcher[@]}" "$@" >/dev/null
+cmake --build "$build_dir" -j "${SP_JOBS:-$(nproc)}"

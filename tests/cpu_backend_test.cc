@@ -1,0 +1,421 @@
+// cpu_backend_test.cc — the cpu backend, differentially against the
+// reference (sp::evaluate) on generated cases.
+//
+// Each case is evaluated by the reference on the original call and run by
+// the cpu backend on a deep copy; every output element must be one the
+// reference allows, an error must be one it lists, an in-place op must
+// leave the storage outside self's view untouched and return self's own
+// view, and an out-of-place op must leave all inputs untouched. Sizes sit
+// on the kernels' edges: vector widths (7..33), the 16-element wide-row
+// threshold, the parallel-work threshold, 0- and 1-sized dims; operands are
+// contiguous, transposed, sliced with gaps and an offset, or expanded.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <random>
+#include <set>
+
+#include "backends/backend.h"
+#include "reference/reference.h"
+
+namespace sp {
+namespace {
+
+enum class Layout { Contiguous, Transposed, Gapped, Expanded };
+constexpr Layout kLayouts[] = {Layout::Contiguous, Layout::Transposed, Layout::Gapped, Layout::Expanded};
+
+class CpuBackendTest : public ::testing::Test {
+ protected:
+  std::mt19937 gen{20240611};
+
+  Backend& backend(int threads) {
+    auto& slot = backends_[threads];
+    if (!slot) {
+      std::string why;
+      slot = make_backend("cpu", BackendOptions{threads, false}, &why);
+      if (!slot) ADD_FAILURE() << why;
+    }
+    return *slot;
+  }
+
+  int64_t uniform(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(gen); }
+
+  // A random element of dtype t: small values whose sums and products stay
+  // exact-ish, with an occasional -0.0.
+  uint64_t random_bits(DType t) {
+    if (t == DType::Bool) return static_cast<uint64_t>(uniform(0, 1));
+    if (is_floating(t)) {
+      if (uniform(0, 30) == 0) return bits_from_value(t, Value::of_float(-0.0));
+      return bits_from_value(t, Value::of_float(static_cast<double>(uniform(-16, 16)) / 4.0));
+    }
+    return bits_from_value(t, Value::of_int(uniform(-100, 100)));
+  }
+
+  // A tensor of `shape` in `layout` whose storage (including what lies
+  // outside the view) is random. Expanded: one dim of size > 1 gets stride 0.
+  Tensor make(DType t, const Shape& shape, Layout layout) {
+    const size_t r = shape.size();
+    Shape strides(r, 0);
+    int64_t offset = 0;
+    Shape alloc_shape = shape;
+    if (layout == Layout::Transposed && r >= 2) std::swap(alloc_shape[r - 1], alloc_shape[r - 2]);
+    Shape base = contiguous_strides(alloc_shape);
+    if (layout == Layout::Transposed && r >= 2) std::swap(base[r - 1], base[r - 2]);
+    if (layout == Layout::Gapped) {
+      int64_t acc = 2;  // every element stride >= 2, every dim padded by one
+      for (size_t d = r; d-- > 0;) {
+        base[d] = acc;
+        acc = acc * (shape[d] + 1);
+      }
+      offset = 3;
+    }
+    strides = base;
+    if (layout == Layout::Expanded) {
+      for (size_t d = 0; d < r; ++d)
+        if (shape[d] > 1) {
+          strides[d] = 0;
+          break;
+        }
+    }
+    int64_t span = offset + 1;
+    for (size_t d = 0; d < r; ++d) span += std::max<int64_t>(shape[d] - 1, 0) * strides[d];
+    span += 5;
+    auto storage = std::make_shared<std::vector<std::byte>>(static_cast<size_t>(span) * dtype_size(t));
+    for (int64_t i = 0; i < span; ++i)
+      store_bits(t, storage->data() + i * static_cast<int64_t>(dtype_size(t)), random_bits(t));
+    return Tensor::view(t, shape, strides, offset, storage);
+  }
+
+  // An index tensor with values drawn from [lo, hi].
+  Tensor make_index(DType t, const Shape& shape, Layout layout, int64_t lo, int64_t hi) {
+    Tensor x = make(t, shape, layout);
+    if (x.numel() == 0) return x;
+    Shape pos(shape.size(), 0);
+    do {
+      x.set_bits_at(pos, bits_from_value(t, Value::of_int(uniform(lo, hi))));
+    } while (next_index(pos, shape));
+    return x;
+  }
+
+  // Runs the call on the reference and on the cpu backend with `threads`.
+  void agree(const OpCall& call, int threads) {
+    SCOPED_TRACE("threads=" + std::to_string(threads) + " " + call.describe());
+    const Expectation want = evaluate(call);
+    OpCall copy = call.deep_copy();
+    const Outcome got = backend(threads).run(copy);
+    ++checked_;
+    if (want.unspecified) {
+      EXPECT_TRUE(got.kind == Outcome::Kind::Outputs || got.kind == Outcome::Kind::Error) << got.message;
+      return;
+    }
+    if (want.expects_error()) {
+      ASSERT_EQ(got.kind, Outcome::Kind::Error) << "reference: " << want.summary();
+      EXPECT_TRUE(want.allows_error(*got.error))
+          << "cpu said " << error_name(*got.error) << " (" << got.message << "), reference " << want.summary();
+      return;
+    }
+    ASSERT_EQ(got.kind, Outcome::Kind::Outputs) << got.message << " | reference: " << want.summary();
+    ASSERT_EQ(got.outputs.size(), 1u);
+    const ExpectedTensor& expected = want.outputs->front();
+    const Tensor& out = got.outputs.front();
+    ASSERT_EQ(out.dtype(), expected.exact.dtype());
+    ASSERT_EQ(out.shape(), expected.exact.shape());
+    const std::vector<uint64_t> bits = out.to_bits();
+    for (size_t i = 0; i < bits.size(); ++i) {
+      if (!expected.allows(static_cast<int64_t>(i), bits[i])) {
+        ADD_FAILURE() << "element " << i << " is " << format_value(out.dtype(), bits[i]) << " ("
+                      << format_bits(out.dtype(), bits[i]) << "), allowed "
+                      << expected.describe_allowed(static_cast<int64_t>(i));
+        return;
+      }
+    }
+    if (is_inplace_op(call.op)) {
+      const Tensor& self = *copy.tensor("self");
+      EXPECT_EQ(out.storage(), self.storage()) << "in-place op must return self's own view";
+      EXPECT_EQ(out.strides(), self.strides());
+      EXPECT_EQ(out.offset(), self.offset());
+      expect_outside_view_untouched(*call.tensor("self"), self);
+    } else {
+      EXPECT_TRUE(out.is_contiguous());
+      for (const auto& [name, t] : call.tensors)
+        EXPECT_EQ(*t.storage(), *copy.tensor(name)->storage()) << name << " of an out-of-place op changed";
+    }
+  }
+
+  void expect_outside_view_untouched(const Tensor& before, const Tensor& after) {
+    std::set<int64_t> inside;
+    if (before.numel() > 0) {
+      Shape pos(static_cast<size_t>(before.rank()), 0);
+      do {
+        inside.insert(before.element_offset(pos));
+      } while (next_index(pos, before.shape()));
+    }
+    const int64_t n = static_cast<int64_t>(before.storage_elements());
+    for (int64_t e = 0; e < n; ++e) {
+      if (inside.count(e)) continue;
+      ASSERT_EQ(load_bits(before.dtype(), before.element_ptr(e)), load_bits(after.dtype(), after.element_ptr(e)))
+          << "storage element " << e << " outside self's view was written";
+    }
+  }
+
+  void agree_all_threads(const OpCall& call) {
+    for (int threads : {1, 2, 3}) agree(call, threads);
+  }
+
+  int checked_ = 0;
+  std::map<int, std::unique_ptr<Backend>> backends_;
+};
+
+OpCall gather_call(Tensor input, Tensor index, int64_t dim) {
+  OpCall c;
+  c.op = "torch.gather";
+  c.tensors = {{"input", std::move(input)}, {"index", std::move(index)}};
+  c.dim = dim;
+  return c;
+}
+
+OpCall scatter_call(std::string op, Tensor self, Tensor index, std::optional<Tensor> src, int64_t dim) {
+  OpCall c;
+  c.op = std::move(op);
+  c.tensors = {{"self", std::move(self)}, {"index", std::move(index)}};
+  if (src) c.tensors["src"] = std::move(*src);
+  c.dim = dim;
+  return c;
+}
+
+constexpr int64_t kEdgeSizes[] = {0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33};
+
+TEST_F(CpuBackendTest, GatherEveryDtypeLayoutAndEdgeSize) {
+  for (DType t : kAllDTypes) {
+    for (int64_t n : kEdgeSizes) {
+      const Layout layout = kLayouts[static_cast<size_t>(uniform(0, 3))];
+      const Layout index_layout = kLayouts[static_cast<size_t>(uniform(0, 3))];
+      const int64_t rows = uniform(1, 5), width = std::max<int64_t>(n, 1);
+      const int64_t dim = uniform(0, 1);
+      const Shape input_shape{rows + 1, width};
+      Shape index_shape{rows, n};
+      index_shape[static_cast<size_t>(dim)] = dim == 0 ? rows + 2 : n;  // along dim the index may be longer
+      const int64_t size = input_shape[static_cast<size_t>(dim)];
+      agree_all_threads(gather_call(make(t, input_shape, layout),
+                                    make_index(DType::Int64, index_shape, index_layout, 0, size - 1), dim));
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, GatherLargeLastDimAndExpandedRows) {
+  for (DType t : {DType::Float32, DType::BFloat16, DType::Int8, DType::Float64}) {
+    // Last-dim gather past the parallel threshold; rows split across threads.
+    agree_all_threads(gather_call(make(t, {67, 601}, Layout::Contiguous),
+                                  make_index(DType::Int64, {67, 599}, Layout::Contiguous, 0, 600), 1));
+    // Row gather along dim 0 with an index expanded along the last dim (memcpy rows).
+    Tensor rows = make_index(DType::Int64, {3001, 1}, Layout::Contiguous, 0, 499);
+    Tensor expanded = Tensor::view(DType::Int64, {3001, 33}, {1, 0}, rows.offset(), rows.storage());
+    agree_all_threads(gather_call(make(t, {500, 33}, Layout::Contiguous), expanded, 0));
+    agree_all_threads(gather_call(make(t, {500, 33}, Layout::Gapped), expanded, 0));
+    // Rank 3, middle dim, transposed input.
+    agree_all_threads(gather_call(make(t, {9, 40, 130}, Layout::Transposed),
+                                  make_index(DType::Int64, {9, 41, 129}, Layout::Gapped, 0, 39), 1));
+  }
+  // Rank-0 input and index.
+  agree_all_threads(gather_call(make(DType::Float32, {}, Layout::Contiguous),
+                                make_index(DType::Int64, {}, Layout::Contiguous, 0, 0), -1));
+}
+
+TEST_F(CpuBackendTest, TorchScatterEveryDtypeReduceAndValue) {
+  const std::optional<std::string> reduces[] = {std::nullopt, "add", "multiply"};
+  for (const char* op : {"torch.scatter_", "torch.scatter"}) {
+    for (DType t : kAllDTypes) {
+      for (const auto& reduce : reduces) {
+        for (int64_t n : {0, 1, 9, 17, 33}) {
+          const int64_t dim = uniform(0, 1);
+          const Shape self_shape{6, std::max<int64_t>(n, 1) + 1};
+          const Shape index_shape{dim == 0 ? 9 : 5, n};  // duplicates along dim 0
+          const Layout self_layout = kLayouts[static_cast<size_t>(uniform(0, 2))];
+          Tensor index = make_index(DType::Int64, index_shape, kLayouts[static_cast<size_t>(uniform(0, 3))], 0,
+                                    self_shape[static_cast<size_t>(dim)] - 1);
+          const bool use_value = uniform(0, 2) == 0;
+          std::optional<Tensor> src;
+          if (!use_value) src = make(t, {index_shape[0] + 1, n + 2}, kLayouts[static_cast<size_t>(uniform(0, 3))]);
+          OpCall call = scatter_call(op, make(t, self_shape, self_layout), index, src, dim);
+          call.reduce = reduce;
+          if (use_value)
+            call.value = is_floating(t) ? Scalar::of_float(1.25) : t == DType::Bool ? Scalar::of_bool(true)
+                                                                                    : Scalar::of_int(3);
+          agree_all_threads(call);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, ScatterAddParallelPaths) {
+  for (DType t : {DType::Float32, DType::BFloat16, DType::Float16, DType::Int32, DType::Float64, DType::Bool}) {
+    for (const char* op : {"torch.scatter_add_", "torch.scatter_add"}) {
+      // Wide rows (sorted path): dim 0, index expanded along rows of width >= 16.
+      for (int64_t width : {16, 17, 31, 32, 33, 128}) {
+        const int64_t sources = 70000 / width + 3, targets = 97;
+        Tensor rows = make_index(DType::Int64, {sources, 1}, Layout::Contiguous, 0, targets - 1);
+        for (int64_t i = 0; i < sources; i += 2) rows.set_bits_at({i, 0}, 0);  // half aimed at row 0: contention
+        Tensor index = Tensor::view(DType::Int64, {sources, width}, {1, 0}, 0, rows.storage());
+        agree_all_threads(scatter_call(op, make(t, {targets, width}, Layout::Contiguous), index,
+                                       make(t, {sources, width}, Layout::Contiguous), 0));
+      }
+      // Narrow rows: 1-D into few slots (private accumulators) and into many (target ranges).
+      for (int64_t slots : {5, 1000, 60000}) {
+        const int64_t n = 70001;
+        agree_all_threads(scatter_call(op, make(t, {slots}, Layout::Gapped),
+                                       make_index(DType::Int64, {n}, Layout::Contiguous, 0, slots - 1),
+                                       make(t, {n + 3}, Layout::Contiguous), 0));
+      }
+      // Narrow expanded rows of width 3, and a full (non-expanded) index along dim 0.
+      Tensor rows = make_index(DType::Int64, {30000, 1}, Layout::Contiguous, 0, 40);
+      agree_all_threads(scatter_call(op, make(t, {41, 3}, Layout::Transposed),
+                                     Tensor::view(DType::Int64, {30000, 3}, {1, 0}, 0, rows.storage()),
+                                     make(t, {30000, 3}, Layout::Contiguous), 0));
+      agree_all_threads(scatter_call(op, make(t, {50, 700}, Layout::Contiguous),
+                                     make_index(DType::Int64, {80, 700}, Layout::Contiguous, 0, 49),
+                                     make(t, {80, 700}, Layout::Gapped), 0));
+    }
+  }
+}
+
+TEST_F(CpuBackendTest, ScatterOverwriteKeepsIndexOrderAcrossThreads) {
+  for (DType t : {DType::Float32, DType::Int64, DType::UInt8}) {
+    // Last-dim permutation per row, and dim-0 rows with duplicates (wide and narrow).
+    agree_all_threads(scatter_call("torch.scatter_", make(t, {70, 513}, Layout::Contiguous),
+                                   make_index(DType::Int64, {70, 513}, Layout::Contiguous, 0, 512),
+                                   make(t, {70, 513}, Layout::Contiguous), 1));
+    Tensor rows = make_index(DType::Int64, {4000, 1}, Layout::Contiguous, 0, 20);
+    agree_all_threads(scatter_call("torch.scatter_", make(t, {21, 40}, Layout::Gapped),
+                                   Tensor::view(DType::Int64, {4000, 40}, {1, 0}, 0, rows.storage()),
+                                   make(t, {4000, 40}, Layout::Contiguous), 0));
+    agree_all_threads(scatter_call("torch.scatter_", make(t, {3000}, Layout::Contiguous),
+                                   make_index(DType::Int64, {90000}, Layout::Gapped, 0, 2999),
+                                   make(t, {90000}, Layout::Contiguous), 0));
+  }
+}
+
+TEST_F(CpuBackendTest, SrcSharingSelfStorageReadsOldValues) {
+  Tensor self = make(DType::Float32, {8, 8}, Layout::Contiguous);
+  Tensor src = Tensor::view(DType::Float32, {8, 8}, {1, 8}, 0, self.storage());  // self transposed
+  agree_all_threads(scatter_call("torch.scatter_", self, make_index(DType::Int64, {8, 8}, Layout::Contiguous, 0, 7),
+                                 src, 1));
+}
+
+TEST_F(CpuBackendTest, MindsporeOverloadsNegativeAndInt32Indices) {
+  const std::optional<std::string> reduces[] = {std::nullopt, "add", "multiply"};
+  for (DType t : kAllDTypes) {
+    for (DType index_dtype : {DType::Int32, DType::Int64}) {
+      for (const auto& reduce : reduces) {
+        for (bool use_value : {false, true}) {
+          const int64_t dim = uniform(-2, 1);
+          const Shape self_shape{7, 9};
+          const int64_t s = self_shape[static_cast<size_t>(dim < 0 ? dim + 2 : dim)];
+          Tensor index = make_index(index_dtype, {5, 8}, kLayouts[static_cast<size_t>(uniform(0, 3))], -s, s - 1);
+          std::optional<Tensor> src;
+          if (!use_value) src = make(t, {6, 8}, kLayouts[static_cast<size_t>(uniform(0, 3))]);
+          OpCall call = scatter_call("mindspore.scatter_", make(t, self_shape, Layout::Gapped), index, src, dim);
+          call.reduce = reduce;
+          if (use_value) call.value = Scalar::of_int(1);
+          agree_all_threads(call);
+        }
+      }
+    }
+  }
+  // Large enough for the parallel paths, with negative row indices.
+  Tensor rows = make_index(DType::Int32, {5000, 1}, Layout::Contiguous, -50, 49);
+  OpCall call = scatter_call("mindspore.scatter_", make(DType::Float32, {50, 20}, Layout::Contiguous),
+                             Tensor::view(DType::Int32, {5000, 20}, {1, 0}, 0, rows.storage()),
+                             make(DType::Float32, {5000, 20}, Layout::Contiguous), 0);
+  call.reduce = "add";
+  agree_all_threads(call);
+  // Empty index: a no-op whatever its rank.
+  agree_all_threads(scatter_call("mindspore.scatter_", make(DType::Int16, {3, 4}, Layout::Contiguous),
+                                 make_index(DType::Int32, {0}, Layout::Contiguous, 0, 0),
+                                 make(DType::Int16, {3, 4}, Layout::Contiguous), 0));
+}
+
+TEST_F(CpuBackendTest, PaddleBothModes) {
+  for (DType t : kAllDTypes) {
+    for (DType index_dtype : {DType::Int32, DType::Int64}) {
+      for (bool overwrite : {true, false}) {
+        for (int64_t n : {1, 4, 9, 17, 3000}) {
+          const int64_t width = n >= 3000 ? 33 : uniform(1, 17);
+          OpCall c;
+          c.op = "paddle.scatter";
+          c.tensors = {{"x", make(t, {40, width}, kLayouts[static_cast<size_t>(uniform(0, 3))])},
+                       {"index", make_index(index_dtype, {n}, n % 2 ? Layout::Gapped : Layout::Contiguous, 0, 39)},
+                       {"updates", make(t, {n, width}, kLayouts[static_cast<size_t>(uniform(0, 2))])}};
+          c.overwrite = overwrite;
+          agree_all_threads(c);
+        }
+      }
+    }
+  }
+  // 1-D x with many rows (narrow paths) in accumulate mode.
+  OpCall c;
+  c.op = "paddle.scatter";
+  c.tensors = {{"x", make(DType::Float64, {1000}, Layout::Contiguous)},
+               {"index", make_index(DType::Int32, {80000}, Layout::Contiguous, 0, 999)},
+               {"updates", make(DType::Float64, {80000}, Layout::Contiguous)}};
+  c.overwrite = false;
+  agree_all_threads(c);
+}
+
+TEST_F(CpuBackendTest, EveryErrorCategoryTheSemanticsProduce) {
+  const Tensor f = make(DType::Float32, {4, 5}, Layout::Contiguous);
+  const Tensor i64 = make_index(DType::Int64, {2, 3}, Layout::Contiguous, 0, 3);
+  const Tensor i32 = make_index(DType::Int32, {2, 3}, Layout::Contiguous, 0, 3);
+  std::vector<OpCall> calls;
+  calls.push_back(gather_call(f, i64, 2));                                                     // dim_out_of_range
+  calls.push_back(gather_call(f, i32, 1));                                                     // index_dtype
+  calls.push_back(gather_call(f, make_index(DType::Int64, {2, 3, 1}, Layout::Contiguous, 0, 1), 1));  // rank
+  calls.push_back(gather_call(f, make_index(DType::Int64, {5, 3}, Layout::Contiguous, 0, 1), 1));     // shape
+  calls.push_back(gather_call(f, make_index(DType::Int64, {2, 3}, Layout::Contiguous, 5, 5), 1));     // bounds
+  calls.push_back(scatter_call("torch.scatter_", f, i64, make(DType::Float64, {2, 3}, Layout::Contiguous), 0));
+  calls.push_back(scatter_call("torch.scatter_", make(DType::Float32, {4, 5}, Layout::Expanded), i64, f, 0));
+  calls.push_back(scatter_call("torch.scatter_add_", f, make_index(DType::Int64, {2, 3}, Layout::Contiguous, -1, -1),
+                               f, 0));
+  calls.push_back(scatter_call("torch.scatter", f, make_index(DType::Int64, {2, 6}, Layout::Contiguous, 0, 1), f, 0));
+  OpCall bad_reduce = scatter_call("torch.scatter_", f, i64, f, 0);
+  bad_reduce.reduce = "max";
+  calls.push_back(bad_reduce);
+  OpCall bad_value = scatter_call("torch.scatter_", make(DType::Int8, {4, 5}, Layout::Contiguous), i64, std::nullopt, 0);
+  bad_value.value = Scalar::of_int(300);
+  calls.push_back(bad_value);
+  calls.push_back(scatter_call("mindspore.scatter_", make(DType::Float32, {1, 1, 1, 1, 1, 1, 1, 1, 2}, Layout::Contiguous),
+                               make_index(DType::Int64, {1, 1, 1, 1, 1, 1, 1, 1, 1}, Layout::Contiguous, 0, 0),
+                               make(DType::Float32, {1, 1, 1, 1, 1, 1, 1, 1, 1}, Layout::Contiguous), 0));  // rank_limit
+  calls.push_back(scatter_call("mindspore.scatter_", f, make_index(DType::Int16, {2, 3}, Layout::Contiguous, 0, 1),
+                               f, 0));
+  calls.push_back(scatter_call("mindspore.scatter_", f, make_index(DType::Int64, {5, 3}, Layout::Contiguous, 0, 1),
+                               make(DType::Float32, {5, 5}, Layout::Contiguous), 0));  // letter of MS-S3
+  calls.push_back(scatter_call("mindspore.scatter_", f, make_index(DType::Int64, {2, 3}, Layout::Contiguous, 4, 9),
+                               f, 0));  // undefined on Ascend: the reference allows anything
+  OpCall ms_removed = scatter_call("mindspore.scatter_", f, i64, std::nullopt, 0);
+  ms_removed.value = Scalar::of_float(1.5);
+  ms_removed.doc_version = "r2.10";
+  calls.push_back(ms_removed);
+  OpCall pd;
+  pd.op = "paddle.scatter";
+  pd.tensors = {{"x", f}, {"index", i64}, {"updates", make(DType::Float32, {2, 5}, Layout::Contiguous)}};
+  calls.push_back(pd);  // invalid_argument: index not 1-D
+  pd.tensors["index"] = make_index(DType::Int64, {2}, Layout::Contiguous, 4, 4);
+  calls.push_back(pd);  // index_out_of_bounds
+  pd.tensors["index"] = make_index(DType::Int64, {3}, Layout::Contiguous, 0, 3);
+  calls.push_back(pd);  // shape_mismatch
+  std::set<ErrorCategory> seen;
+  for (const OpCall& call : calls) {
+    const Expectation e = evaluate(call);
+    if (e.expects_error()) seen.insert(e.errors.front());
+    agree_all_threads(call);
+  }
+  for (ErrorCategory c : {ErrorCategory::IndexOutOfBounds, ErrorCategory::DimOutOfRange, ErrorCategory::RankMismatch,
+                          ErrorCategory::ShapeMismatch, ErrorCategory::DtypeMismatch, ErrorCategory::IndexDtype,
+                          ErrorCategory::InvalidReduce, ErrorCategory::RankLimit, ErrorCategory::OverlappingOutput,
+                          ErrorCategory::ValueOutOfRange, ErrorCategory::InvalidArgument})
+    EXPECT_TRUE(seen.count(c)) << "no case exercised " << error_name(c);
+}
+
+}  // namespace
+}  // namespace sp

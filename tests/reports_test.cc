@@ -1,0 +1,181 @@
+// Report writers: the JSONL round trip, junit.xml well-formedness and
+// escaping, and report.md's matrix, repro lines and errata.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "reports/report_writers.h"
+#include "reports/result_stream.h"
+
+namespace sp {
+namespace {
+
+ResultRecord sample(const std::string& id, const std::string& backend, Verdict::Kind v, std::string detail = {}) {
+  ResultRecord r;
+  r.case_id = id;
+  r.file = "specs/torch/scatter.json";
+  r.op = "torch.scatter_";
+  r.backend = backend;
+  r.check = "differential";
+  r.verdict = v;
+  r.detail = std::move(detail);
+  r.expected = "outputs";
+  r.outcome = "outputs [1, 2]";
+  r.source = Provenance{"002_9301e372f38f2ff8.txt", "example 1", "", "example"};
+  r.tags = {"example", "reduce"};
+  r.duration_ms = 1.5;
+  r.repro = repro_command(backend, id, r.file);
+  return r;
+}
+
+std::filesystem::path fresh_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("sp_reports_test_" + std::to_string(::getpid())) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(ResultStream, JsonlRoundTripKeepsEveryField) {
+  const auto dir = fresh_dir("roundtrip");
+  ResultRecord a = sample("torch/a", "cpu", Verdict::Kind::Fail, "self[1]: allowed 2, actual 3");
+  a.erratum = ResultRecord::ErratumNote{"001_bd549c940236546d.txt", "row 1 is overwritten", "[[0, 0, 0], [1, 2, 3]]"};
+  a.source.doc_version = "2.3";
+  const ResultRecord b = sample("torch/b", "reference", Verdict::Kind::XPass);
+  {
+    ResultStream stream((dir / "results.jsonl").string());
+    stream.write(a);
+    stream.write(b);
+  }
+  const std::vector<ResultRecord> back = read_results((dir / "results.jsonl").string());
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(record_to_json(back[0]), record_to_json(a));
+  EXPECT_EQ(record_to_json(back[1]), record_to_json(b));
+  EXPECT_EQ(back[0].verdict, Verdict::Kind::Fail);
+  ASSERT_TRUE(back[0].erratum);
+  EXPECT_EQ(back[0].erratum->reference_says, "[[0, 0, 0], [1, 2, 3]]");
+  EXPECT_EQ(back[0].tags, (std::vector<std::string>{"example", "reduce"}));
+}
+
+TEST(ResultStream, EachRecordIsOnDiskAsSoonAsWritten) {
+  const auto dir = fresh_dir("flush");
+  ResultStream stream((dir / "results.jsonl").string());
+  stream.write(sample("torch/a", "cpu", Verdict::Kind::Pass));
+  EXPECT_EQ(read_results((dir / "results.jsonl").string()).size(), 1u);  // stream still open
+}
+
+TEST(ResultStream, TruncatedLastLineIsSkippedButCorruptionElsewhereIsReported) {
+  const auto dir = fresh_dir("truncated");
+  const std::string good = record_to_json(sample("torch/a", "cpu", Verdict::Kind::Pass)).dump();
+  std::ofstream((dir / "killed.jsonl")) << good << "\n" << good.substr(0, good.size() / 2);
+  EXPECT_EQ(read_results((dir / "killed.jsonl").string()).size(), 1u);
+  std::ofstream((dir / "corrupt.jsonl")) << "{not json\n" << good << "\n";
+  EXPECT_THROW(read_results((dir / "corrupt.jsonl").string()), std::runtime_error);
+  std::ofstream((dir / "badverdict.jsonl")) << R"({"case_id":"x","backend":"b","check":"differential","verdict":"maybe"})" << "\n";
+  try {
+    read_results((dir / "badverdict.jsonl").string());
+    FAIL() << "an unknown verdict must be rejected";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(":1: field verdict"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Repro, CommandQuotesTheFilterAndOddPaths) {
+  EXPECT_EQ(repro_command("cpu", "torch/scatter/x-1", "specs/a.json"),
+            "scatterproof run --backend cpu --filter 'torch/scatter/x-1' specs/a.json");
+  EXPECT_EQ(repro_command("cpu", "a", "my specs/it's.json"),
+            "scatterproof run --backend cpu --filter 'a' 'my specs/it'\\''s.json'");
+}
+
+TEST(JunitXml, EscapesMarkupAndClassifiesVerdicts) {
+  std::vector<ResultRecord> records = {
+      sample("torch/<pass>", "cpu", Verdict::Kind::Pass),
+      sample("torch/fail", "cpu", Verdict::Kind::Fail, "allowed <2> & \"3\", got 'x'\x01"),
+      sample("torch/crash", "cpu", Verdict::Kind::Crash, "SIGSEGV"),
+      sample("torch/skip", "libtorch", Verdict::Kind::Unsupported, "no bfloat16"),
+  };
+  const std::string xml = junit_xml(records);
+  EXPECT_NE(xml.find("name=\"torch/&lt;pass&gt;\""), std::string::npos);
+  EXPECT_NE(xml.find("allowed &lt;2&gt; &amp; &quot;3&quot;, got &apos;x&apos;\xEF\xBF\xBD"), std::string::npos) << xml;
+  EXPECT_EQ(xml.find('\x01'), std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"cpu\" tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testsuite name=\"libtorch\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\""), std::string::npos);
+  EXPECT_NE(xml.find("<error message=\"crash: SIGSEGV\""), std::string::npos);
+  EXPECT_NE(xml.find("<skipped message=\"unsupported: no bfloat16\"/>"), std::string::npos);
+  EXPECT_NE(xml.find("classname=\"torch.scatter_\""), std::string::npos);
+}
+
+// Well-formedness: after removing the escapes we produce, no raw markup
+// characters remain inside text or attributes, and tags balance.
+TEST(JunitXml, TagsBalanceAndTextHoldsNoRawMarkup) {
+  const std::string xml = junit_xml({sample("a&b", "x<y", Verdict::Kind::Fail, "<<&>>\"")});
+  std::vector<std::string> stack;
+  size_t pos = xml.find("?>") + 2;
+  while ((pos = xml.find('<', pos)) != std::string::npos) {
+    const size_t end = xml.find('>', pos);
+    ASSERT_NE(end, std::string::npos);
+    std::string tag = xml.substr(pos + 1, end - pos - 1);
+    ASSERT_EQ(tag.find('<'), std::string::npos) << tag;
+    // Attribute values hold no raw '&' except entity starts.
+    for (size_t amp = tag.find('&'); amp != std::string::npos; amp = tag.find('&', amp + 1))
+      EXPECT_TRUE(tag.compare(amp, 4, "&lt;") == 0 || tag.compare(amp, 4, "&gt;") == 0 || tag.compare(amp, 5, "&amp;") == 0 ||
+                  tag.compare(amp, 6, "&quot;") == 0 || tag.compare(amp, 6, "&apos;") == 0 || tag.compare(amp, 2, "&#") == 0)
+          << tag;
+    const std::string name = tag.substr(tag[0] == '/' ? 1 : 0, tag.find_first_of(" />", 1) - (tag[0] == '/' ? 1 : 0));
+    if (tag[0] == '/') {
+      ASSERT_FALSE(stack.empty());
+      EXPECT_EQ(stack.back(), name);
+      stack.pop_back();
+    } else if (tag.back() != '/') {
+      stack.push_back(name);
+    }
+    pos = end + 1;
+  }
+  EXPECT_TRUE(stack.empty());
+}
+
+TEST(ReportMarkdown, MatrixReprosErrataAndSources) {
+  ResultRecord doc = sample("torch/blog", "reference", Verdict::Kind::Pass);
+  doc.check = "document";
+  doc.source.document = "001_bd549c940236546d.txt";
+  doc.erratum = ResultRecord::ErratumNote{"001_bd549c940236546d.txt", "row 1 gets 4, 5, 6", "[[0, 0, 0], [1, 2, 3]]"};
+  std::vector<ResultRecord> records = {doc, sample("torch/a", "cpu", Verdict::Kind::Pass),
+                                       sample("torch/b", "cpu", Verdict::Kind::Fail, "self[0]: allowed 1 | 2, actual 3")};
+  records.back().op = "torch.gather";
+  const std::string md = report_markdown(records);
+  EXPECT_NE(md.find("| op | cpu | reference (document) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| torch.scatter_ | 1 pass | 1 pass |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| torch.gather | 1 fail | – |"), std::string::npos) << md;
+  EXPECT_NE(md.find("allowed 1 \\| 2, actual 3"), std::string::npos) << md;
+  EXPECT_NE(md.find("`scatterproof run --backend cpu --filter 'torch/b' specs/torch/scatter.json`"), std::string::npos) << md;
+  EXPECT_NE(md.find("## Document errata found"), std::string::npos);
+  EXPECT_NE(md.find("| 001_bd549c940236546d.txt | `torch/blog` | row 1 gets 4, 5, 6 | [[0, 0, 0], [1, 2, 3]] |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 001_bd549c940236546d.txt | 1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 002_9301e372f38f2ff8.txt | 2 |"), std::string::npos) << md;
+}
+
+TEST(ReportJson, SummaryCountsPerVerdictAndBackend) {
+  const auto dir = fresh_dir("json");
+  write_reports({sample("a", "cpu", Verdict::Kind::Pass), sample("b", "cpu", Verdict::Kind::Fail), sample("a", "ref", Verdict::Kind::Pass)},
+                dir.string());
+  const auto j = nlohmann::json::parse(slurp(dir / "report.json"));
+  EXPECT_EQ(j["summary"]["total"], 3);
+  EXPECT_EQ(j["summary"]["verdicts"]["pass"], 2);
+  EXPECT_EQ(j["summary"]["verdicts"]["fail"], 1);
+  EXPECT_EQ(j["summary"]["backends"]["cpu"]["fail"], 1);
+  EXPECT_EQ(j["results"].size(), 3u);
+  EXPECT_TRUE(std::filesystem::exists(dir / "junit.xml"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "report.md"));
+}
+
+}  // namespace
+}  // namespace sp

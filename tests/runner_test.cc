@@ -1,0 +1,215 @@
+// The runner end to end with tiny in-test backends: exit codes, records,
+// filters, exceptions contained, spec errors reported.
+#include "harness/runner.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "harness/comparator.h"
+#include "harness/exit_codes.h"
+#include "reference/reference.h"
+
+namespace sp {
+namespace {
+
+// Answers like the reference, then applies `tamper` to the output.
+class ScriptedBackend final : public Backend {
+ public:
+  enum class Mode { FlipLastBit, Throw, Unsupported, WriteIndex };
+  ScriptedBackend(std::string name, Mode mode) : name_(std::move(name)), mode_(mode) {}
+  std::string name() const override { return name_; }
+  std::string description() const override { return "runner_test backend"; }
+  Outcome run(const OpCall& call) override {
+    if (mode_ == Mode::Throw) throw std::runtime_error("kernel exploded");
+    if (mode_ == Mode::Unsupported) return Outcome::unsupported("not today");
+    const Expectation e = evaluate(call);
+    if (!e.outputs) return Outcome::of_error(e.errors.front(), e.error_message);
+    Tensor out = e.outputs->front().exact.clone_storage();
+    if (mode_ == Mode::FlipLastBit) {
+      const int64_t last = out.numel() - 1;
+      store_bits(out.dtype(), out.element_ptr(last), load_bits(out.dtype(), out.element_ptr(last)) ^ 1);
+    } else {
+      call.tensor("index")->set_bits_at({0}, 1);
+    }
+    return Outcome::of_outputs({out});
+  }
+
+ private:
+  std::string name_;
+  Mode mode_;
+};
+
+void register_test_backends() {
+  auto add = [](const std::string& name, ScriptedBackend::Mode mode) {
+    register_backend(name, "runner_test", [mode](const std::string& n, const BackendOptions&) {
+      return std::make_unique<ScriptedBackend>(n, mode);
+    });
+  };
+  add("test-wrong", ScriptedBackend::Mode::FlipLastBit);
+  add("test-throws", ScriptedBackend::Mode::Throw);
+  add("test-unsupported", ScriptedBackend::Mode::Unsupported);
+  add("test-writes-index", ScriptedBackend::Mode::WriteIndex);
+}
+
+Tensor f32(const std::vector<float>& values) {
+  Tensor t = Tensor::zeros(DType::Float32, {static_cast<int64_t>(values.size())});
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &values[i], 4);
+    store_bits(DType::Float32, t.element_ptr(static_cast<int64_t>(i)), bits);
+  }
+  return t;
+}
+
+Case scatter_case(const std::string& id, std::vector<std::string> tags = {}) {
+  Case c;
+  c.id = id;
+  c.file = "mem.json";
+  c.call.op = "torch.scatter_";
+  c.call.dim = 0;
+  c.call.tensors["self"] = f32({0, 0, 0});
+  Tensor index = Tensor::zeros(DType::Int64, {2});
+  store_bits(DType::Int64, index.element_ptr(1), 2);
+  c.call.tensors["index"] = index;
+  c.call.tensors["src"] = f32({10, 20});
+  c.source.document = "002_9301e372f38f2ff8.txt";
+  c.expect.outputs = {f32({10, 0, 20})};
+  c.tags = std::move(tags);
+  return c;
+}
+
+std::string fresh_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("sp_runner_test_" + std::to_string(::getpid())) / name;
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+RunOptions options_for(const std::string& dir, std::vector<std::string> backends) {
+  RunOptions o;
+  o.report_dir = fresh_dir(dir);
+  o.backends = std::move(backends);
+  return o;
+}
+
+class RunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { register_test_backends(); }
+};
+
+TEST_F(RunnerTest, AllPassingGivesExitZeroAndWritesEveryReport) {
+  const RunOptions o = options_for("ok", {"reference"});
+  const RunSummary s = run_cases({scatter_case("t/a"), scatter_case("t/b")}, {}, o);
+  EXPECT_EQ(s.exit_code, exit_code::kOk) << s.message;
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::Pass), 4u);  // document + differential, twice
+  const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_EQ(records[0].backend, "reference");
+  EXPECT_EQ(records[0].check, "document");
+  EXPECT_EQ(records[1].check, "differential");
+  EXPECT_EQ(records[1].repro, "scatterproof run --backend reference --filter 't/a' mem.json");
+  for (const char* f : {"report.json", "junit.xml", "report.md"})
+    EXPECT_TRUE(std::filesystem::exists(o.report_dir + "/" + f)) << f;
+}
+
+TEST_F(RunnerTest, WrongOutputGivesExitOne) {
+  const RunSummary s = run_cases({scatter_case("t/a")}, {}, options_for("wrong", {"reference", "test-wrong"}));
+  EXPECT_EQ(s.exit_code, exit_code::kUnexpectedResults);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::Fail), 1u);
+}
+
+TEST_F(RunnerTest, ThrowingBackendIsAnErrorResultAndTheRunGoesOn) {
+  const RunOptions o = options_for("throws", {"test-throws", "reference"});
+  const RunSummary s = run_cases({scatter_case("t/a"), scatter_case("t/b")}, {}, o);
+  EXPECT_EQ(s.exit_code, exit_code::kUnexpectedResults);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::Error), 2u);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::Pass), 4u);
+  const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
+  ASSERT_EQ(records.size(), 6u);
+  EXPECT_NE(records[1].detail.find("kernel exploded"), std::string::npos) << records[1].detail;
+}
+
+TEST_F(RunnerTest, UnsupportedIsNotAFailure) {
+  const RunSummary s = run_cases({scatter_case("t/a")}, {}, options_for("unsupported", {"test-unsupported"}));
+  EXPECT_EQ(s.exit_code, exit_code::kOk);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::Unsupported), 1u);
+}
+
+TEST_F(RunnerTest, BackendWritingItsInputFails) {
+  const RunOptions o = options_for("writes-index", {"test-writes-index"});
+  const RunSummary s = run_cases({scatter_case("t/a")}, {}, o);
+  EXPECT_EQ(s.exit_code, exit_code::kUnexpectedResults);
+  const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_NE(records[1].detail.find("operand index was modified"), std::string::npos) << records[1].detail;
+}
+
+TEST_F(RunnerTest, UnknownBackendGivesExitFour) {
+  const RunSummary s = run_cases({scatter_case("t/a")}, {}, options_for("unknown", {"no-such-backend"}));
+  EXPECT_EQ(s.exit_code, exit_code::kBackendUnavailable);
+  EXPECT_NE(s.message.find("no-such-backend"), std::string::npos);
+}
+
+TEST_F(RunnerTest, SpecErrorsGiveExitThreeUnlessSomethingElseFailed) {
+  const std::vector<SpecError> errors = {SpecError("bad.json", "t/broken", "inputs.index.dtype", "unknown dtype 'int7'")};
+  const RunOptions o = options_for("spec", {"reference"});
+  EXPECT_EQ(run_cases({scatter_case("t/a")}, errors, o).exit_code, exit_code::kBadSpecInput);
+  const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0].check, "load");
+  EXPECT_EQ(records[0].verdict, Verdict::Kind::Error);
+  EXPECT_NE(records[0].detail.find("bad.json"), std::string::npos);
+  EXPECT_NE(records[0].detail.find("inputs.index.dtype"), std::string::npos);
+  EXPECT_EQ(run_cases({scatter_case("t/a")}, errors, options_for("spec-and-fail", {"test-wrong"})).exit_code,
+            exit_code::kUnexpectedResults);
+}
+
+TEST_F(RunnerTest, DocumentDisagreementIsAFailure) {
+  Case c = scatter_case("t/a");
+  c.expect.outputs = {f32({10, 0, 21})};
+  const RunOptions o = options_for("document", {"reference"});
+  EXPECT_EQ(run_cases({c}, {}, o).exit_code, exit_code::kUnexpectedResults);
+  const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
+  EXPECT_EQ(records[0].verdict, Verdict::Kind::Fail);
+  EXPECT_NE(records[0].detail.find("self[2]"), std::string::npos) << records[0].detail;
+}
+
+TEST_F(RunnerTest, ErratumIsRecordedWithWhatTheReferenceSays) {
+  Case c = scatter_case("t/blog");
+  c.erratum = Erratum{"001_bd549c940236546d.txt", "self[1] is written too", f32({10, 5, 20})};
+  const RunOptions o = options_for("erratum", {"reference"});
+  EXPECT_EQ(run_cases({c}, {}, o).exit_code, exit_code::kOk);
+  const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
+  ASSERT_TRUE(records[0].erratum);
+  EXPECT_EQ(records[0].erratum->reference_says, render_tensor_values(f32({10, 0, 20})));
+}
+
+TEST_F(RunnerTest, FiltersMatchIdGlobsAndTags) {
+  EXPECT_TRUE(case_matches(scatter_case("torch/scatter/a"), {}));
+  EXPECT_TRUE(case_matches(scatter_case("torch/scatter/a"), {"torch/*"}));
+  EXPECT_FALSE(case_matches(scatter_case("torch/scatter/a"), {"paddle/*"}));
+  EXPECT_TRUE(case_matches(scatter_case("x", {"erratum"}), {"paddle/*", "tag:erratum"}));
+  EXPECT_FALSE(case_matches(scatter_case("x", {"example"}), {"tag:erratum"}));
+  RunOptions o = options_for("filter", {"reference"});
+  o.filters = {"b/*"};
+  const RunSummary s = run_cases({scatter_case("a/1"), scatter_case("b/1")}, {}, o);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::Pass), 2u);
+}
+
+TEST_F(RunnerTest, ThreadsRunEveryCaseOnce) {
+  std::vector<Case> cases;
+  for (int i = 0; i < 40; ++i) cases.push_back(scatter_case("t/" + std::to_string(i)));
+  RunOptions o = options_for("threads", {"reference", "test-wrong"});
+  o.threads = 4;
+  const RunSummary s = run_cases(cases, {}, o);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::Pass), 80u);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::Fail), 40u);
+  EXPECT_EQ(read_results(o.report_dir + "/results.jsonl").size(), 120u);
+}
+
+}  // namespace
+}  // namespace sp
