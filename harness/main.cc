@@ -89,12 +89,20 @@ int command_explain(const std::string& target, const std::string& case_id_option
   fmt::print("source: {}{}{}{}\n", c.source.document, c.source.example.empty() ? "" : ", " + c.source.example,
              c.source.doc_version.empty() ? "" : ", doc version " + c.source.doc_version,
              c.source.kind.empty() ? "" : " [" + c.source.kind + "]");
-  fmt::print("call: {}\n\n", c.call.describe());
   Trace trace;
   const Expectation exp = evaluate(c.call, &trace);
   for (const std::string& line : explain_lines(c.call, exp, trace)) fmt::print("{}\n", line);
-  fmt::print("\nthe document says: {}\n", document_expectation_summary(c.expect));
-  for (const Tensor& t : c.expect.outputs) fmt::print("  {}\n", render_tensor_values(t, 1024));
+  if (exp.outputs && !exp.unspecified)
+    for (const ExpectedTensor& t : *exp.outputs)
+      fmt::print("reference {}{}: {}\n", t.name, t.loose.empty() ? "" : " (loose elements: one allowed member, see resolved)",
+                 render_tensor_values(t.exact, 1024));
+  if (c.expect.kind == CaseExpect::Kind::Output || c.expect.kind == CaseExpect::Kind::OneOf) {
+    fmt::print("\nthe document says ({}{}):\n", c.expect.kind == CaseExpect::Kind::OneOf ? "one of" : "output",
+               c.expect.atol > 0 ? fmt::format(", atol {}", c.expect.atol) : "");
+    for (const Tensor& t : c.expect.outputs) fmt::print("  {}\n", render_tensor_values(t, 1024));
+  } else {
+    fmt::print("\nthe document says: {}\n", document_expectation_summary(c.expect));
+  }
   if (c.erratum) fmt::print("erratum ({}): {}\n", c.erratum->document, c.erratum->claim);
   const Verdict v = check_reference_against_document(c, exp);
   fmt::print("reference vs document: {}{}\n", verdict_name(v.kind), v.detail.empty() ? "" : ": " + v.detail);
@@ -142,11 +150,9 @@ int run_cli(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "run spec cases through the reference and backends, write reports");
   run->add_option("--backend", run_backends, "backends to run, comma-separated (see `scatterproof backends`)")
       ->capture_default_str()
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->allow_extra_args(false);
   run->add_option("--filter", run_options.filters, "case id glob, or tag:NAME; repeatable (any matches)")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->allow_extra_args(false);
   run->add_option("--report-dir", run_options.report_dir, "where results.jsonl and the reports go")->capture_default_str();
   run->add_option("--threads", run_options.threads, "cases run concurrently")->check(CLI::Range(1, 256))->capture_default_str();
   run->add_flag("-v,--verbose", run_options.verbose, "print passing results too");
@@ -155,8 +161,7 @@ int run_cli(int argc, char** argv) {
   std::vector<std::string> list_paths, list_filters;
   CLI::App* list = app.add_subcommand("list", "list cases: id, op, source document");
   list->add_option("--filter", list_filters, "case id glob, or tag:NAME; repeatable")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->allow_extra_args(false);
   list->add_option("paths", list_paths, "spec files or directories")->required();
 
   std::vector<std::string> validate_paths;

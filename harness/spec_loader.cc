@@ -477,7 +477,6 @@ class TensorBuilder {
       shape_ = j_.contains("shape") ? json_dims(j_["shape"], join_path(path_, "shape")) : infer_shape(j_["data"], data_path);
       count_elements(data_path);
       std::string walk_path = data_path;
-      elements.reserve(static_cast<size_t>(numel_));
       flatten_nested(j_["data"], shape_, 0, walk_path, elements);
     } else if (j_.contains("values")) {
       form = "values";

@@ -229,7 +229,9 @@ std::string format_value(DType t, uint64_t bits) {
   char buf[64];
   std::to_chars_result r = t == DType::Float64 ? std::to_chars(buf, buf + sizeof buf, v.f)
                                                : std::to_chars(buf, buf + sizeof buf, static_cast<float>(v.f));
-  return std::string(buf, r.ptr);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";  // keep floats recognisable: "1.0", not "1"
+  return s;
 }
 
 std::string format_bits(DType t, uint64_t bits) {

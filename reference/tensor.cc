@@ -93,6 +93,7 @@ Tensor Tensor::view(DType dtype, Shape shape, Shape strides, int64_t offset,
 int64_t Tensor::numel() const { return checked_numel(shape_); }
 
 bool Tensor::is_contiguous() const {
+  if (numel() == 0) return true;  // no element to misplace
   int64_t expect = 1;
   for (size_t d = shape_.size(); d-- > 0;) {
     if (shape_[d] == 1) continue;

@@ -202,13 +202,13 @@ std::string report_markdown(const std::vector<ResultRecord>& records) {
   if (!any) md += "Every result passed.\n";
 
   md += "\n## Document errata found\n\n";
-  std::set<std::string> errata_seen;
+  std::map<std::pair<std::string, std::string>, const ResultRecord*> errata_by_document;  // (document, case) -> record
+  for (const ResultRecord& r : records)
+    if (r.erratum) errata_by_document.emplace(std::pair(r.erratum->document, r.case_id), &r);
   std::string errata;
-  for (const ResultRecord* r : sorted(records)) {
-    if (!r->erratum || !errata_seen.insert(r->case_id).second) continue;
+  for (const auto& [key, r] : errata_by_document)
     errata += fmt::format("| {} | `{}` | {} | {} |\n", md_cell(r->erratum->document), md_cell(r->case_id), md_cell(r->erratum->claim),
                           md_cell(r->erratum->reference_says));
-  }
   md += errata.empty() ? std::string("None recorded.\n")
                        : "| document | case | claim | the reference says instead |\n|---|---|---|---|\n" + errata;
 

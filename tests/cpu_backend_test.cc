@@ -98,9 +98,8 @@ class CpuBackendTest : public ::testing::Test {
   }
 
   // Runs the call on the reference and on the cpu backend with `threads`.
-  void agree(const OpCall& call, int threads) {
+  void agree(const OpCall& call, const Expectation& want, int threads) {
     SCOPED_TRACE("threads=" + std::to_string(threads) + " " + call.describe());
-    const Expectation want = evaluate(call);
     OpCall copy = call.deep_copy();
     const Outcome got = backend(threads).run(copy);
     ++checked_;
@@ -136,7 +135,7 @@ class CpuBackendTest : public ::testing::Test {
       EXPECT_EQ(out.offset(), self.offset());
       expect_outside_view_untouched(*call.tensor("self"), self);
     } else {
-      EXPECT_TRUE(out.is_contiguous());
+      EXPECT_TRUE(out.numel() == 0 || out.is_contiguous());
       for (const auto& [name, t] : call.tensors)
         EXPECT_EQ(*t.storage(), *copy.tensor(name)->storage()) << name << " of an out-of-place op changed";
     }
@@ -159,7 +158,8 @@ class CpuBackendTest : public ::testing::Test {
   }
 
   void agree_all_threads(const OpCall& call) {
-    for (int threads : {1, 2, 3}) agree(call, threads);
+    const Expectation want = evaluate(call);
+    for (int threads : {1, 2, 3}) agree(call, want, threads);
   }
 
   int checked_ = 0;
@@ -252,7 +252,7 @@ TEST_F(CpuBackendTest, ScatterAddParallelPaths) {
   for (DType t : {DType::Float32, DType::BFloat16, DType::Float16, DType::Int32, DType::Float64, DType::Bool}) {
     for (const char* op : {"torch.scatter_add_", "torch.scatter_add"}) {
       // Wide rows (sorted path): dim 0, index expanded along rows of width >= 16.
-      for (int64_t width : {16, 17, 31, 32, 33, 128}) {
+      for (int64_t width : {16, 17, 33, 128}) {
         const int64_t sources = 70000 / width + 3, targets = 97;
         Tensor rows = make_index(DType::Int64, {sources, 1}, Layout::Contiguous, 0, targets - 1);
         for (int64_t i = 0; i < sources; i += 2) rows.set_bits_at({i, 0}, 0);  // half aimed at row 0: contention

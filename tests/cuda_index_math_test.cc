@@ -107,7 +107,7 @@ TEST(CudaIndexMath, RankZeroIsOneElementAtTheOffset) {
   const TensorMeta logical = *meta_of(scalar, true);
   ASSERT_EQ(logical.rank, 1);
   EXPECT_EQ(logical.sizes[0], 1);
-  const int64_t pos[1] = {0};
+  const int64_t pos[kMaxMetaRank] = {};  // the kernels' buffer size
   int64_t at = -1;
   EXPECT_EQ(scatter_target_offset(logical, pos, 0, 0, IndexRule::ZeroBased, &at), IndexStatus::Ok);
   EXPECT_EQ(at, 9);
@@ -202,7 +202,7 @@ TEST(CudaIndexMath, ScatterTargetAndGatherSourceMatchTensorOnEveryLayout) {
 TEST(CudaIndexMath, DimOutsideTheRankIsAnErrorNotAnAccess) {
   const Tensor t = make_view({2, 3}, Layout::Contiguous);
   const TensorMeta m = *meta_of(t, false);
-  const int64_t pos[2] = {0, 0};
+  const int64_t pos[kMaxMetaRank] = {};
   int64_t at = 0;
   EXPECT_EQ(scatter_target_offset(m, pos, 2, 0, IndexRule::ZeroBased, &at), IndexStatus::BadDim);
   EXPECT_EQ(gather_source_offset(m, pos, -1, 0, IndexRule::ZeroBased, &at), IndexStatus::BadDim);

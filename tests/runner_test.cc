@@ -211,5 +211,30 @@ TEST_F(RunnerTest, ThreadsRunEveryCaseOnce) {
   EXPECT_EQ(read_results(o.report_dir + "/results.jsonl").size(), 120u);
 }
 
+TEST_F(RunnerTest, SpecFilesLoadLenientlyAndIdsAreUniqueAcrossFiles) {
+  const std::string dir = fresh_dir("files");
+  std::filesystem::create_directories(dir + "/specs");
+  const std::string good_case = R"({"id": "f/ok", "op": "torch.gather", "source": {"document": "000.txt", "kind": "edge"},
+      "args": {"dim": 0}, "inputs": {"input": {"dtype": "int64", "data": [1, 2]}, "index": {"dtype": "int64", "data": [1]}},
+      "expect": {"output": {"data": [2]}}})";
+  const std::string broken_case = R"({"id": "f/broken", "op": "torch.gather", "source": {"document": "000.txt", "kind": "edge"},
+      "args": {"dim": 0}, "inputs": {"input": {"dtype": "int7", "data": [1, 2]}, "index": {"dtype": "int64", "data": [1]}},
+      "expect": {"output": {"data": [2]}}})";
+  std::ofstream(dir + "/specs/a.json") << R"({"format": "scatterproof-spec/1", "cases": [)" << good_case << "," << broken_case << "]}";
+  std::ofstream(dir + "/specs/b.json") << R"({"format": "scatterproof-spec/1", "cases": [)" << good_case << "]}";
+  const LoadedSpecs specs = load_specs({dir + "/specs"});
+  ASSERT_EQ(specs.cases.size(), 1u);
+  ASSERT_EQ(specs.errors.size(), 2u);
+  EXPECT_EQ(specs.errors[0].case_id(), "f/broken");
+  EXPECT_EQ(specs.errors[1].case_id(), "f/ok");
+  EXPECT_NE(std::string(specs.errors[1].what()).find("duplicate case id; first defined in"), std::string::npos);
+
+  RunOptions o = options_for("files-run", {"reference"});
+  const RunSummary s = run_specs({dir + "/specs"}, o);
+  EXPECT_EQ(s.exit_code, exit_code::kBadSpecInput);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::Pass), 2u);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::Error), 2u);
+}
+
 }  // namespace
 }  // namespace sp

@@ -46,7 +46,9 @@ class Scatter {
   }
 
  private:
-  static constexpr A kIdentity = Op == ScatterOp::Multiply ? A(1) : A(0);
+  // -0.0, not +0.0, is the additive identity of IEEE floats (-0.0 + -0.0
+  // must stay -0.0); for integers and bool it is plain 0.
+  static constexpr A kIdentity = Op == ScatterOp::Multiply ? A(1) : static_cast<A>(-0.0);
 
   int64_t target(const I* xi) const {
     const auto v = static_cast<int64_t>(*xi);
