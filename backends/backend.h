@@ -5,8 +5,9 @@
 // in-place op may write straight into `self`. It answers with an Outcome:
 // output tensor(s) in the op's output order (see op_call.h: one output,
 // "self" for in-place ops, "out" otherwise), a documented error with its
-// category, or "unsupported" with a reason. Crash and Timeout are only ever
-// produced by the isolation layer, HarnessError by the harness itself.
+// category, or "unsupported" with a reason. Crash comes from the isolation layer or
+// from an in-process backend whose device failed (a CUDA runtime error),
+// Timeout only from the isolation layer, HarnessError from the harness.
 //
 // Thread-safety: a Backend instance is used by one thread at a time.
 #pragma once

@@ -243,6 +243,12 @@ Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, 
     return Verdict::fail(fmt::format("expected {} output(s), got {}", want.size(), out.outputs.size()));
   for (size_t i = 0; i < want.size(); ++i)
     if (auto bad = compare_output(before, want[i], out.outputs[i], /*name_writers=*/true)) return Verdict::fail(*bad);
+  // An in-place op must leave its result in the caller's self, not only in
+  // what it returns.
+  const Tensor* self = is_inplace_op(after.op) ? after.tensor(output_name(after.op)) : nullptr;
+  if (self && want.size() == 1)
+    if (auto bad = compare_output(before, want.front(), *self, /*name_writers=*/true))
+      return Verdict::fail("in-place op did not update self: " + *bad);
   return Verdict::pass();
 }
 

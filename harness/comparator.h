@@ -20,7 +20,8 @@ namespace sp {
 //    leaves the call unspecified).
 //  * Outcome outputs: pass iff the reference expects outputs (or leaves the
 //    call unspecified) and count, dtype, shape and every element (in the
-//    output's row-major logical order, whatever its strides) are allowed.
+//    output's row-major logical order, whatever its strides) are allowed;
+//    for an in-place op, `after`'s self must hold an allowed result too.
 //  * Storage guards (for outputs, errors and unsupported): operands the op
 //    does not write must be bitwise unchanged, and for an in-place op the
 //    bytes of self's storage outside self's view must be unchanged.

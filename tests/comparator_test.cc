@@ -58,11 +58,20 @@ Expectation error_expectation(std::vector<ErrorCategory> errors) {
   return e;
 }
 
-// Runs judge with `after` = a deep copy the test may modify first.
+// Runs judge as for an in-place backend: `after` is a deep copy (which a
+// test may disturb first) whose self receives the returned output's values.
 struct Judged {
   OpCall before = scatter_call();
   OpCall after = before.deep_copy();
-  Verdict operator()(const Expectation& e, const Outcome& o) const { return judge(before, e, o, after); }
+  Verdict operator()(const Expectation& e, const Outcome& o) {
+    const Tensor& self = after.tensors["self"];
+    if (o.outputs.size() == 1 && o.outputs[0].shape() == self.shape() && o.outputs[0].dtype() == self.dtype()) {
+      Shape idx(self.shape().size(), 0);
+      do self.set_bits_at(idx, o.outputs[0].bits_at(idx));
+      while (next_index(idx, self.shape()));
+    }
+    return judge(before, e, o, after);
+  }
 };
 
 TEST(Comparator, ExactOutputPasses) {
@@ -81,6 +90,14 @@ TEST(Comparator, OneBitDifferenceFailsWithPositionValueBitsAndWriters) {
   EXPECT_NE(v.detail.find(format_bits(DType::Float32, f32_bits(20) | 1)), std::string::npos) << v.detail;
   EXPECT_NE(v.detail.find("index[1]=2"), std::string::npos) << v.detail;
   EXPECT_NE(v.detail.find("src[1]"), std::string::npos) << v.detail;
+}
+
+TEST(Comparator, InPlaceOpMustUpdateSelf) {
+  const OpCall before = scatter_call();
+  const Verdict v = judge(before, outputs_expectation(f32({3}, {10, 0, 20})), Outcome::of_outputs({f32({3}, {10, 0, 20})}),
+                          before.deep_copy());
+  EXPECT_EQ(v.kind, Verdict::Kind::Fail);
+  EXPECT_NE(v.detail.find("in-place op did not update self: output self[0]"), std::string::npos) << v.detail;
 }
 
 TEST(Comparator, UntouchedElementNamesNoWriter) {
