@@ -94,8 +94,8 @@ OpCall with_int32_index(const OpCall& call) {
   OpCall c = call;
   const Tensor& index = call.tensors.at("index");
   const int64_t* values = reinterpret_cast<const int64_t*>(index.storage()->data());
-  const Tensor storage = index_values(DType::Int32, static_cast<int64_t>(index.storage_elements()),
-                                      [&](int64_t i) { return values[i]; });
+  const Tensor storage =
+      index_values(DType::Int32, static_cast<int64_t>(index.storage_elements()), [&](int64_t i) { return values[i]; });
   c.tensors["index"] = Tensor::view(DType::Int32, index.shape(), index.strides(), index.offset(), storage.storage());
   return c;
 }
@@ -110,8 +110,7 @@ Workload gather_last_dim(double scale) {
   const Tensor flat = index_values(DType::Int64, rows * cols, [&](int64_t) { return col(rng); });
   const Tensor index = Tensor::view(DType::Int64, {rows, cols}, {cols, 1}, 0, flat.storage());
   const double n = static_cast<double>(rows * cols);
-  return {make_call("torch.gather", 1, {{"input", input}, {"index", index}}),
-          n * (8 + 4 + 4), std::nullopt};
+  return {make_call("torch.gather", 1, {{"input", input}, {"index", index}}), n * (8 + 4 + 4), std::nullopt};
 }
 
 // 2: out [1M, 128] = input [100k, 128].gather(0, index), index
@@ -123,7 +122,8 @@ Workload row_gather(double scale) {
   const int64_t out_rows = scaled(1'000'000, scale), in_rows = scaled(100'000, scale), cols = 128;
   std::uniform_int_distribution<int64_t> row(0, in_rows - 1);
   const Tensor input = small_int_values(DType::Float32, {in_rows, cols}, 1023, rng);
-  const Tensor index = expanded_row_index(index_values(DType::Int64, out_rows, [&](int64_t) { return row(rng); }), cols);
+  const Tensor index =
+      expanded_row_index(index_values(DType::Int64, out_rows, [&](int64_t) { return row(rng); }), cols);
   const double n = static_cast<double>(out_rows * cols);
   return {make_call("torch.gather", 0, {{"input", input}, {"index", index}}),
           static_cast<double>(out_rows) * 8 + n * (4 + 4), std::nullopt};
@@ -160,7 +160,8 @@ Workload scatter_add_rows(double scale, DType dtype, bool half_to_row_zero) {
       index_values(DType::Int64, src_rows, [&](int64_t i) { return half_to_row_zero && i % 2 == 0 ? 0 : row(rng); }),
       cols);
   const double es = static_cast<double>(dtype_size(dtype));
-  return {make_call("torch.scatter_add_", 0, {{"self", Tensor::zeros(dtype, {self_rows, cols})}, {"index", index}, {"src", src}}),
+  return {make_call("torch.scatter_add_", 0,
+                    {{"self", Tensor::zeros(dtype, {self_rows, cols})}, {"index", index}, {"src", src}}),
           static_cast<double>(src_rows) * 8 + static_cast<double>(src_rows * cols) * es +
               2 * static_cast<double>(self_rows * cols) * es,
           std::nullopt};
@@ -174,7 +175,8 @@ Workload scatter_add_1d(double scale) {
   std::uniform_int_distribution<int64_t> slot(0, slots - 1);
   const Tensor src = small_int_values(DType::Float32, {n}, 3, rng);
   const Tensor index = index_values(DType::Int64, n, [&](int64_t) { return slot(rng); });
-  return {make_call("torch.scatter_add_", 0, {{"self", Tensor::zeros(DType::Float32, {slots})}, {"index", index}, {"src", src}}),
+  return {make_call("torch.scatter_add_", 0,
+                    {{"self", Tensor::zeros(DType::Float32, {slots})}, {"index", index}, {"src", src}}),
           static_cast<double>(n) * (8 + 4) + 2 * static_cast<double>(slots) * 4, std::nullopt};
 }
 
@@ -189,10 +191,8 @@ Workload int32_variant(Workload w64) {
 
 const std::vector<WorkloadSpec>& workload_specs() {
   static const std::vector<WorkloadSpec> specs = {
-      {"1-gather", "gather dim 1, [4096,4096] f32, uniform int64 index",
-       gather_last_dim},
-      {"2-row-gather", "gather dim 0, out [1M,128] from [100k,128] f32, index strides [1,0]",
-       row_gather},
+      {"1-gather", "gather dim 1, [4096,4096] f32, uniform int64 index", gather_last_dim},
+      {"2-row-gather", "gather dim 0, out [1M,128] from [100k,128] f32, index strides [1,0]", row_gather},
       {"3-scatter", "scatter_ dim 1, [4096,4096] f32, a permutation per row", scatter_permutation},
       {"4-scatter-add", "scatter_add_ dim 0, src [500k,128] into [100k,128] f32, uniform rows",
        [](double s) { return scatter_add_rows(s, DType::Float32, false); }},
@@ -200,10 +200,8 @@ const std::vector<WorkloadSpec>& workload_specs() {
        [](double s) { return scatter_add_rows(s, DType::Float32, true); }},
       {"5-scatter-add-1d", "scatter_add_ 1-D, 16M f32 values into 1M slots", scatter_add_1d},
       {"6-scatter-add-bf16", "as 4 in bfloat16", [](double s) { return scatter_add_rows(s, DType::BFloat16, false); }},
-      {"7a-gather-int32", "as 1 with an int32 index",
-       [](double s) { return int32_variant(gather_last_dim(s)); }},
-      {"7b-row-gather-int32", "as 2 with an int32 index",
-       [](double s) { return int32_variant(row_gather(s)); }},
+      {"7a-gather-int32", "as 1 with an int32 index", [](double s) { return int32_variant(gather_last_dim(s)); }},
+      {"7b-row-gather-int32", "as 2 with an int32 index", [](double s) { return int32_variant(row_gather(s)); }},
   };
   return specs;
 }
@@ -326,7 +324,8 @@ std::vector<std::string> bench_workload_names() {
 }
 
 int run_bench(const BenchOptions& opts) {
-  const int threads = opts.threads > 0 ? opts.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads =
+      opts.threads > 0 ? opts.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   if (opts.repeats < 1 || !(opts.scale > 0 && opts.scale <= 1)) {
     fmt::print(stderr, "bench: --repeats must be >= 1 and --scale in (0, 1]\n");
     return exit_code::kUsage;
@@ -360,9 +359,12 @@ int run_bench(const BenchOptions& opts) {
   fmt::print("{:<20} {:<10} {:>11} {:>8} {:>8} {:>10}  {}\n", "workload", "backend", "median ms", "GB/s", "of copy",
              fmt::format("vs {}", baseline), "note");
 
-  nlohmann::json report = {{"threads", threads},           {"repeats", opts.repeats},
-                           {"scale", opts.scale},          {"baseline", baseline},
-                           {"copy_gbs", copy_bps / 1e9},   {"workloads", nlohmann::json::array()},
+  nlohmann::json report = {{"threads", threads},
+                           {"repeats", opts.repeats},
+                           {"scale", opts.scale},
+                           {"baseline", baseline},
+                           {"copy_gbs", copy_bps / 1e9},
+                           {"workloads", nlohmann::json::array()},
                            {"scaling", nlohmann::json::array()}};
   bool all_good = true;
 
@@ -383,7 +385,8 @@ int run_bench(const BenchOptions& opts) {
         reference_row = &r;
       } else if (r.timing.checksum != reference_row->timing.checksum) {
         all_good = false;
-        r.timing.failure = fmt::format("CHECKSUM MISMATCH with {}: output differs, time not reported", reference_row->backend);
+        r.timing.failure =
+            fmt::format("CHECKSUM MISMATCH with {}: output differs, time not reported", reference_row->backend);
       }
     }
     double baseline_s = NAN;

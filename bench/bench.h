@@ -21,12 +21,12 @@
 namespace sp {
 
 struct BenchOptions {
-  int threads = 0;                                        // 0: std::thread::hardware_concurrency()
-  int repeats = 5;                                        // timed runs per workload and backend (>= 1)
-  std::string json_path;                                  // empty: no JSON file
+  int threads = 0;        // 0: std::thread::hardware_concurrency()
+  int repeats = 5;        // timed runs per workload and backend (>= 1)
+  std::string json_path;  // empty: no JSON file
   std::vector<std::string> backends = {"cpu", "libtorch"};
-  std::vector<std::string> workloads;                     // names or ids ("4b"); empty: all
-  double scale = 1.0;                                     // shrinks every workload's large dimension
+  std::vector<std::string> workloads;  // names or ids ("4b"); empty: all
+  double scale = 1.0;                  // shrinks every workload's large dimension
 };
 
 // The workload names, in run order ("1-gather", ..., "7b-row-gather-int32").

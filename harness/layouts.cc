@@ -100,6 +100,9 @@ std::optional<OpCall> relayout(const OpCall& call, const std::string& layout) {
   bool changed = false;
   const std::string written = is_inplace_op(call.op) ? "self" : "";
   for (auto& [name, t] : out.tensors) {
+    // An operand whose elements alias (stride 0) keeps its layout: a dense
+    // re-layout would turn it into a different call.
+    if (t.has_internal_overlap()) continue;
     std::optional<Tensor> moved;
     if (layout == "transposed") moved = transposed(t);
     else if (layout == "gapped") moved = gapped(t);

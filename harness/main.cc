@@ -12,8 +12,10 @@
 #include <fmt/format.h>
 
 #include "backends/backend.h"
+#include "bench/bench.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
+#include "harness/layouts.h"
 #include "harness/runner.h"
 #include "harness/spec_loader.h"
 #include "reference/reference.h"
@@ -109,8 +111,19 @@ int command_explain(const std::string& target, const std::string& case_id_option
   return exit_code::kOk;
 }
 
-int command_backends() {
-  for (const BackendInfo& b : registered_backends()) fmt::print("{:<16} {}\n", b.name, b.summary);
+int command_backends(bool names_only) {
+  const std::vector<BackendInfo> all = registered_backends();
+  if (names_only) {
+    // Only backends that can be created here (a GPU backend without a GPU is left out).
+    for (const BackendInfo& b : all) {
+      std::string why;
+      if (b.name.back() != ':' && make_backend(b.name, BackendOptions{}, &why)) fmt::print("{}\n", b.name);
+    }
+    return exit_code::kOk;
+  }
+  size_t width = 0;
+  for (const BackendInfo& b : all) width = std::max(width, b.name.size());
+  for (const BackendInfo& b : all) fmt::print("{:<{}}  {}\n", b.name, width, b.summary);
   return exit_code::kOk;
 }
 
@@ -156,6 +169,16 @@ int run_cli(int argc, char** argv) {
   run->add_option("--report-dir", run_options.report_dir, "where results.jsonl and the reports go")->capture_default_str();
   run->add_option("--threads", run_options.threads, "cases run concurrently")->check(CLI::Range(1, 256))->capture_default_str();
   run->add_flag("-v,--verbose", run_options.verbose, "print passing results too");
+  std::vector<std::string> run_layouts;
+  run->add_option("--layouts", run_layouts,
+                  "also run every case with its operands re-laid out: all, or a comma list of "
+                  "transposed,gapped,offset,expanded")
+      ->allow_extra_args(false);
+  run->add_option("--backend-threads", run_options.backend_options.threads,
+                  "threads each backend may use (0: its default, the hardware's)")
+      ->check(CLI::Range(0, 1024));
+  run->add_flag("--deterministic", run_options.backend_options.deterministic,
+                "ask backends with a deterministic mode to use it");
   run->add_option("paths", run_paths, "spec files or directories")->required();
 
   std::vector<std::string> list_paths, list_filters;
@@ -176,10 +199,21 @@ int run_cli(int argc, char** argv) {
   explain->add_option("paths", explain_paths, "where to look for the case id (default: specs)");
 
   CLI::App* backends = app.add_subcommand("backends", "list the backends in this build");
+  bool backend_names_only = false;
+  backends->add_flag("--names", backend_names_only, "print only the names of backends usable on this machine");
 
   std::string report_dir;
   CLI::App* report = app.add_subcommand("report", "rebuild report.json, junit.xml and report.md from DIR/results.jsonl");
   report->add_option("dir", report_dir, "a report directory")->required();
+
+  BenchOptions bench_options;
+  CLI::App* bench = app.add_subcommand("bench", "time fixed gather/scatter workloads side by side on several backends");
+  bench->add_option("--threads", bench_options.threads, "threads per backend (default: hardware)");
+  bench->add_option("--repeats", bench_options.repeats, "timed runs per workload (the median is reported)");
+  bench->add_option("--json", bench_options.json_path, "also write the results as JSON");
+  bench->add_option("--backend", bench_options.backends, "comma-separated backends")->delimiter(',');
+  bench->add_option("--workload", bench_options.workloads, "workload names or ids (e.g. 1,4b)")->delimiter(',');
+  bench->add_option("--scale", bench_options.scale, "shrink every workload by this factor in (0, 1]");
 
   try {
     app.parse(argc, argv);
@@ -194,13 +228,24 @@ int run_cli(int argc, char** argv) {
       fmt::print(stderr, "scatterproof: --backend needs at least one name\n");
       return exit_code::kUsage;
     }
+    for (const std::string& layout : split_commas(run_layouts)) {
+      if (layout == "all") {
+        run_options.layouts = layout_names();
+      } else if (is_layout_name(layout)) {
+        run_options.layouts.push_back(layout);
+      } else {
+        fmt::print(stderr, "scatterproof: unknown layout '{}' (all, transposed, gapped, offset, expanded)\n", layout);
+        return exit_code::kUsage;
+      }
+    }
     return command_run(run_paths, run_options);
   }
   if (*list) return command_list(list_paths, list_filters);
   if (*validate) return command_validate(validate_paths);
   if (*explain) return command_explain(explain_target, explain_case, explain_paths);
-  if (*backends) return command_backends();
+  if (*backends) return command_backends(backend_names_only);
   if (*report) return command_report(report_dir);
+  if (*bench) return run_bench(bench_options);
   return exit_code::kUsage;
 }
 

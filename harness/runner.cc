@@ -16,6 +16,7 @@
 #include "backends/backend.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
+#include "harness/layouts.h"
 #include "harness/spec_loader.h"
 #include "reference/reference.h"
 
@@ -88,6 +89,29 @@ std::string outcome_summary(const Outcome& o) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Where two expectations of the same call under different layouts differ;
+// nullopt when they allow exactly the same outcomes.
+std::optional<std::string> expectation_difference(const Expectation& a, const Expectation& b) {
+  if (a.unspecified != b.unspecified) return "unspecified on one layout only";
+  if (a.errors != b.errors) return fmt::format("errors {} vs {}", a.summary(), b.summary());
+  if (a.outputs.has_value() != b.outputs.has_value() || (a.outputs && a.outputs->size() != b.outputs->size()))
+    return fmt::format("{} vs {}", a.summary(), b.summary());
+  if (!a.outputs) return std::nullopt;
+  for (size_t i = 0; i < a.outputs->size(); ++i) {
+    const ExpectedTensor& x = (*a.outputs)[i];
+    const ExpectedTensor& y = (*b.outputs)[i];
+    if (x.exact.shape() != y.exact.shape() || x.exact.dtype() != y.exact.dtype()) return "output shape or dtype differs";
+    if (x.exact.to_bits() != y.exact.to_bits()) return "output " + x.name + " differs";
+    if (x.loose.size() != y.loose.size()) return "output " + x.name + " has different loose elements";
+    for (const auto& [linear, allowed] : x.loose) {
+      auto it = y.loose.find(linear);
+      if (it == y.loose.end() || it->second.describe(x.exact.dtype()) != allowed.describe(x.exact.dtype()))
+        return fmt::format("output {} element {} allows differently", x.name, linear);
+    }
+  }
+  return std::nullopt;
+}
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -182,6 +206,50 @@ class CaseRunner {
       r.duration_ms = ms_since(start);
       emit(r);
     }
+    if (exp)
+      for (const std::string& layout : options_.layouts) run_layout_variant(c, layout, *exp, backends);
+  }
+
+  // The case with its operands re-laid out: the reference must answer the
+  // same, and every backend is judged against it.
+  void run_layout_variant(const Case& c, const std::string& layout, const Expectation& as_written,
+                          BackendSet& backends) {
+    const std::optional<OpCall> variant = relayout(c.call, layout);
+    if (!variant) return;
+    Case vc = c;
+    vc.id = c.id + "@" + layout;
+    vc.call = *variant;
+    auto with_layout = [&](ResultRecord r) {
+      r.repro = repro_command(r.backend, c.id, c.file) + " --layouts " + layout;
+      return r;
+    };
+    ResultRecord same = with_layout(record_for(vc, "reference", "layout"));
+    std::optional<Expectation> exp;
+    const auto start = Clock::now();
+    try {
+      exp = evaluate(vc.call);
+      same.expected = as_written.summary();
+      same.outcome = exp->summary();
+      const std::optional<std::string> diff = expectation_difference(as_written, *exp);
+      same.verdict = diff ? Verdict::Kind::Fail : Verdict::Kind::Pass;
+      if (diff) same.detail = "the reference answers differently on the " + layout + " layout: " + *diff;
+    } catch (const std::exception& e) {
+      same.verdict = Verdict::Kind::Error;
+      same.detail = fmt::format("the reference threw: {}", e.what());
+    }
+    same.duration_ms = ms_since(start);
+    emit(same);
+    if (!exp) return;
+    for (std::unique_ptr<Backend>& backend : backends) {
+      ResultRecord r = with_layout(record_for(vc, backend->name(), "differential"));
+      const auto t0 = Clock::now();
+      r.expected = exp->summary();
+      const Verdict v = run_backend(*backend, vc.call, *exp, &r.outcome);
+      r.verdict = v.kind;
+      r.detail = v.detail;
+      r.duration_ms = ms_since(t0);
+      emit(r);
+    }
   }
 
   RunSummary summary() const {
@@ -229,7 +297,7 @@ RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError
   for (BackendSet& set : backend_sets) {
     for (const std::string& name : options.backends) {
       std::string why;
-      std::unique_ptr<Backend> b = make_backend(name, BackendOptions{}, &why);
+      std::unique_ptr<Backend> b = make_backend(name, options.backend_options, &why);
       if (!b) return RunSummary{exit_code::kBackendUnavailable, why, {}};
       set.push_back(std::move(b));
     }

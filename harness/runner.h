@@ -36,6 +36,13 @@ struct RunOptions {
   std::vector<std::string> filters;
   std::string report_dir = "reports-out";
   int threads = 1;  // cases run concurrently
+  // Besides each case as written, re-run it with its operands re-laid out
+  // (harness/layouts.h: transposed, gapped, offset, expanded). A variant's
+  // id is "<case id>@<layout>"; a layout that changes nothing for a case
+  // yields no variant. The reference is also checked to give the same
+  // answer on every variant (check "layout").
+  std::vector<std::string> layouts;
+  BackendOptions backend_options;  // passed to every backend instance
   bool verbose = false;
   std::function<void(const ResultRecord&)> on_result;  // progress; may be empty
 };

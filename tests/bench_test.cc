@@ -4,6 +4,8 @@
 // Built when sp_tests links sp_bench (SP_HAVE_BENCH).
 #ifdef SP_HAVE_BENCH
 
+#include "bench/bench.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,7 +13,6 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
-#include "bench/bench.h"
 #include "harness/exit_codes.h"
 
 namespace sp {
@@ -66,9 +67,8 @@ class ZerosBackend final : public Backend {
 };
 
 TEST(Bench, WrongAnswerIsReportedNotTimed) {
-  register_backend("bench-test-zeros", "test double", [](const std::string&, const BackendOptions&) {
-    return std::make_unique<ZerosBackend>();
-  });
+  register_backend("bench-test-zeros", "test double",
+                   [](const std::string&, const BackendOptions&) { return std::make_unique<ZerosBackend>(); });
   const std::string json = temp_json("wrong");
   BenchOptions o = tiny({"reference", "bench-test-zeros"}, json);
   o.workloads = {"1"};

@@ -12,6 +12,7 @@
 #include "backends/backend.h"
 #include "backends/cpu/cpu_validate.h"
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/mutation.h"
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
 
@@ -34,9 +35,10 @@ Outcome error(ErrorCategory c, const std::string& message) { return Outcome::of_
 
 class CpuBackend final : public Backend {
  public:
-  explicit CpuBackend(int threads) : pool_(threads) {}
+  CpuBackend(int threads, Mutation mutation, std::string name)
+      : pool_(threads), mutation_(mutation), name_(std::move(name)) {}
 
-  std::string name() const override { return "cpu"; }
+  std::string name() const override { return name_; }
   std::string description() const override {
     return "optimized multi-threaded CPU kernels (" + std::to_string(pool_.size()) +
            " threads; all dtypes, int32/int64 index, strided operands walked in place)";
@@ -111,7 +113,8 @@ class CpuBackend final : public Backend {
   }
 
   Outcome mindspore_scatter(const OpCall& call) {
-    if (auto v = check_mindspore_scatter(call)) return error(v->category, v->message);
+    if (auto v = check_mindspore_scatter(call, mutation_ != Mutation::MindsporeRankLimitMissing))
+      return error(v->category, v->message);
     const Tensor& self = *call.tensor("self");
     const Tensor& index = *call.tensor("index");
     if (index.numel() == 0) return Outcome::of_outputs({self});
@@ -156,8 +159,9 @@ class CpuBackend final : public Backend {
     Shape index_strides(updates.shape().size(), 0);
     index_strides[0] = index.stride(0);
     const bool overwrite = call.overwrite.value_or(true);
+    const bool zero_rows_first = !overwrite && mutation_ != Mutation::PaddleAccumulateKeepsOldRow;
     scatter_into(out, index, updates.shape(), index_strides, &updates, std::nullopt, 0,
-                 overwrite ? ScatterOp::Overwrite : ScatterOp::Add, !overwrite);
+                 overwrite ? ScatterOp::Overwrite : ScatterOp::Add, zero_rows_first);
     return Outcome::of_outputs({out});
   }
 
@@ -187,15 +191,22 @@ class CpuBackend final : public Backend {
   }
 
   ThreadPool pool_;
+  const Mutation mutation_;
+  const std::string name_;
 };
 
 }  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend(int threads, Mutation mutation, std::string name) {
+  return std::make_unique<CpuBackend>(resolve_threads(threads), mutation, std::move(name));
+}
+
 }  // namespace cpu
 
 void register_cpu_backend() {
   register_backend("cpu", "optimized multi-threaded CPU kernels for every semantic",
                    [](const std::string&, const BackendOptions& opts) -> std::unique_ptr<Backend> {
-                     return std::make_unique<cpu::CpuBackend>(cpu::resolve_threads(opts.threads));
+                     return cpu::make_cpu_backend(opts.threads, cpu::Mutation::None, "cpu");
                    });
 }
 

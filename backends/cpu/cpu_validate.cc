@@ -102,13 +102,13 @@ std::optional<Violation> check_torch_scatter(const OpCall& call) {
   return std::nullopt;
 }
 
-std::optional<Violation> check_mindspore_scatter(const OpCall& call) {
+std::optional<Violation> check_mindspore_scatter(const OpCall& call, bool enforce_rank_limit) {
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor* src = call.tensor("src");
   const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
   if (auto v = dim_rule(*call.dim, self.rank())) return v;
-  if (self.rank() > 8) return fail(ErrorCategory::RankLimit, "the rank of self " + str(self.rank()) + " exceeds 8");
+  if (enforce_rank_limit && self.rank() > 8) return fail(ErrorCategory::RankLimit, "the rank of self " + str(self.rank()) + " exceeds 8");
   if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
     return fail(ErrorCategory::IndexDtype, "index dtype " + std::string(dtype_name(index.dtype())) +
                                                " is not supported, expected int32 or int64");

@@ -34,7 +34,8 @@ std::optional<Violation> check_torch_scatter(const OpCall& call);
 // MS-S1, MS-S2, MS-S3, MS-V1. What 003 leaves undefined (overlap, index
 // values outside [-s, s), negative values under r2.10+) is reported as an
 // error by the backend: the reference allows any outcome there.
-std::optional<Violation> check_mindspore_scatter(const OpCall& call);
+// `enforce_rank_limit` is false only for the mutant that forgets MS-L1.
+std::optional<Violation> check_mindspore_scatter(const OpCall& call, bool enforce_rank_limit = true);
 // paddle.scatter: PD-X1, PD-I1, PD-I2, PD-K1, PD-S1 (bounds PD-B1 and the
 // undescribed negative values separately). Undocumented x dtypes (PD-T1)
 // are computed, which the reference allows.

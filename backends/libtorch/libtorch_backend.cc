@@ -27,8 +27,8 @@
 
 #include <cstring>
 #include <map>
-#include <stdexcept>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "backends/backend.h"
@@ -43,25 +43,38 @@ constexpr int64_t kMindSporeMaxRank = 8;
 
 at::ScalarType torch_dtype(DType t) {
   switch (t) {
-    case DType::Bool: return at::kBool;
-    case DType::UInt8: return at::kByte;
-    case DType::Int8: return at::kChar;
-    case DType::Int16: return at::kShort;
-    case DType::Int32: return at::kInt;
-    case DType::Int64: return at::kLong;
-    case DType::Float16: return at::kHalf;
-    case DType::BFloat16: return at::kBFloat16;
-    case DType::Float32: return at::kFloat;
-    case DType::Float64: return at::kDouble;
+    case DType::Bool:
+      return at::kBool;
+    case DType::UInt8:
+      return at::kByte;
+    case DType::Int8:
+      return at::kChar;
+    case DType::Int16:
+      return at::kShort;
+    case DType::Int32:
+      return at::kInt;
+    case DType::Int64:
+      return at::kLong;
+    case DType::Float16:
+      return at::kHalf;
+    case DType::BFloat16:
+      return at::kBFloat16;
+    case DType::Float32:
+      return at::kFloat;
+    case DType::Float64:
+      return at::kDouble;
   }
   throw std::logic_error("unknown dtype");
 }
 
 at::Scalar torch_scalar(const Scalar& s) {
   switch (s.kind) {
-    case Scalar::Kind::Bool: return at::Scalar(s.b);
-    case Scalar::Kind::Int: return at::Scalar(static_cast<int64_t>(s.i));
-    case Scalar::Kind::Float: return at::Scalar(s.f);
+    case Scalar::Kind::Bool:
+      return at::Scalar(s.b);
+    case Scalar::Kind::Int:
+      return at::Scalar(static_cast<int64_t>(s.i));
+    case Scalar::Kind::Float:
+      return at::Scalar(s.f);
   }
   throw std::logic_error("unknown scalar kind");
 }
@@ -199,8 +212,8 @@ Outcome run_torch_scatter_add(const OpCall& call, TorchViews& views, bool in_pla
 //   invalid_reduce; value overloads with doc_version r2.10+ (removed after
 //   2.9) -> invalid_argument;
 //   an empty index returns self unchanged;
-//   index.size(d) > self.size(d) for ANY d -> shape_mismatch (when ranks
-//   agree; a rank difference is left to LibTorch's rank check).
+//   index, self and src share a rank -> rank_mismatch;
+//   index.size(d) > self.size(d) for ANY d -> shape_mismatch.
 // Then the index becomes a new int64 tensor (LibTorch only takes int64)
 // with negative values v mapped to v + s (003: [-s, s) counts from the end),
 // and scatter_ runs with src/value and reduce exactly as PyTorch's. Index
@@ -213,9 +226,9 @@ Outcome translate_mindspore_scatter(const OpCall& call, TorchViews& views) {
   const int64_t raw_dim = dim_arg(call);
   const std::string op = "mindspore.scatter_: ";
   if (raw_dim < -rank || raw_dim >= rank) {
-    return Outcome::of_error(ErrorCategory::DimOutOfRange, op + "dim " + std::to_string(raw_dim) +
-                                                               " is outside [-" + std::to_string(rank) + ", " +
-                                                               std::to_string(rank) + ")");
+    return Outcome::of_error(ErrorCategory::DimOutOfRange, op + "dim " + std::to_string(raw_dim) + " is outside [-" +
+                                                               std::to_string(rank) + ", " + std::to_string(rank) +
+                                                               ")");
   }
   if (rank > kMindSporeMaxRank) {
     return Outcome::of_error(ErrorCategory::RankLimit, op + "self has rank " + std::to_string(rank) + ", more than 8");
@@ -243,13 +256,17 @@ Outcome translate_mindspore_scatter(const OpCall& call, TorchViews& views) {
                              op + "the value overloads were removed after 2.9 (doc " + call.doc_version + ")");
   }
   if (index.numel() == 0) return Outcome::of_outputs({self});
-  if (index.rank() == rank) {
-    for (int64_t d = 0; d < rank; ++d) {
-      if (index.size(d) > self.size(d)) {
-        return Outcome::of_error(ErrorCategory::ShapeMismatch,
-                                 op + "index.size(" + std::to_string(d) + ") = " + std::to_string(index.size(d)) +
-                                     " exceeds self.size(" + std::to_string(d) + ") = " + std::to_string(self.size(d)));
-      }
+  // LibTorch checks src's rank only after the dim against it, so a 1-D src
+  // would read as a dim error: check the ranks in MindSpore's terms first.
+  const bool ranks_agree = index.rank() == rank && (!src_given || operand(call, "src").rank() == rank);
+  if (!ranks_agree) {
+    return Outcome::of_error(ErrorCategory::RankMismatch, op + "index, self and src must have the same rank");
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    if (index.size(d) > self.size(d)) {
+      return Outcome::of_error(ErrorCategory::ShapeMismatch,
+                               op + "index.size(" + std::to_string(d) + ") = " + std::to_string(index.size(d)) +
+                                   " exceeds self.size(" + std::to_string(d) + ") = " + std::to_string(self.size(d)));
     }
   }
   const int64_t dim = raw_dim < 0 ? raw_dim + rank : raw_dim;
@@ -270,10 +287,11 @@ Outcome translate_mindspore_scatter(const OpCall& call, TorchViews& views) {
 // first, in Paddle's terms: x has rank >= 1 and index is 1-D
 // (invalid_argument), index int32/int64 (index_dtype), updates dtype == x
 // dtype (dtype_mismatch), updates.shape == [len(index)] + x.shape[1:]
-// (shape_mismatch; index_add_ would broadcast other shapes). Index values
-// >= x.shape[0] are reported by LibTorch (index_copy_ / index_add_ reject
-// them, and negative ones too, which 004 leaves undescribed). x dtypes
-// beyond the documented float32/float64 are computed like any other.
+// (shape_mismatch; index_add_ would broadcast other shapes), index values
+// below x.shape[0] (index_out_of_bounds). Negative index values, which 004
+// leaves undescribed, are left to LibTorch (index_copy_ / index_add_ reject
+// them). x dtypes beyond the documented float32/float64 are computed like
+// any other.
 Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
   const Tensor& x = operand(call, "x");
   const Tensor& index = operand(call, "index");
@@ -290,19 +308,28 @@ Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
                              op + "index dtype " + std::string(dtype_name(index.dtype())) + " is not int32 or int64");
   }
   if (updates.dtype() != x.dtype()) {
-    return Outcome::of_error(ErrorCategory::DtypeMismatch, op + "updates dtype " +
-                                                               std::string(dtype_name(updates.dtype())) +
-                                                               " differs from x dtype " +
-                                                               std::string(dtype_name(x.dtype())));
+    return Outcome::of_error(ErrorCategory::DtypeMismatch,
+                             op + "updates dtype " + std::string(dtype_name(updates.dtype())) +
+                                 " differs from x dtype " + std::string(dtype_name(x.dtype())));
   }
   Shape expected_updates = x.shape();
   expected_updates[0] = index.size(0);
   if (updates.shape() != expected_updates) {
-    return Outcome::of_error(ErrorCategory::ShapeMismatch, op + "updates shape " + format_shape(updates.shape()) +
-                                                               " is not [len(index)] + x.shape[1:] = " +
-                                                               format_shape(expected_updates));
+    return Outcome::of_error(ErrorCategory::ShapeMismatch,
+                             op + "updates shape " + format_shape(updates.shape()) +
+                                 " is not [len(index)] + x.shape[1:] = " + format_shape(expected_updates));
   }
   const at::Tensor index_t = views.view(index).to(at::kLong);
+  // index_copy_ into a zero-row x fails inside LibTorch with an unrelated
+  // storage error, so the upper bound is checked here, as Paddle does.
+  if (index.numel() > 0) {
+    const int64_t largest = index_t.max().item<int64_t>();
+    if (largest >= x.size(0)) {
+      return Outcome::of_error(
+          ErrorCategory::IndexOutOfBounds,
+          op + "index value " + std::to_string(largest) + " is not below x.shape[0] = " + std::to_string(x.size(0)));
+    }
+  }
   const at::Tensor updates_t = views.view(updates);
   auto [out, out_t] = views.fresh(x.dtype(), x.shape());
   out_t.copy_(views.view(x));
@@ -362,10 +389,9 @@ class LibTorchBackend final : public Backend {
 }  // namespace
 
 void register_libtorch_backend() {
-  register_backend("libtorch", "LibTorch " TORCH_VERSION " (CPU) via its C++ API",
-                   [](const std::string&, const BackendOptions& opts) {
-                     return std::make_unique<LibTorchBackend>(opts);
-                   });
+  register_backend(
+      "libtorch", "LibTorch " TORCH_VERSION " (CPU) via its C++ API",
+      [](const std::string&, const BackendOptions& opts) { return std::make_unique<LibTorchBackend>(opts); });
 }
 
 }  // namespace sp

@@ -1,0 +1,68 @@
+// case_gen.h — the one case generator of every fuzzer: a choice sequence in,
+// an OpCall out.
+//
+// Hypothesis-style: every decision the generator makes reads one uint32
+// choice from a `Choices` stream, so a case *is* its choice sequence. The
+// random fuzzer (`scatterproof fuzz`), the shrinker (fuzz/shrink.h), the
+// RapidCheck properties (choices drawn by rc::gen) and the libFuzzer target
+// (choices read from the fuzzer's bytes) all drive the same generator.
+//
+// Choice 0 always means the simplest option (rank 1, size 1, value 0, index
+// 0, contiguous, valid argument), so a shrinker that moves choices toward
+// zero moves the case toward a small, plain, valid one. Everything else is
+// biased toward edges: ranks 0–9 (mostly 1–3), zero- and one-sized dims,
+// index values at 0, s-1, s, -1, -s, -s-1, index sizes at and one over their
+// limits, heavy duplicates, transposed / gapped / offset / expanded layouts,
+// every dtype, NaN (with payload), ±inf, -0.0 and extremes, invalid reduce
+// strings, out-of-range dims, non-int64 index dtypes, every scalar kind.
+// About a third of generated calls are invalid (an error is expected).
+// Tensors stay small (numel <= kMaxGeneratedElements) so thousands of cases
+// run per second.
+//
+// Thread-safety: a Choices object belongs to one thread; generate_call is
+// otherwise pure.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "reference/op_call.h"
+
+namespace sp::fuzz {
+
+inline constexpr int64_t kMaxGeneratedElements = 64;
+
+class Choices {
+ public:
+  // Generation: choices are read from `prefix` first, then drawn from a
+  // std::mt19937 seeded with `seed` (and recorded).
+  explicit Choices(uint64_t seed, std::vector<uint32_t> prefix = {});
+  // Replay: choices are read from `sequence`; past its end every choice is 0.
+  static Choices replay(std::vector<uint32_t> sequence);
+
+  // A value in [0, n); n == 0 or 1 gives 0. A recorded choice c replays as
+  // c % n, so any uint32 sequence is a valid case.
+  uint32_t below(uint32_t n);
+  // True with probability ~percent/100; choice 0 is false.
+  bool chance(uint32_t percent);
+  // Uniform-ish integer in [lo, hi]; choice 0 gives lo.
+  int64_t between(int64_t lo, int64_t hi);
+
+  // The choices consumed so far (a replay of them reproduces the case).
+  const std::vector<uint32_t>& consumed() const { return consumed_; }
+
+ private:
+  Choices() = default;
+  uint32_t next_raw(uint32_t n);
+
+  std::vector<uint32_t> source_;
+  size_t position_ = 0;
+  bool extend_randomly_ = false;
+  std::mt19937 rng_;
+  std::vector<uint32_t> consumed_;
+};
+
+OpCall generate_call(Choices& choices);
+
+}  // namespace sp::fuzz

@@ -1,0 +1,165 @@
+#include "fuzz/engine.h"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "fuzz/case_gen.h"
+#include "harness/comparator.h"
+#include "harness/spec_loader.h"
+#include "reference/reference.h"
+
+namespace sp::fuzz {
+
+bool is_finding(Verdict::Kind k) {
+  return k == Verdict::Kind::Fail || k == Verdict::Kind::Crash || k == Verdict::Kind::Timeout ||
+         k == Verdict::Kind::Error;
+}
+
+Trial judge_call(Backend& backend, const OpCall& call) {
+  Trial t;
+  t.call = call;
+  try {
+    t.expectation = evaluate(call);
+  } catch (const std::exception& e) {
+    t.verdict = Verdict::error(std::string("the reference threw on a generated call: ") + e.what());
+    return t;
+  }
+  const OpCall before = call.deep_copy();
+  const OpCall given = call.deep_copy();
+  try {
+    t.outcome = backend.run(given);
+  } catch (const std::exception& e) {
+    t.outcome = Outcome::harness_error(std::string("backend threw: ") + e.what());
+  }
+  t.verdict = judge(before, t.expectation, t.outcome, given);
+  return t;
+}
+
+Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices) {
+  Choices c = Choices::replay(choices);
+  const OpCall call = generate_call(c);
+  Trial t = judge_call(backend, call);
+  t.choices = c.consumed();
+  return t;
+}
+
+bool is_new_finding(const Trial& t, Backend* baseline) {
+  if (!is_finding(t.verdict.kind)) return false;
+  return !baseline || !is_finding(judge_call(*baseline, t.call).verdict.kind);
+}
+
+FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
+                        const std::function<void(const FuzzStats&)>& progress, Backend* baseline) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto last_progress = start;
+  FuzzResult result;
+  for (uint64_t i = 0;; ++i) {
+    const auto now = clock::now();
+    result.stats.seconds = std::chrono::duration<double>(now - start).count();
+    if (now - start >= limits.duration || (limits.max_cases && i >= limits.max_cases)) break;
+    if (progress && now - last_progress >= std::chrono::milliseconds(200)) {
+      progress(result.stats);
+      last_progress = now;
+    }
+    // One generator per case, seeded from (seed, i): any case of a run can
+    // be regenerated alone.
+    Choices choices(limits.seed * 0x9e3779b97f4a7c15ull + i);
+    const OpCall call = generate_call(choices);
+    Trial t = judge_call(backend, call);
+    ++result.stats.cases;
+    if (t.expectation.expects_error()) ++result.stats.invalid;
+    if (t.verdict.kind == Verdict::Kind::Unsupported) ++result.stats.unsupported;
+    if (is_new_finding(t, baseline)) {
+      t.choices = choices.consumed();
+      result.finding = std::move(t);
+      break;
+    }
+  }
+  result.stats.seconds = std::chrono::duration<double>(clock::now() - start).count();
+  return result;
+}
+
+Shrunk shrink_finding(Backend& backend, const Trial& finding, const ShrinkLimits& limits) {
+  const Verdict::Kind kind = finding.verdict.kind;
+  const StillFails still_fails = [&](const std::vector<uint32_t>& candidate) -> std::optional<std::vector<uint32_t>> {
+    Trial t = replay_trial(backend, candidate);
+    if (t.verdict.kind != kind) return std::nullopt;
+    return t.choices;
+  };
+  Shrunk s;
+  s.shrink = shrink(finding.choices, still_fails, limits);
+  s.trial = replay_trial(backend, s.shrink.choices);
+  return s;
+}
+
+namespace {
+
+std::string file_safe(const std::string& name) {
+  std::string out = name;
+  for (char& ch : out)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_') ch = '-';
+  return out;
+}
+
+uint64_t fnv1a(const std::string& text) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ull;
+  return h;
+}
+
+size_t loose_elements(const Expectation& e) {
+  size_t n = 0;
+  if (e.outputs)
+    for (const auto& o : *e.outputs) n += o.loose.size();
+  return n;
+}
+
+}  // namespace
+
+Case repro_case(const Trial& trial, const std::string& backend_name) {
+  Case c;
+  c.file = "<fuzz>";
+  c.call = trial.call;
+  c.source.document = "scatterproof fuzz";
+  c.source.kind = "fuzz";
+  c.source.doc_version = trial.call.doc_version;
+  const Expectation& e = trial.expectation;
+  std::string example = "found by fuzzing backend " + backend_name + ": " + trial.verdict.detail;
+  if (e.unspecified) {
+    c.expect.kind = CaseExpect::Kind::Unspecified;
+    c.expect.text = e.unspecified_reason;
+  } else if (e.expects_error()) {
+    c.expect.kind = CaseExpect::Kind::Error;
+    c.expect.error = e.errors.front();
+    c.expect.text = e.error_message;
+  } else if (e.outputs && !e.outputs->empty()) {
+    c.expect.kind = CaseExpect::Kind::Output;
+    c.expect.outputs = {e.outputs->front().exact};
+    if (const size_t loose = loose_elements(e))
+      example += fmt::format(" (the reference allows a set or interval at {} element(s); the output written is its "
+                             "representative, the reference's own visit order)",
+                             loose);
+  }
+  c.source.example = example;
+  c.tags = {"fuzz", "regression"};
+  c.id = "regression/fuzz-pending";
+  const uint64_t h = fnv1a(case_to_json(c).dump());
+  c.id = fmt::format("regression/fuzz-{}-{:012x}", file_safe(backend_name), h & 0xffffffffffffull);
+  return c;
+}
+
+std::string write_repro(const Case& c, const std::string& backend_name, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string hash = c.id.substr(c.id.rfind('-') + 1);
+  const std::string path = (std::filesystem::path(dir) / ("repro-" + file_safe(backend_name) + "-" + hash + ".json")).string();
+  std::ofstream out(path);
+  out << spec_file_json({c}, "shrunk fuzz finding on backend " + backend_name).dump(2) << "\n";
+  if (!out) throw std::runtime_error("cannot write " + path);
+  return path;
+}
+
+}  // namespace sp::fuzz

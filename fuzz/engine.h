@@ -1,0 +1,85 @@
+// engine.h — one fuzz trial (generate, evaluate the reference, run a
+// backend on a deep copy, judge), the time-boxed fuzz loop, shrinking a
+// finding, and turning it into a regression spec case.
+//
+// A trial judges exactly as the runner does: the backend receives its own
+// deep copy of the call and `judge(before, expectation, outcome, after)`
+// sees a second, untouched copy as `before`. A *finding* is a verdict of
+// fail, crash, timeout or error (a backend exception, or the reference
+// throwing on a generated call).
+//
+// Thread-safety: functions use only their arguments; a Backend is used by
+// one thread at a time.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "fuzz/shrink.h"
+#include "harness/case.h"
+#include "harness/verdict.h"
+#include "reference/expectation.h"
+
+namespace sp::fuzz {
+
+struct Trial {
+  OpCall call;
+  Expectation expectation;
+  Outcome outcome;
+  Verdict verdict;
+  std::vector<uint32_t> choices;  // consumed by the generator
+};
+
+bool is_finding(Verdict::Kind k);
+// Runs `call` (not modified) through the reference and `backend`.
+Trial judge_call(Backend& backend, const OpCall& call);
+// Generates the case of `choices` (replayed; zeros past the end) and judges it.
+Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices);
+
+struct FuzzLimits {
+  uint64_t seed = 1;
+  std::chrono::milliseconds duration{10000};
+  uint64_t max_cases = 0;  // 0: until the duration is spent
+};
+struct FuzzStats {
+  uint64_t cases = 0;
+  uint64_t invalid = 0;      // the reference expected an error
+  uint64_t unsupported = 0;  // the backend declined
+  double seconds = 0.0;
+};
+struct FuzzResult {
+  FuzzStats stats;
+  std::optional<Trial> finding;  // the first one, unshrunk
+};
+// Fuzzes `backend` until a finding or a limit. `progress` (may be empty) is
+// called about every 200 ms. With a `baseline` (mutation testing: the
+// unmutated backend), a disagreement counts only where the baseline agrees
+// with the reference, so a known reference/backend difference does not
+// "kill" every mutant.
+FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
+                        const std::function<void(const FuzzStats&)>& progress = {}, Backend* baseline = nullptr);
+// Is `t` a finding that `baseline` (if any) does not share?
+bool is_new_finding(const Trial& t, Backend* baseline);
+
+// Shrinks a finding to a minimal trial with the same verdict kind.
+struct Shrunk {
+  Trial trial;
+  ShrinkResult shrink;
+};
+Shrunk shrink_finding(Backend& backend, const Trial& finding, const ShrinkLimits& limits = {});
+
+// A regression spec case for a finding: id "regression/fuzz-BACKEND-HASH",
+// source.kind "fuzz", expect = the reference's expectation in spec form
+// (the exact output — representative values where the reference allows a
+// set or an interval, said in source.example — or the error category, or
+// unspecified).
+Case repro_case(const Trial& trial, const std::string& backend_name);
+// Writes the case as a spec file DIR/repro-BACKEND-HASH.json; returns the path.
+std::string write_repro(const Case& c, const std::string& backend_name, const std::string& dir);
+
+}  // namespace sp::fuzz

@@ -1,0 +1,145 @@
+// Tests of the fuzz case generator, the shrinker and the fuzz engine.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "fuzz/case_gen.h"
+#include "fuzz/engine.h"
+#include "fuzz/mutants/mutants.h"
+#include "fuzz/shrink.h"
+#include "harness/spec_loader.h"
+#include "reference/reference.h"
+
+namespace sp::fuzz {
+namespace {
+
+// The call's full content: description plus every operand's bits.
+std::string fingerprint(const OpCall& call) {
+  std::string s = call.describe();
+  for (const auto& [name, t] : call.tensors) {
+    s += " " + name + ":";
+    for (uint64_t b : t.to_bits()) s += std::to_string(b) + ",";
+  }
+  return s;
+}
+
+int64_t total_elements(const OpCall& call) {
+  int64_t n = 0;
+  for (const auto& [name, t] : call.tensors) n += t.numel();
+  return n;
+}
+
+TEST(FuzzGen, SameSeedSameCase) {
+  for (uint64_t seed : {1u, 2u, 99u}) {
+    Choices a(seed), b(seed);
+    const OpCall ca = generate_call(a), cb = generate_call(b);
+    EXPECT_EQ(fingerprint(ca), fingerprint(cb));
+    EXPECT_EQ(a.consumed(), b.consumed());
+    Choices replay = Choices::replay(a.consumed());
+    EXPECT_EQ(fingerprint(generate_call(replay)), fingerprint(ca)) << "replaying the consumed choices";
+  }
+}
+
+TEST(FuzzGen, AllZeroChoicesGiveTheSimplestValidCall) {
+  Choices zeros = Choices::replay({});
+  const OpCall call = generate_call(zeros);
+  EXPECT_EQ(call.op, "torch.gather");
+  EXPECT_EQ(total_elements(call), 2);  // input [1], index [1]
+  const Expectation e = evaluate(call);
+  EXPECT_FALSE(e.expects_error()) << e.summary();
+}
+
+TEST(FuzzGen, DistributionCoversTheEdges) {
+  constexpr int kCases = 4000;
+  std::set<std::string> ops;
+  std::set<int64_t> ranks;
+  std::set<DType> dtypes, index_dtypes;
+  std::map<std::string, int> seen;
+  int invalid = 0;
+  for (int i = 0; i < kCases; ++i) {
+    Choices c(1000 + static_cast<uint64_t>(i));
+    const OpCall call = generate_call(c);
+    ops.insert(call.op);
+    const Expectation e = evaluate(call);
+    if (e.expects_error()) ++invalid;
+    for (const auto& [name, t] : call.tensors) {
+      EXPECT_LE(t.numel(), 4 * kMaxGeneratedElements) << call.describe();
+      ranks.insert(t.rank());
+      if (name == "index") index_dtypes.insert(t.dtype());
+      else dtypes.insert(t.dtype());
+      if (!t.is_contiguous()) ++seen["non-contiguous"];
+      if (t.offset() != 0) ++seen["offset"];
+      for (int64_t s : t.strides()) seen["stride0"] += s == 0 && t.numel() > 1;
+      for (int64_t d : t.shape()) seen["zero-dim"] += d == 0;
+      if (is_floating(t.dtype()))
+        for (uint64_t b : t.to_bits()) {
+          const double v = value_from_bits(t.dtype(), b).f;
+          seen["nan"] += std::isnan(v);
+          seen["inf"] += std::isinf(v);
+          seen["-0.0"] += v == 0.0 && std::signbit(v);
+        }
+    }
+    if (call.reduce && *call.reduce != "add" && *call.reduce != "multiply") ++seen["bad-reduce"];
+    if (call.value) ++seen["value-" + std::to_string(static_cast<int>(call.value->kind))];
+    for (const auto& err : e.errors) ++seen[std::string(error_name(err))];
+  }
+  EXPECT_EQ(ops.size(), 7u);
+  for (int64_t r = 0; r <= 9; ++r) EXPECT_TRUE(ranks.count(r)) << "rank " << r;
+  EXPECT_EQ(dtypes.size(), static_cast<size_t>(kNumDTypes));
+  EXPECT_GE(index_dtypes.size(), 5u);
+  for (const char* k : {"non-contiguous", "offset", "stride0", "zero-dim", "nan", "inf", "-0.0", "bad-reduce", "value-0",
+                        "value-1", "value-2", "index_out_of_bounds", "dim_out_of_range", "rank_mismatch",
+                        "shape_mismatch", "dtype_mismatch", "index_dtype", "invalid_reduce", "rank_limit",
+                        "value_out_of_range"})
+    EXPECT_GT(seen[k], 0) << k;
+  const double ratio = static_cast<double>(invalid) / kCases;
+  std::printf("invalid ratio: %.3f over %d cases\n", ratio, kCases);
+  EXPECT_GT(ratio, 0.25);
+  EXPECT_LT(ratio, 0.45);
+}
+
+TEST(FuzzShrink, ReducesASequenceToItsCore) {
+  // "Fails" when some choice is >= 10: the minimal failing sequence is {10}.
+  const StillFails still_fails = [](const std::vector<uint32_t>& s) -> std::optional<std::vector<uint32_t>> {
+    for (uint32_t v : s)
+      if (v >= 10) return s;
+    return std::nullopt;
+  };
+  const ShrinkResult r = shrink({3, 99, 7, 1000, 4}, still_fails);
+  EXPECT_EQ(r.choices, (std::vector<uint32_t>{10}));
+}
+
+TEST(FuzzShrink, PlantedBugShrinksToAHandfulOfElements) {
+  // The mutant that drops the second update of a reduction: a planted bug.
+  auto mutant = make_mutant("drop-duplicate-term", BackendOptions{1, false});
+  ASSERT_TRUE(mutant);
+  FuzzLimits limits;
+  limits.seed = 5;
+  limits.max_cases = 20000;
+  limits.duration = std::chrono::milliseconds(20000);
+  const FuzzResult r = fuzz_backend(*mutant, limits);
+  ASSERT_TRUE(r.finding) << "the planted bug was not found in " << r.stats.cases << " cases";
+  const Shrunk s = shrink_finding(*mutant, *r.finding);
+  EXPECT_EQ(s.trial.verdict.kind, Verdict::Kind::Fail);
+  EXPECT_LE(total_elements(s.trial.call), 8) << s.trial.call.describe();
+}
+
+TEST(FuzzEngine, ReproCaseIsAValidSpecFile) {
+  auto mutant = make_mutant("bound-off-by-one", BackendOptions{1, false});
+  ASSERT_TRUE(mutant);
+  const Trial t = replay_trial(*mutant, {});
+  ASSERT_EQ(t.verdict.kind, Verdict::Kind::Fail);
+  const Case c = repro_case(t, "mutant:bound-off-by-one");
+  EXPECT_EQ(c.source.kind, "fuzz");
+  EXPECT_EQ(c.id.rfind("regression/fuzz-mutant-bound-off-by-one-", 0), 0u) << c.id;
+  const std::vector<Case> loaded = load_spec_text(spec_file_json({c}, "test").dump(), "repro.json");
+  ASSERT_EQ(loaded.size(), 1u);
+  EXPECT_EQ(fingerprint(loaded[0].call), fingerprint(t.call));
+  EXPECT_EQ(loaded[0].expect.kind, CaseExpect::Kind::Output);
+}
+
+}  // namespace
+}  // namespace sp::fuzz
