@@ -13,6 +13,8 @@
 
 #include "backends/backend.h"
 #include "bench/bench.h"
+#include "fuzz/fuzz_cli.h"
+#include "fuzz/mutants/mutants.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
 #include "harness/layouts.h"
@@ -154,6 +156,7 @@ std::vector<std::string> split_commas(const std::vector<std::string>& items) {
 }
 
 int run_cli(int argc, char** argv) {
+  fuzz::register_mutant_backends();  // "mutant:NAME", deliberately wrong cpu variants
   CLI::App app{"scatterproof — conformance tests for gather/scatter ops of PyTorch, MindSpore and PaddlePaddle"};
   app.footer(exit_code::kHelpText);
   app.require_subcommand(1);
@@ -215,6 +218,26 @@ int run_cli(int argc, char** argv) {
   bench->add_option("--workload", bench_options.workloads, "workload names or ids (e.g. 1,4b)")->delimiter(',');
   bench->add_option("--scale", bench_options.scale, "shrink every workload by this factor in (0, 1]");
 
+  fuzz::FuzzOptions fuzz_options;
+  CLI::App* fuzz_cmd = app.add_subcommand("fuzz", "generate edge-biased cases; shrink a disagreement to a one-file repro spec");
+  fuzz_cmd->add_option("--backend", fuzz_options.backend, "the backend under test")->required();
+  fuzz_cmd->add_option("--seconds", fuzz_options.seconds, "time budget")->capture_default_str();
+  fuzz_cmd->add_option("--seed", fuzz_options.seed, "0: from the clock (printed)");
+  fuzz_cmd->add_option("--out", fuzz_options.out_dir, "where repro-*.json files go")->capture_default_str();
+  fuzz_cmd->add_option("--max-cases", fuzz_options.max_cases, "stop after this many cases");
+  fuzz::ReproOptions repro_options;
+  CLI::App* repro_cmd = app.add_subcommand("repro", "replay a repro spec (or fuzzer crash input) on every backend, explained");
+  repro_cmd->add_option("file", repro_options.file, "a repro spec file or libFuzzer input")->required();
+  repro_cmd->add_option("--backend", repro_options.backends, "extra backends (e.g. mutant:NAME)")->delimiter(',');
+  fuzz::MutantsOptions mutants_options;
+  CLI::App* mutants_cmd = app.add_subcommand("mutants", "is every deliberately wrong backend caught, by the specs and by fuzzing?");
+  mutants_cmd->add_option("--seconds-per-mutant", mutants_options.seconds_per_mutant, "fuzzing budget per mutant")
+      ->capture_default_str();
+  mutants_cmd->add_option("--json", mutants_options.json_file, "also write the table as JSON");
+  mutants_cmd->add_option("--seed", mutants_options.seed, "fuzzing seed");
+  mutants_cmd->add_option("--specs", mutants_options.spec_paths, "spec paths (default: the source tree's specs/)");
+  mutants_cmd->add_option("--only", mutants_options.only, "only these mutants")->delimiter(',');
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -246,6 +269,9 @@ int run_cli(int argc, char** argv) {
   if (*backends) return command_backends(backend_names_only);
   if (*report) return command_report(report_dir);
   if (*bench) return run_bench(bench_options);
+  if (*fuzz_cmd) return fuzz::fuzz_main(fuzz_options);
+  if (*repro_cmd) return fuzz::repro_main(repro_options);
+  if (*mutants_cmd) return fuzz::mutants_main(mutants_options);
   return exit_code::kUsage;
 }
 

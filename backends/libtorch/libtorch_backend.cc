@@ -288,9 +288,8 @@ Outcome translate_mindspore_scatter(const OpCall& call, TorchViews& views) {
 // (invalid_argument), index int32/int64 (index_dtype), updates dtype == x
 // dtype (dtype_mismatch), updates.shape == [len(index)] + x.shape[1:]
 // (shape_mismatch; index_add_ would broadcast other shapes), index values
-// below x.shape[0] (index_out_of_bounds). Negative index values, which 004
-// leaves undescribed, are left to LibTorch (index_copy_ / index_add_ reject
-// them). x dtypes beyond the documented float32/float64 are computed like
+// in [0, x.shape[0]) (index_out_of_bounds; negative values, which 004
+// leaves undescribed, are rejected rather than wrapped). x dtypes beyond the documented float32/float64 are computed like
 // any other.
 Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
   const Tensor& x = operand(call, "x");
@@ -321,13 +320,17 @@ Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
   }
   const at::Tensor index_t = views.view(index).to(at::kLong);
   // index_copy_ into a zero-row x fails inside LibTorch with an unrelated
-  // storage error, so the upper bound is checked here, as Paddle does.
+  // storage error, so the bounds are checked here, as Paddle does: values
+  // below x.shape[0] and, since the translation does not wrap them, not
+  // negative.
   if (index.numel() > 0) {
     const int64_t largest = index_t.max().item<int64_t>();
-    if (largest >= x.size(0)) {
-      return Outcome::of_error(
-          ErrorCategory::IndexOutOfBounds,
-          op + "index value " + std::to_string(largest) + " is not below x.shape[0] = " + std::to_string(x.size(0)));
+    const int64_t smallest = index_t.min().item<int64_t>();
+    if (largest >= x.size(0) || smallest < 0) {
+      const int64_t bad = largest >= x.size(0) ? largest : smallest;
+      return Outcome::of_error(ErrorCategory::IndexOutOfBounds, op + "index value " + std::to_string(bad) +
+                                                                    " is outside [0, x.shape[0] = " +
+                                                                    std::to_string(x.size(0)) + ")");
     }
   }
   const at::Tensor updates_t = views.view(updates);
