@@ -151,14 +151,19 @@ TEST(LibTorchErrors, ValueOutOfRange) {
 }
 
 TEST(LibTorchErrors, IndexOutOfBoundsFromIndexAdd) {
-  // paddle.scatter with overwrite=False: index_fill_ wraps a negative index,
-  // index_add_ then rejects it in its own words. 004 leaves negative indices
-  // undescribed, so the reference allows this error.
+  // index_add_'s own wording for a bad index. The paddle translation checks
+  // bounds before calling it, so the text is classified directly.
+  EXPECT_EQ(classify_libtorch_error("index out of range in self"), ErrorCategory::IndexOutOfBounds);
+}
+
+TEST(LibTorchPaddle, NegativeIndexIsRejectedNotWrapped) {
+  // 004 leaves negative indices undescribed; the translation must not wrap
+  // them the way index_fill_ would.
   OpCall c;
   c.op = "paddle.scatter";
   c.overwrite = false;
   c.tensors = {{"x", f32({3, 2}, {1, 1, 2, 2, 3, 3})}, {"index", i64({1}, {-1})}, {"updates", f32({1, 2}, {9, 9})}};
-  expect_error(c, ErrorCategory::IndexOutOfBounds, "index out of range in self");
+  expect_error(c, ErrorCategory::IndexOutOfBounds, "is outside [0, x.shape[0] = 3)");
 }
 
 TEST(LibTorchErrors, UnknownTextIsNotClassified) {
@@ -331,7 +336,7 @@ TEST(LibTorchPaddle, ArgumentRulesInPaddlesTerms) {
   // LibTorch's index_copy_ into a zero-row x fails with a storage error; the
   // translation reports Paddle's index bound first.
   expect_error(paddle_call(f32({0, 2}, {}), i64({1}, {0}), f32({1, 2}, {1, 2}), true), ErrorCategory::IndexOutOfBounds,
-               "is not below x.shape[0] = 0");
+               "is outside [0, x.shape[0] = 0)");
   expect_error(paddle_call(f32({3, 2}, {1, 1, 2, 2, 3, 3}), i64({2, 1}, {0, 1}), f32({2, 2}, {1, 1, 2, 2}), true),
                ErrorCategory::InvalidArgument, "index must be 1-D");
   // index_add_ would broadcast a single row of updates; Paddle does not.
