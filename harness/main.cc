@@ -3,7 +3,10 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -17,6 +20,7 @@
 #include "fuzz/mutants/mutants.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
+#include "harness/expectations.h"
 #include "harness/layouts.h"
 #include "harness/runner.h"
 #include "harness/spec_loader.h"
@@ -129,7 +133,58 @@ int command_backends(bool names_only) {
   return exit_code::kOk;
 }
 
-int command_report(const std::string& dir) {
+// --shard i/n, or GTEST_SHARD_INDEX (0-based) / GTEST_TOTAL_SHARDS as
+// test runners set them; also touches GTEST_SHARD_STATUS_FILE as gtest does.
+bool parse_shard(const std::string& text, RunOptions* options) {
+  int index = 0, count = 1;
+  if (!text.empty()) {
+    char slash = 0;
+    std::istringstream in(text);
+    if (!(in >> index >> slash >> count) || slash != '/' || !in.eof() || count < 1 || index < 1 || index > count) {
+      fmt::print(stderr, "scatterproof: --shard wants i/n with 1 <= i <= n, got '{}'\n", text);
+      return false;
+    }
+    --index;
+  } else if (const char* total = std::getenv("GTEST_TOTAL_SHARDS")) {
+    const char* at = std::getenv("GTEST_SHARD_INDEX");
+    try {
+      count = std::stoi(total);
+      index = at ? std::stoi(at) : 0;
+    } catch (const std::exception&) {
+      count = 0;
+    }
+    if (count < 1 || index < 0 || index >= count) {
+      fmt::print(stderr, "scatterproof: bad GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX\n");
+      return false;
+    }
+    if (const char* status = std::getenv("GTEST_SHARD_STATUS_FILE")) std::ofstream{status};
+  }
+  options->shard_index = index;
+  options->shard_count = count;
+  return true;
+}
+
+int command_update_expectations(const std::string& dir, const std::string& out, const std::string& reason) {
+  std::vector<ExpectationEntry> add;
+  for (const ResultRecord& r : read_results(dir + "/results.jsonl")) {
+    if (r.check == "load" || !verdict_is_unexpected(r.verdict) || r.verdict == Verdict::Kind::XPass) continue;
+    ExpectationEntry e;
+    e.case_pattern = r.case_id;
+    e.backend_pattern = r.backend;
+    e.reason = reason.empty() ? std::string(verdict_name(r.verdict)) + ": " + r.detail : reason;
+    add.push_back(std::move(e));
+  }
+  try {
+    const size_t added = write_expectation_file(out, add);
+    fmt::print("{}: {} entries added ({} unexpected results in {})\n", out, added, add.size(), dir);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "scatterproof: {}\n", e.what());
+    return exit_code::kBadSpecInput;
+  }
+  return exit_code::kOk;
+}
+
+int command_report(const std::string& dir, bool xpass_warn) {
   const std::vector<ResultRecord> records = read_results(dir + "/results.jsonl");
   write_reports(records, dir);
   const ReportSummary s = summarize(records);
@@ -137,7 +192,7 @@ int command_report(const std::string& dir) {
   bool unexpected = false, spec_error = false;
   for (const ResultRecord& r : records) {
     if (r.check == "load") spec_error = true;
-    else if (verdict_is_unexpected(r.verdict)) unexpected = true;
+    else if (verdict_is_unexpected(r.verdict) && !(xpass_warn && r.verdict == Verdict::Kind::XPass)) unexpected = true;
   }
   return unexpected ? exit_code::kUnexpectedResults : spec_error ? exit_code::kBadSpecInput : exit_code::kOk;
 }
@@ -182,6 +237,18 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::Range(0, 1024));
   run->add_flag("--deterministic", run_options.backend_options.deterministic,
                 "ask backends with a deterministic mode to use it");
+  std::vector<std::string> expectation_files;
+  run->add_option("--expectations", expectation_files,
+                  "expectation file of known failures (XFAIL); repeatable")
+      ->allow_extra_args(false)
+      ->check(CLI::ExistingFile);
+  std::string xpass_mode = "fail";
+  run->add_option("--xpass", xpass_mode, "an unexpected pass of a listed failure: fail (default) or warn")
+      ->check(CLI::IsMember({"fail", "warn"}));
+  std::string shard;
+  run->add_option("--shard", shard,
+                  "i/n: run the i-th of n slices of the cases (1-based; default from GTEST_SHARD_INDEX and "
+                  "GTEST_TOTAL_SHARDS)");
   run->add_option("paths", run_paths, "spec files or directories")->required();
 
   std::vector<std::string> list_paths, list_filters;
@@ -208,6 +275,15 @@ int run_cli(int argc, char** argv) {
   std::string report_dir;
   CLI::App* report = app.add_subcommand("report", "rebuild report.json, junit.xml and report.md from DIR/results.jsonl");
   report->add_option("dir", report_dir, "a report directory")->required();
+  std::string report_xpass = "fail";
+  report->add_option("--xpass", report_xpass, "fail (default) or warn, as for run")->check(CLI::IsMember({"fail", "warn"}));
+
+  std::string update_dir, update_out, update_reason;
+  CLI::App* update = app.add_subcommand(
+      "update-expectations", "add an expectation entry for every unexpected result of a run (kept entries stay)");
+  update->add_option("dir", update_dir, "a report directory (its results.jsonl)")->required();
+  update->add_option("--out", update_out, "the expectation file to write or merge into")->required();
+  update->add_option("--reason", update_reason, "reason recorded in each new entry (default: the failure's detail)");
 
   BenchOptions bench_options;
   CLI::App* bench = app.add_subcommand("bench", "time fixed gather/scatter workloads side by side on several backends");
@@ -261,13 +337,22 @@ int run_cli(int argc, char** argv) {
         return exit_code::kUsage;
       }
     }
+    run_options.xpass_warn = xpass_mode == "warn";
+    try {
+      run_options.expectations = load_expectation_files(expectation_files);
+    } catch (const SpecError& e) {
+      fmt::print(stderr, "scatterproof: {}\n", e.what());
+      return exit_code::kBadSpecInput;
+    }
+    if (!parse_shard(shard, &run_options)) return exit_code::kUsage;
     return command_run(run_paths, run_options);
   }
   if (*list) return command_list(list_paths, list_filters);
   if (*validate) return command_validate(validate_paths);
   if (*explain) return command_explain(explain_target, explain_case, explain_paths);
   if (*backends) return command_backends(backend_names_only);
-  if (*report) return command_report(report_dir);
+  if (*report) return command_report(report_dir, report_xpass == "warn");
+  if (*update) return command_update_expectations(update_dir, update_out, update_reason);
   if (*bench) return run_bench(bench_options);
   if (*fuzz_cmd) return fuzz::fuzz_main(fuzz_options);
   if (*repro_cmd) return fuzz::repro_main(repro_options);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "harness/expectations.h"
 #include "harness/case.h"
 #include "reports/report_writers.h"
 #include "reports/result_stream.h"
@@ -43,6 +44,14 @@ struct RunOptions {
   // answer on every variant (check "layout").
   std::vector<std::string> layouts;
   BackendOptions backend_options;  // passed to every backend instance
+  // Known failures (harness/expectations.h): a listed failure is XFAIL, a
+  // listed pass XPASS — unexpected unless xpass_warn.
+  std::vector<ExpectationEntry> expectations;
+  bool xpass_warn = false;
+  // Run only every shard_count-th selected case, starting at shard_index
+  // (0-based), so a CI matrix can split the suite.
+  int shard_index = 0;
+  int shard_count = 1;
   bool verbose = false;
   std::function<void(const ResultRecord&)> on_result;  // progress; may be empty
 };

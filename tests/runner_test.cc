@@ -238,3 +238,55 @@ TEST_F(RunnerTest, SpecFilesLoadLenientlyAndIdsAreUniqueAcrossFiles) {
 
 }  // namespace
 }  // namespace sp
+
+namespace sp {
+namespace {
+
+ExpectationEntry listed(const std::string& case_pattern, const std::string& backend) {
+  return ExpectationEntry{case_pattern, backend, "known bug", "", "gate.json"};
+}
+
+TEST_F(RunnerTest, ListedFailureIsXFailAndExitZero) {
+  RunOptions o = options_for("xfail", {"test-wrong"});
+  o.expectations = {listed("s/*", "test-*")};
+  const RunSummary s = run_cases({scatter_case("s/one")}, {}, o);
+  EXPECT_EQ(s.exit_code, exit_code::kOk);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::XFail), 1u);
+}
+
+TEST_F(RunnerTest, ListedPassIsXPassAndFailsTheGateUnlessWarned) {
+  RunOptions o = options_for("xpass", {"reference"});
+  o.expectations = {listed("s/one", "reference")};
+  RunSummary s = run_cases({scatter_case("s/one")}, {}, o);
+  EXPECT_EQ(s.exit_code, exit_code::kUnexpectedResults);
+  EXPECT_EQ(s.verdicts.at(Verdict::Kind::XPass), 2u);  // the document check and the differential run
+  o.xpass_warn = true;
+  o.report_dir = fresh_dir("xpass-warn");
+  s = run_cases({scatter_case("s/one")}, {}, o);
+  EXPECT_EQ(s.exit_code, exit_code::kOk);
+}
+
+TEST_F(RunnerTest, UnlistedBackendIsNotCoveredByAnEntry) {
+  RunOptions o = options_for("unlisted", {"test-wrong"});
+  o.expectations = {listed("s/one", "cpu")};
+  EXPECT_EQ(run_cases({scatter_case("s/one")}, {}, o).exit_code, exit_code::kUnexpectedResults);
+}
+
+TEST_F(RunnerTest, ShardsPartitionTheCases) {
+  std::vector<Case> cases;
+  for (int i = 0; i < 7; ++i) cases.push_back(scatter_case("s/" + std::to_string(i)));
+  size_t total = 0;
+  for (int shard = 0; shard < 3; ++shard) {
+    RunOptions o = options_for("shard" + std::to_string(shard), {"reference"});
+    o.shard_index = shard;
+    o.shard_count = 3;
+    const RunSummary s = run_cases(cases, {}, o);
+    const size_t n = s.verdicts.at(Verdict::Kind::Pass) / 2;  // document + differential per case
+    EXPECT_EQ(n, shard == 0 ? 3u : 2u);
+    total += n;
+  }
+  EXPECT_EQ(total, cases.size());
+}
+
+}  // namespace
+}  // namespace sp

@@ -1,0 +1,119 @@
+#include "harness/expectations.h"
+
+#include <fnmatch.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/case.h"
+
+namespace sp {
+namespace {
+
+constexpr const char* kFormat = "scatterproof-expectations/1";
+
+bool glob_matches(const std::string& pattern, const std::string& text) {
+  return pattern == text || fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+std::string required_string(const nlohmann::json& entry, const std::string& path, size_t i, const char* field) {
+  const std::string where = "entries[" + std::to_string(i) + "]." + field;
+  auto it = entry.find(field);
+  if (it == entry.end()) throw SpecError(path, "", where, "missing");
+  if (!it->is_string() || it->get<std::string>().empty()) throw SpecError(path, "", where, "must be a non-empty string");
+  return it->get<std::string>();
+}
+
+}  // namespace
+
+std::vector<ExpectationEntry> load_expectation_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw SpecError(path, "", "", "cannot open expectation file");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw SpecError(path, "", "", std::string("invalid JSON: ") + e.what());
+  }
+  if (!doc.is_object() || doc.value("format", "") != kFormat)
+    throw SpecError(path, "", "format", std::string("must be \"") + kFormat + "\"");
+  if (!doc.contains("entries") || !doc["entries"].is_array()) throw SpecError(path, "", "entries", "must be an array");
+  std::vector<ExpectationEntry> out;
+  const nlohmann::json& entries = doc["entries"];
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const nlohmann::json& e = entries[i];
+    if (!e.is_object()) throw SpecError(path, "", "entries[" + std::to_string(i) + "]", "must be an object");
+    for (const auto& [key, value] : e.items())
+      if (key != "case" && key != "backend" && key != "reason" && key != "link")
+        throw SpecError(path, "", "entries[" + std::to_string(i) + "]." + key, "unknown field");
+    ExpectationEntry x;
+    x.case_pattern = required_string(e, path, i, "case");
+    x.backend_pattern = required_string(e, path, i, "backend");
+    x.reason = required_string(e, path, i, "reason");
+    if (e.contains("link")) x.link = required_string(e, path, i, "link");
+    x.file = path;
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+std::vector<ExpectationEntry> load_expectation_files(const std::vector<std::string>& paths) {
+  std::vector<ExpectationEntry> all;
+  for (const std::string& p : paths) {
+    std::vector<ExpectationEntry> some = load_expectation_file(p);
+    all.insert(all.end(), some.begin(), some.end());
+  }
+  return all;
+}
+
+const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& entries, const std::string& case_id,
+                                         const std::string& backend) {
+  for (const ExpectationEntry& e : entries)
+    if (glob_matches(e.backend_pattern, backend) && glob_matches(e.case_pattern, case_id)) return &e;
+  return nullptr;
+}
+
+Verdict apply_expectation(const ExpectationEntry& entry, Verdict v) {
+  const std::string why = "listed in " + entry.file + ": " + entry.reason + (entry.link.empty() ? "" : " (" + entry.link + ")");
+  switch (v.kind) {
+    case Verdict::Kind::Fail:
+    case Verdict::Kind::Crash:
+    case Verdict::Kind::Timeout:
+    case Verdict::Kind::Error:
+      return {Verdict::Kind::XFail, "expected " + std::string(verdict_name(v.kind)) + ", " + why + "; " + v.detail};
+    case Verdict::Kind::Pass:
+      return {Verdict::Kind::XPass, "passed although " + why};
+    default:
+      return v;
+  }
+}
+
+size_t write_expectation_file(const std::string& path, const std::vector<ExpectationEntry>& add) {
+  nlohmann::json doc = {{"format", kFormat}, {"entries", nlohmann::json::array()}};
+  std::vector<ExpectationEntry> existing;
+  if (std::ifstream(path).good()) existing = load_expectation_file(path);
+  auto to_json = [](const ExpectationEntry& e) {
+    nlohmann::json j = {{"case", e.case_pattern}, {"backend", e.backend_pattern}, {"reason", e.reason}};
+    if (!e.link.empty()) j["link"] = e.link;
+    return j;
+  };
+  for (const ExpectationEntry& e : existing) doc["entries"].push_back(to_json(e));
+  size_t added = 0;
+  for (const ExpectationEntry& e : add) {
+    bool known = false;
+    for (const ExpectationEntry& x : existing)
+      known = known || (x.case_pattern == e.case_pattern && x.backend_pattern == e.backend_pattern);
+    if (known) continue;
+    existing.push_back(e);
+    doc["entries"].push_back(to_json(e));
+    ++added;
+  }
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error(path + ": cannot write expectation file");
+  out << doc.dump(2) << "\n";
+  return added;
+}
+
+}  // namespace sp

@@ -1,0 +1,47 @@
+// expectations.h — expectation files for CI gates: known results that are
+// allowed to fail, each with a reason.
+//
+//   {"format": "scatterproof-expectations/1",
+//    "entries": [{"case": "paddle/scatter-index/*", "backend": "paddle",
+//                 "reason": "Paddle wraps negative indices", "link": "https://..."}]}
+//
+// `case` and `backend` are exact names or fnmatch globs (`*` crosses `/`, so
+// "torch/*" also covers layout variants "torch/x@gapped"). A listed result
+// still runs: a failure becomes XFAIL (expected), a pass becomes XPASS (the
+// entry is stale — unexpected by default, a warning with --xpass=warn).
+// Unsupported results are left as they are.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/verdict.h"
+
+namespace sp {
+
+struct ExpectationEntry {
+  std::string case_pattern;
+  std::string backend_pattern;
+  std::string reason;
+  std::string link;
+  std::string file;  // where it was read from
+};
+
+// Throws SpecError (harness/case.h) naming the file, the entry and the field.
+std::vector<ExpectationEntry> load_expectation_file(const std::string& path);
+std::vector<ExpectationEntry> load_expectation_files(const std::vector<std::string>& paths);
+
+// The first entry matching (case id, backend), or null.
+const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& entries, const std::string& case_id,
+                                         const std::string& backend);
+
+// Applies an entry to a judged verdict: fail/crash/timeout/error -> xfail,
+// pass -> xpass; anything else unchanged. The detail says why.
+Verdict apply_expectation(const ExpectationEntry& entry, Verdict v);
+
+// Writes (or merges into) an expectation file: existing entries are kept,
+// new (case, backend) pairs appended. Returns the number added.
+size_t write_expectation_file(const std::string& path, const std::vector<ExpectationEntry>& add);
+
+}  // namespace sp

@@ -1,0 +1,79 @@
+// Expectation files: loading with errors that name file and field, glob
+// matching, the XFAIL/XPASS transitions and merging new entries.
+#include "harness/expectations.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness/case.h"
+
+namespace sp {
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("sp_exp_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(Expectations, LoadsEntries) {
+  const std::string p = write_temp("ok.json", R"({"format": "scatterproof-expectations/1", "entries": [
+      {"case": "paddle/*", "backend": "paddle", "reason": "wraps negatives", "link": "https://example.org/1"}]})");
+  const std::vector<ExpectationEntry> e = load_expectation_file(p);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].reason, "wraps negatives");
+  EXPECT_EQ(e[0].link, "https://example.org/1");
+  EXPECT_EQ(e[0].file, p);
+}
+
+TEST(Expectations, ErrorsNameTheField) {
+  auto error_of = [](const std::string& text) {
+    try {
+      load_expectation_file(write_temp("bad.json", text));
+    } catch (const SpecError& e) {
+      return e.field() + ": " + e.message();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of(R"({"format": "x", "entries": []})").rfind("format", 0), 0u);
+  EXPECT_EQ(error_of(R"({"format": "scatterproof-expectations/1"})").rfind("entries", 0), 0u);
+  EXPECT_EQ(error_of(R"({"format": "scatterproof-expectations/1", "entries": [{"case": "a", "backend": "b"}]})"),
+            "entries[0].reason: missing");
+  EXPECT_EQ(error_of(R"({"format": "scatterproof-expectations/1", "entries": [{"case": "a", "backend": "b",
+            "reason": "r", "colour": "red"}]})"),
+            "entries[0].colour: unknown field");
+  EXPECT_NE(error_of("{not json"), "no error");
+}
+
+TEST(Expectations, GlobsCoverLayoutVariantsAndBackends) {
+  const std::vector<ExpectationEntry> e = {{"torch/scatter_/*", "lib*", "r", "", "f"}};
+  EXPECT_NE(find_expectation(e, "torch/scatter_/a@gapped", "libtorch"), nullptr);
+  EXPECT_EQ(find_expectation(e, "torch/gather/a", "libtorch"), nullptr);
+  EXPECT_EQ(find_expectation(e, "torch/scatter_/a", "cpu"), nullptr);
+}
+
+TEST(Expectations, FailuresBecomeXFailAndPassesXPass) {
+  const ExpectationEntry e{"c", "b", "known", "", "f.json"};
+  EXPECT_EQ(apply_expectation(e, Verdict::fail("x")).kind, Verdict::Kind::XFail);
+  EXPECT_EQ(apply_expectation(e, {Verdict::Kind::Crash, "sig"}).kind, Verdict::Kind::XFail);
+  EXPECT_EQ(apply_expectation(e, Verdict::pass()).kind, Verdict::Kind::XPass);
+  EXPECT_EQ(apply_expectation(e, {Verdict::Kind::Unsupported, "no"}).kind, Verdict::Kind::Unsupported);
+  EXPECT_NE(apply_expectation(e, Verdict::fail("x")).detail.find("known"), std::string::npos);
+}
+
+TEST(Expectations, WritingMergesWithoutDuplicates) {
+  const std::string p = write_temp("merge.json", "");
+  std::filesystem::remove(p);
+  EXPECT_EQ(write_expectation_file(p, {{"a", "cpu", "r1", "", ""}}), 1u);
+  EXPECT_EQ(write_expectation_file(p, {{"a", "cpu", "r2", "", ""}, {"b", "cpu", "r3", "", ""}}), 1u);
+  const std::vector<ExpectationEntry> e = load_expectation_file(p);
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].reason, "r1");
+  EXPECT_EQ(e[1].case_pattern, "b");
+}
+
+}  // namespace
+}  // namespace sp
