@@ -56,12 +56,16 @@ using BackendFactory = std::function<std::unique_ptr<Backend>(const std::string&
 // Registers a backend name (or a prefix ending in ':' such as "plugin:",
 // which then receives the full name). Built-in backends register in
 // register_builtin_backends() (backends/builtin.cc): one line per backend.
-void register_backend(const std::string& name, std::string summary, BackendFactory factory);
+// `in_process` is false for backends that run another process (subprocess
+// adapters, plugins): fuzz targets and properties, which run thousands of
+// cases a second, use only in-process ones.
+void register_backend(const std::string& name, std::string summary, BackendFactory factory, bool in_process = true);
 // Creates a backend; returns nullptr and sets *why when unknown/unavailable.
 std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& opts, std::string* why);
 struct BackendInfo {
   std::string name;
   std::string summary;
+  bool in_process = true;
 };
 std::vector<BackendInfo> registered_backends();
 
@@ -74,6 +78,7 @@ void register_builtin_backends();
 struct RegisteredBackend {
   std::string summary;
   BackendFactory factory;
+  bool in_process = true;
 };
 const RegisteredBackend* find_registered_backend(const std::string& name);
 std::vector<BackendInfo> list_registered_backends();

@@ -7,6 +7,8 @@
 namespace sp {
 
 void register_reference_backend();
+void register_process_backends();
+void register_plugin_backend();
 #ifdef SP_HAVE_CPU
 void register_cpu_backend();
 #endif
@@ -21,6 +23,8 @@ void register_builtin_backends() {
   static std::once_flag once;
   std::call_once(once, [] {
     register_reference_backend();
+    register_process_backends();
+    register_plugin_backend();
 #ifdef SP_HAVE_CPU
     register_cpu_backend();
 #endif

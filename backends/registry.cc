@@ -24,8 +24,8 @@ std::string_view outcome_kind_name(Outcome::Kind k) {
   return "?";
 }
 
-void register_backend(const std::string& name, std::string summary, BackendFactory factory) {
-  registry()[name] = RegisteredBackend{std::move(summary), std::move(factory)};
+void register_backend(const std::string& name, std::string summary, BackendFactory factory, bool in_process) {
+  registry()[name] = RegisteredBackend{std::move(summary), std::move(factory), in_process};
 }
 
 const RegisteredBackend* find_registered_backend(const std::string& name) {
@@ -40,7 +40,7 @@ const RegisteredBackend* find_registered_backend(const std::string& name) {
 
 std::vector<BackendInfo> list_registered_backends() {
   std::vector<BackendInfo> out;
-  for (const auto& [name, e] : registry()) out.push_back({name, e.summary});
+  for (const auto& [name, e] : registry()) out.push_back({name, e.summary, e.in_process});
   return out;
 }
 

@@ -863,7 +863,10 @@ std::vector<std::string> find_spec_files(const std::vector<std::string>& paths) 
     if (fs::is_directory(path, ec)) {
       for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
            it.increment(ec)) {
-        if (it->is_directory() && it->path().filename() == "schema") it.disable_recursion_pending();
+        // schema/ holds the JSON Schema, expectations/ the CI gate's
+        // expectation files: neither is a spec file.
+        if (it->is_directory() && (it->path().filename() == "schema" || it->path().filename() == "expectations"))
+          it.disable_recursion_pending();
         else if (it->is_regular_file() && it->path().extension() == ".json") files.push_back(it->path().string());
       }
       if (ec) throw SpecError(path, "", "", "cannot list directory: " + ec.message());

@@ -221,6 +221,55 @@ TEST_F(CpuBackendTest, GatherLargeLastDimAndExpandedRows) {
                                 make_index(DType::Int64, {}, Layout::Contiguous, 0, 0), -1));
 }
 
+// Gather checks its index inside the kernel (no separate pass): a bad value
+// at the first or last position of each kernel path, on both sides of the
+// range, must still be an IndexOutOfBounds error (and a 1-thread fallback
+// part must not miss it).
+TEST_F(CpuBackendTest, GatherFusedBoundsCheckCatchesEveryPath) {
+  const int64_t rows = 67, cols = 601;
+  for (int64_t bad : {int64_t{-1}, cols, int64_t{1} << 40}) {
+    for (bool at_end : {false, true}) {
+      // Last-dim path, past the parallel threshold.
+      Tensor index = make_index(DType::Int64, {rows, cols - 2}, Layout::Contiguous, 0, cols - 1);
+      index.set_bits_at({at_end ? rows - 1 : 0, at_end ? cols - 3 : 0}, static_cast<uint64_t>(bad));
+      agree_all_threads(gather_call(make(DType::Float32, {rows, cols}, Layout::Contiguous), index, 1));
+      // Row path: an index expanded along the last dim.
+      Tensor per_row = make_index(DType::Int64, {3001, 1}, Layout::Contiguous, 0, 499);
+      per_row.set_bits_at({at_end ? 3000 : 0, 0}, static_cast<uint64_t>(bad < 0 ? bad : 500 + (bad - cols)));
+      agree_all_threads(gather_call(make(DType::Float32, {500, 33}, Layout::Contiguous),
+                                    Tensor::view(DType::Int64, {3001, 33}, {1, 0}, 0, per_row.storage()), 0));
+      // Element path: a strided index along a middle dim.
+      Tensor mid = make_index(DType::Int64, {9, 41, 129}, Layout::Gapped, 0, 39);
+      mid.set_bits_at({at_end ? 8 : 0, at_end ? 40 : 0, at_end ? 128 : 0}, static_cast<uint64_t>(bad < 0 ? bad : 40));
+      agree_all_threads(gather_call(make(DType::Float32, {9, 40, 130}, Layout::Transposed), mid, 1));
+    }
+  }
+}
+
+// Large outputs come from the backend's output pool: a storage the caller
+// still holds is never reused, a released one is (and is fully rewritten).
+TEST_F(CpuBackendTest, OutputPoolReusesOnlyReleasedStorage) {
+  Backend& cpu = backend(2);
+  const OpCall call = gather_call(make(DType::Float32, {600, 700}, Layout::Contiguous),
+                                  make_index(DType::Int64, {600, 700}, Layout::Contiguous, 0, 699), 1);
+  const Expectation want = evaluate(call);
+  const Outcome first = cpu.run(call);
+  ASSERT_EQ(first.kind, Outcome::Kind::Outputs) << first.message;
+  const std::vector<uint64_t> first_bits = first.outputs.front().to_bits();
+  Outcome second = cpu.run(call);
+  ASSERT_EQ(second.kind, Outcome::Kind::Outputs) << second.message;
+  EXPECT_NE(first.outputs.front().storage(), second.outputs.front().storage());
+  const std::byte* released = second.outputs.front().storage()->data();
+  second = Outcome{};
+  // The next output of the same byte size reuses the released storage.
+  const Outcome third = cpu.run(call);
+  ASSERT_EQ(third.kind, Outcome::Kind::Outputs) << third.message;
+  EXPECT_EQ(third.outputs.front().storage()->data(), released);
+  EXPECT_EQ(third.outputs.front().to_bits(), first_bits);
+  EXPECT_EQ(first.outputs.front().to_bits(), first_bits) << "a held output was overwritten";
+  agree(call, want, 2);
+}
+
 TEST_F(CpuBackendTest, TorchScatterEveryDtypeReduceAndValue) {
   const std::optional<std::string> reduces[] = {std::nullopt, "add", "multiply"};
   for (const char* op : {"torch.scatter_", "torch.scatter"}) {

@@ -24,7 +24,7 @@ namespace {
 std::vector<std::unique_ptr<Backend>> all_backends() {
   std::vector<std::unique_ptr<Backend>> v;
   for (const auto& info : registered_backends()) {
-    if (info.name.back() == ':' || info.name == "cuda") continue;
+    if (!info.in_process || info.name.back() == ':') continue;
     BackendOptions opts;
     opts.threads = 2;
     if (auto b = make_backend(info.name, opts, nullptr)) v.push_back(std::move(b));

@@ -2,9 +2,10 @@
 // every semantic, checked differentially against the reference.
 //
 // Each op: validate (cpu_validate.h, then a parallel index-bounds scan),
-// and only then write. In-place ops write into the caller's self view
-// (its layout kept); out-of-place ops write a fresh contiguous tensor that
-// starts as a copy of self/x. A src or index sharing storage with the
+// and only then write; gather, whose output is fresh, checks its index
+// values inside the kernel instead. In-place ops write into the caller's
+// self view (its layout kept); out-of-place ops write a fresh contiguous
+// tensor (output_pool.h) that starts as a copy of self/x. A src or index sharing storage with the
 // written tensor is copied first, so every read sees the values from
 // before the call, as in the reference.
 #include <thread>
@@ -13,6 +14,7 @@
 #include "backends/cpu/cpu_validate.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/mutation.h"
+#include "backends/cpu/output_pool.h"
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
 
@@ -62,7 +64,7 @@ class CpuBackend final : public Backend {
 
  private:
   Tensor fresh_copy(const Tensor& t) {
-    Tensor out = Tensor::zeros(t.dtype(), t.shape());
+    Tensor out = outputs_.uninitialized(t.dtype(), t.shape());  // every element is copied over
     copy_to_contiguous(t, out.storage()->data(), pool_);
     return out;
   }
@@ -71,19 +73,21 @@ class CpuBackend final : public Backend {
     if (auto v = check_torch_gather(call)) return error(v->category, v->message);
     const Tensor& input = *call.tensor("input");
     const Tensor& index = *call.tensor("index");
-    Tensor out = Tensor::zeros(input.dtype(), index.shape());
-    if (index.numel() == 0) return Outcome::of_outputs({out});
+    if (index.numel() == 0) return Outcome::of_outputs({Tensor::zeros(input.dtype(), index.shape())});
+    // The kernel writes every element and checks the index as it reads it.
+    Tensor out = outputs_.uninitialized(input.dtype(), index.shape());
     const Shape input_shape = logical_shape(input), index_shape = logical_shape(index);
     const int64_t dim = *call.dim < 0 ? *call.dim + static_cast<int64_t>(input_shape.size()) : *call.dim;
     const int64_t size = input_shape[static_cast<size_t>(dim)];
-    if (auto bad = find_bad_index(index.dtype(), data(index), index_shape, logical_strides(index), 0, size, pool_))
-      return error(ErrorCategory::IndexOutOfBounds, "index " + std::to_string(bad->value) +
-                                                        " is out of bounds for dimension " + std::to_string(dim) +
-                                                        " with size " + std::to_string(size));
     const IndexWalk walk = make_walk(index_shape, dim, logical_strides(input), logical_strides(index),
                                      contiguous_strides(index_shape), size);
-    gather_kernel(input.dtype(), index.dtype(), data(input), data(index), data(out), walk, pool_);
-    return Outcome::of_outputs({out});
+    if (gather_kernel(input.dtype(), index.dtype(), data(input), data(index), data(out), walk, pool_))
+      return Outcome::of_outputs({out});
+    // Some value is out of range: find the first one in row-major order for the message.
+    const auto bad = find_bad_index(index.dtype(), data(index), index_shape, logical_strides(index), 0, size, pool_);
+    return error(ErrorCategory::IndexOutOfBounds, "index " + std::to_string(bad.value().value) +
+                                                      " is out of bounds for dimension " + std::to_string(dim) +
+                                                      " with size " + std::to_string(size));
   }
 
   Outcome torch_scatter(const OpCall& call) {
@@ -187,10 +191,13 @@ class CpuBackend final : public Backend {
                           logical_shape(target)[static_cast<size_t>(dim)]);
     args.op = op;
     args.zero_targets_first = zero_first;
+    args.scratch = &scratch_;
     scatter_kernel(args, pool_);
   }
 
   ThreadPool pool_;
+  OutputPool outputs_;
+  std::vector<std::vector<std::byte>> scratch_;  // the scatter kernel's, kept between calls
   const Mutation mutation_;
   const std::string name_;
 };

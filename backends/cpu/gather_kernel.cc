@@ -1,4 +1,5 @@
 // gather_kernel.cc — the walk, index bounds scan, strided copy and gather.
+#include <atomic>
 #include <cstring>
 
 #include "backends/cpu/kernels.h"
@@ -46,13 +47,20 @@ std::optional<int64_t> first_bad(const I* x, const IndexWalk& scan, int64_t l0, 
   return bad;
 }
 
+// True when v lies in [0, size): one unsigned compare.
+inline bool in_range(int64_t v, int64_t size) { return static_cast<uint64_t>(v) < static_cast<uint64_t>(size); }
+
+// Validation is fused into the copy (the output is fresh, so a bad index
+// just abandons it): every index value is read once, checked and used.
 template <class E>
-void gather_typed(const E* a, const std::byte* xb, DType index_dtype, E* out, const IndexWalk& w, ThreadPool& pool) {
+bool gather_typed(const E* a, const std::byte* xb, DType index_dtype, E* out, const IndexWalk& w, ThreadPool& pool) {
+  // Returns false at the first index value outside [0, S).
   auto run_rows = [&]<class I>(const I* x, int64_t r0, int64_t r1) {
     const int64_t S = w.S;
     const bool row_const = w.index_row_constant();
     const Axis last = w.inner.empty() ? Axis{} : w.inner.back();
     const int64_t L = w.inner_count();
+    const int64_t xs = w.along.x, as = w.along.a, ps = w.along.p;
     for (int64_t r = r0; r < r1;) {
       const int64_t o = r / w.K;
       const int64_t k_end = std::min(w.K, (r1 - o * w.K));
@@ -63,18 +71,21 @@ void gather_typed(const E* a, const std::byte* xb, DType index_dtype, E* out, co
       if (w.inner.empty()) {
         // Gather along the last (coalesced) dim: one index read per element.
         for (int64_t k = r - o * w.K; k < k_end; ++k) {
-          int64_t t = static_cast<int64_t>(x_o[k * w.along.x]);
-          t = t < 0 ? t + S : t;
-          p_o[k * w.along.p] = a_o[t * w.along.a];
+          const auto t = static_cast<int64_t>(x_o[k * xs]);
+          if (!in_range(t, S)) [[unlikely]]
+            return false;
+          p_o[k * ps] = a_o[t * as];
         }
       } else {
         for (int64_t k = r - o * w.K; k < k_end; ++k) {
-          const I* xk = x_o + k * w.along.x;
-          E* pk = p_o + k * w.along.p;
+          const I* xk = x_o + k * xs;
+          E* pk = p_o + k * ps;
           if (row_const) {
             // Index expanded along the inner dims: whole rows, memcpy when both are unit-stride.
-            int64_t t = static_cast<int64_t>(*xk);
-            const E* arow = a_o + (t < 0 ? t + S : t) * w.along.a;
+            const auto t = static_cast<int64_t>(*xk);
+            if (!in_range(t, S)) [[unlikely]]
+              return false;
+            const E* arow = a_o + t * as;
             w.for_inner_runs(0, L, [&](Offsets off, int64_t, int64_t n) {
               if (last.a == 1 && last.p == 1) {
                 std::memcpy(pk + off.p, arow + off.a, static_cast<size_t>(n) * sizeof(E));
@@ -83,29 +94,34 @@ void gather_typed(const E* a, const std::byte* xb, DType index_dtype, E* out, co
               }
             });
           } else {
+            bool ok = true;
             w.for_inner_runs(0, L, [&](Offsets off, int64_t, int64_t n) {
-              for (int64_t j = 0; j < n; ++j) {
-                int64_t t = static_cast<int64_t>(xk[off.x + j * last.x]);
-                t = t < 0 ? t + S : t;
-                pk[off.p + j * last.p] = a_o[t * w.along.a + off.a + j * last.a];
+              for (int64_t j = 0; j < n && ok; ++j) {
+                const auto t = static_cast<int64_t>(xk[off.x + j * last.x]);
+                ok = in_range(t, S);
+                if (ok) [[likely]]
+                  pk[off.p + j * last.p] = a_o[t * as + off.a + j * last.a];
               }
             });
+            if (!ok) return false;
           }
         }
       }
       r = o * w.K + k_end;
     }
+    return true;
   };
   // Every out element is written once, so any split of the (o, k) rows is race-free.
   const int64_t rows = w.outer_count() * w.K;
-  const int threads = static_cast<int>(std::clamp<int64_t>(threads_for(rows * w.inner_count(), pool), 1, rows));
+  const int threads = static_cast<int>(std::clamp<int64_t>(parts_for(rows * w.inner_count(), pool), 1, rows));
+  std::atomic<bool> all_in_range{true};
   pool.run(threads, [&](int tid) {
     const int64_t r0 = split_point(rows, threads, tid), r1 = split_point(rows, threads, tid + 1);
-    if (index_dtype == DType::Int32)
-      run_rows(reinterpret_cast<const int32_t*>(xb), r0, r1);
-    else
-      run_rows(reinterpret_cast<const int64_t*>(xb), r0, r1);
+    const bool ok = index_dtype == DType::Int32 ? run_rows(reinterpret_cast<const int32_t*>(xb), r0, r1)
+                                                : run_rows(reinterpret_cast<const int64_t*>(xb), r0, r1);
+    if (!ok) all_in_range.store(false, std::memory_order_relaxed);
   });
+  return all_in_range.load(std::memory_order_relaxed);
 }
 
 template <size_t N>
@@ -117,7 +133,7 @@ struct Bytes {
 template <class E>
 void copy_typed(const E* src, E* dst, const IndexWalk& scan, ThreadPool& pool) {
   const int64_t n = scan.inner_count();
-  const int threads = threads_for(n, pool);
+  const int threads = parts_for(n, pool);
   const Axis last = scan.inner.empty() ? Axis{} : scan.inner.back();
   pool.run(threads, [&](int tid) {
     scan.for_inner_runs(split_point(n, threads, tid), split_point(n, threads, tid + 1),
@@ -181,7 +197,7 @@ std::optional<BadIndex> find_bad_index(DType index_dtype, const std::byte* index
     scan.inner.push_back(Axis{shape[d], 0, strides[d], 0});
   }
   const int64_t n = scan.inner_count();
-  const int threads = threads_for(n, pool);
+  const int threads = parts_for(n, pool);
   std::vector<std::optional<int64_t>> found(static_cast<size_t>(threads));
   pool.run(threads, [&](int tid) {
     const int64_t l0 = split_point(n, threads, tid), l1 = split_point(n, threads, tid + 1);
@@ -207,11 +223,11 @@ std::optional<BadIndex> find_bad_index(DType index_dtype, const std::byte* index
   return std::nullopt;
 }
 
-void gather_kernel(DType dtype, DType index_dtype, const std::byte* a, const std::byte* x, std::byte* out,
+bool gather_kernel(DType dtype, DType index_dtype, const std::byte* a, const std::byte* x, std::byte* out,
                    const IndexWalk& walk, ThreadPool& pool) {
   // Gather moves bits, so only the element size matters.
   auto go = [&]<class E>(E*) {
-    gather_typed(reinterpret_cast<const E*>(a), x, index_dtype, reinterpret_cast<E*>(out), walk, pool);
+    return gather_typed(reinterpret_cast<const E*>(a), x, index_dtype, reinterpret_cast<E*>(out), walk, pool);
   };
   switch (dtype_size(dtype)) {
     case 1: return go(static_cast<uint8_t*>(nullptr));

@@ -7,9 +7,10 @@
 // scatter, out for gather) and the *indexed* operand a (self for scatter,
 // input for gather), which is addressed at (o, index value, l). Dims are
 // coalesced where all three operands allow, so a contiguous walk becomes a
-// few long runs. The kernels never check anything: every index value has
-// been validated to lie in [-S, S) (negative ones count from the end) and
-// every stride to stay inside its storage before they are called.
+// few long runs. Every stride has been validated to stay inside its storage
+// before a kernel is called. The scatter kernel checks nothing: every index
+// value has been validated to lie in [-S, S) (negative ones count from the
+// end). The gather kernel checks its index values itself (gather_kernel).
 #pragma once
 
 #include <algorithm>
@@ -30,6 +31,15 @@ inline constexpr int64_t kMinParallelWork = 1 << 15;
 inline int threads_for(int64_t work, const ThreadPool& pool) {
   if (work < kMinParallelWork) return 1;
   return static_cast<int>(std::min<int64_t>(pool.size(), work / (kMinParallelWork / 2)));
+}
+
+// For kernels whose parts need no per-thread state: several parts per
+// thread, so a thread slowed by other processes hands its share to the rest
+// (ThreadPool::run gives out parts first come, first served).
+inline constexpr int kPartsPerThread = 8;
+inline int parts_for(int64_t work, const ThreadPool& pool) {
+  const int threads = threads_for(work, pool);
+  return threads == 1 ? 1 : static_cast<int>(std::min<int64_t>(threads * kPartsPerThread, work / (kMinParallelWork / 16)));
 }
 
 struct Offsets {
@@ -105,7 +115,10 @@ std::optional<BadIndex> find_bad_index(DType index_dtype, const std::byte* index
                                        const Shape& strides, int64_t lo, int64_t hi, ThreadPool& pool);
 
 // out[(o,k,l) contiguous] = a[o, index(o,k,l), l]; element size from dtype.
-void gather_kernel(DType dtype, DType index_dtype, const std::byte* a, const std::byte* x, std::byte* out,
+// Unlike the other kernels it validates as it goes: false when some index
+// value lies outside [0, walk.S), and then `out` holds garbage (the caller
+// discards it and finds the first bad value with find_bad_index).
+bool gather_kernel(DType dtype, DType index_dtype, const std::byte* a, const std::byte* x, std::byte* out,
                    const IndexWalk& walk, ThreadPool& pool);
 
 enum class ScatterOp { Overwrite, Add, Multiply };
@@ -120,6 +133,9 @@ struct ScatterArgs {
   // Every targeted element is set to zero before any is combined (paddle's
   // accumulate mode).
   bool zero_targets_first = false;
+  // Per-thread accumulator space kept by the backend between calls (may be
+  // null): reusing it saves the page faults of a fresh allocation each call.
+  std::vector<std::vector<std::byte>>* scratch = nullptr;
 };
 void scatter_kernel(const ScatterArgs& args, ThreadPool& pool);
 

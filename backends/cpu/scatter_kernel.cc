@@ -17,8 +17,10 @@ namespace {
 
 // Rows at least this long take the sorted path; shorter rows scan.
 constexpr int64_t kWideRow = 16;
-// Cap on the private accumulators of the narrow-row reduce path.
+// Cap on the private accumulators of the narrow-row reduce path, and on
+// the part of them the backend keeps for the next call.
 constexpr int64_t kPrivateBytesCap = int64_t{512} << 20;
+constexpr size_t kKeptScratchBytes = size_t{64} << 20;
 
 template <class E, class I, ScatterOp Op>
 class Scatter {
@@ -32,6 +34,7 @@ class Scatter {
         x_(reinterpret_cast<const I*>(args.x)),
         p_(reinterpret_cast<const S*>(args.p)),
         zero_first_(args.zero_targets_first),
+        scratch_(args.scratch),
         pool_(pool),
         last_(w_.inner.empty() ? Axis{} : w_.inner.back()),
         L_(w_.inner_count()),
@@ -109,6 +112,15 @@ class Scatter {
       load_row(acc, row);
   }
 
+  // The src rows of the sorted path come in target order, i.e. from random
+  // places: fetching a few rows ahead hides the latency of the jumps.
+  static constexpr int64_t kPrefetchAhead = 4;
+  void prefetch_row(const S* row) const {
+    if (w_.inner.size() != 1 || last_.p != 1) return;  // only a single unit-stride run is worth it
+    const auto* bytes = reinterpret_cast<const char*>(row);
+    for (int64_t b = 0; b < L_ * static_cast<int64_t>(sizeof(S)); b += 64) __builtin_prefetch(bytes + b);
+  }
+
   // Visits every position of outer o within inner range [l0, l1), in
   // row-major order; Zero sets targets to zero instead of combining.
   template <bool Zero>
@@ -181,6 +193,7 @@ class Scatter {
   // so heavily duplicated targets (contention) still balance.
   void run_sorted(int threads) {
     const int64_t n_targets = w_.S, K = w_.K;
+    const bool combine_in_place = !E::kFloat16Like && !zero_first_;
     std::vector<int64_t> start(static_cast<size_t>(n_targets + 2)), order(static_cast<size_t>(K));
     std::vector<std::vector<A>> scratch(static_cast<size_t>(threads));
     std::vector<std::array<int64_t, 2>> partial_row(static_cast<size_t>(threads));
@@ -214,6 +227,14 @@ class Scatter {
               const S* prow = p + order[static_cast<size_t>(s1 - 1)] * w_.along.p;
               w_.for_inner_runs(0, L_, [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
             }
+          } else if (combine_in_place && s0 >= b && s1 <= e) {
+            // A whole row of a type whose accumulator is its storage: adding
+            // straight into self in index order is the accumulator path exactly.
+            for (int64_t q = s0; q < s1; ++q) {
+              if (q + kPrefetchAhead < s1) prefetch_row(p + order[static_cast<size_t>(q + kPrefetchAhead)] * w_.along.p);
+              const S* prow = p + order[static_cast<size_t>(q)] * w_.along.p;
+              w_.for_inner_runs(0, L_, [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
+            }
           } else {
             const bool whole = s0 >= b && s1 <= e;
             const int slot = r == r_first ? 0 : 1;
@@ -224,8 +245,11 @@ class Scatter {
               std::fill(acc, acc + L_, kIdentity);
               partial_row[static_cast<size_t>(tid)][static_cast<size_t>(slot)] = r;
             }
-            for (int64_t q = std::max(s0, b); q < std::min(s1, e); ++q)
+            const int64_t q1 = std::min(s1, e);
+            for (int64_t q = std::max(s0, b); q < q1; ++q) {
+              if (q + kPrefetchAhead < q1) prefetch_row(p + order[static_cast<size_t>(q + kPrefetchAhead)] * w_.along.p);
               accumulate_row(acc, p + order[static_cast<size_t>(q)] * w_.along.p);
+            }
             if (whole) store_row(arow, acc);
           }
         }
@@ -261,44 +285,87 @@ class Scatter {
 
   // Narrow rows (1-D scatter_add): each thread reduces an equal share of the
   // positions into its own accumulator array; a parallel merge over target
-  // ranges then combines self (or zero) with every thread's touched slots.
+  // ranges then combines self (or zero) with every thread's partials. A row
+  // whose partials are all the identity (bit for bit) is left alone: it was
+  // not targeted, or adding the identity would not change it (any NaN is
+  // allowed for a targeted NaN). Two cases need an explicit "targeted" mark
+  // (a byte per row, which costs: random byte stores next to the adds):
+  // accumulate mode zeroes targeted rows, and bool canonicalizes them.
+  static bool is_identity(A v) { return std::memcmp(&v, &kIdentity, sizeof(A)) == 0; }
+
   void run_private(int threads) {
     const int64_t n_targets = w_.S, K = w_.K;
-    std::vector<std::vector<A>> acc(static_cast<size_t>(threads));
+    const bool mark_targets = zero_first_ || std::is_same_v<E, BoolElem>;
+    const size_t bytes = static_cast<size_t>(n_targets * L_) * sizeof(A);
+    std::vector<std::vector<std::byte>> local;
+    std::vector<std::vector<std::byte>>& space = scratch_ && bytes * threads <= kKeptScratchBytes ? *scratch_ : local;
+    if (space.size() < static_cast<size_t>(threads)) space.resize(static_cast<size_t>(threads));
+    // operator new aligns the bytes for any A.
+    auto sums_of = [&](int part) { return reinterpret_cast<A*>(space[static_cast<size_t>(part)].data()); };
     std::vector<std::vector<uint8_t>> touched(static_cast<size_t>(threads));
     for (int64_t o = 0; o < O_; ++o) {
       const Offsets base = w_.outer_offsets(o);
       S* a = a_ + base.a;
       const I* x = x_ + base.x;
       const S* p = p_ + base.p;
-      pool_.run(threads, [&](int tid) {
-        auto& mine = acc[static_cast<size_t>(tid)];
-        auto& hit = touched[static_cast<size_t>(tid)];
-        mine.assign(static_cast<size_t>(n_targets * L_), kIdentity);
-        hit.assign(static_cast<size_t>(n_targets), 0);
-        const int64_t k1 = split_point(K, threads, tid + 1);
-        for (int64_t k = split_point(K, threads, tid); k < k1; ++k) {
+      pool_.run(threads, [&](int part) {
+        auto& mine = space[static_cast<size_t>(part)];
+        if (mine.size() < bytes) mine.resize(bytes);
+        A* sums = sums_of(part);
+        std::fill(sums, sums + n_targets * L_, kIdentity);
+        uint8_t* hit = nullptr;
+        if (mark_targets) {
+          touched[static_cast<size_t>(part)].assign(static_cast<size_t>(n_targets), 0);
+          hit = touched[static_cast<size_t>(part)].data();
+        }
+        const int64_t k1 = split_point(K, threads, part + 1);
+        for (int64_t k = split_point(K, threads, part); k < k1; ++k) {
           const int64_t r = target(x + k * w_.along.x);
-          hit[static_cast<size_t>(r)] = 1;
+          if (hit) hit[r] = 1;
           if (w_.inner.empty())
-            mine[static_cast<size_t>(r)] = accumulate(mine[static_cast<size_t>(r)], E::load(p[k * w_.along.p]));
+            sums[r] = accumulate(sums[r], E::load(p[k * w_.along.p]));
           else
-            accumulate_row(mine.data() + r * L_, p + k * w_.along.p);
+            accumulate_row(sums + r * L_, p + k * w_.along.p);
         }
       });
-      pool_.run(threads, [&](int tid) {
-        std::vector<A> row(static_cast<size_t>(L_));
-        const int64_t r1 = split_point(n_targets, threads, tid + 1);
-        for (int64_t r = split_point(n_targets, threads, tid); r < r1; ++r) {
-          bool any = false;
-          for (int t = 0; t < threads; ++t) {
-            if (!touched[static_cast<size_t>(t)][static_cast<size_t>(r)]) continue;
-            if (!any) base_row(row.data(), a + r * w_.along.a);
-            any = true;
-            const A* part = acc[static_cast<size_t>(t)].data() + r * L_;
-            for (int64_t l = 0; l < L_; ++l) row[static_cast<size_t>(l)] = accumulate(row[static_cast<size_t>(l)], part[l]);
+      if (w_.inner.empty() && !mark_targets) {
+        // 1-D: the same merge, one element per row, without the row machinery.
+        pool_.run(threads * kPartsPerThread, [&](int part) {
+          const int64_t r1 = split_point(n_targets, threads * kPartsPerThread, part + 1);
+          for (int64_t r = split_point(n_targets, threads * kPartsPerThread, part); r < r1; ++r) {
+            S& dst = a[r * w_.along.a];
+            A sum = E::load(dst);
+            bool targeted = false;
+            for (int t = 0; t < threads; ++t) {
+              const A partial = sums_of(t)[r];
+              targeted |= !is_identity(partial);
+              sum = accumulate(sum, partial);
+            }
+            if (targeted) dst = E::store(sum);
           }
-          if (any) store_row(a + r * w_.along.a, row.data());
+        });
+        continue;
+      }
+      pool_.run(threads, [&](int part) {
+        std::vector<A> row(static_cast<size_t>(L_));
+        const int64_t r1 = split_point(n_targets, threads, part + 1);
+        for (int64_t r = split_point(n_targets, threads, part); r < r1; ++r) {
+          bool targeted = false;
+          for (int t = 0; t < threads && !targeted; ++t) {
+            if (mark_targets) {
+              targeted = touched[static_cast<size_t>(t)][static_cast<size_t>(r)] != 0;
+            } else {
+              const A* partial = sums_of(t) + r * L_;
+              targeted = !std::all_of(partial, partial + L_, is_identity);
+            }
+          }
+          if (!targeted) continue;
+          base_row(row.data(), a + r * w_.along.a);
+          for (int t = 0; t < threads; ++t) {
+            const A* partial = sums_of(t) + r * L_;
+            for (int64_t l = 0; l < L_; ++l) row[static_cast<size_t>(l)] = accumulate(row[static_cast<size_t>(l)], partial[l]);
+          }
+          store_row(a + r * w_.along.a, row.data());
         }
       });
     }
@@ -340,6 +407,7 @@ class Scatter {
   const I* x_;
   const S* p_;
   bool zero_first_;
+  std::vector<std::vector<std::byte>>* scratch_;
   ThreadPool& pool_;
   Axis last_;
   int64_t L_, O_;

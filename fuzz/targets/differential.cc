@@ -19,7 +19,7 @@ std::vector<std::unique_ptr<sp::Backend>>& backends() {
     std::vector<std::unique_ptr<sp::Backend>> v;
     for (const auto& info : sp::registered_backends()) {
       // Out-of-process and plugin families are not in-process backends.
-      if (info.name.back() == ':' || info.name == "reference") continue;
+      if (!info.in_process || info.name.back() == ':' || info.name == "reference") continue;
       sp::BackendOptions opts;
       opts.threads = 1;
       if (auto b = sp::make_backend(info.name, opts, nullptr)) v.push_back(std::move(b));

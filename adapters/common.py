@@ -1,0 +1,213 @@
+"""The adapter side of scatterproof's line protocol (backends/process/PROTOCOL.md).
+
+An adapter is a small program that runs one framework's real operation for
+each request the harness sends. This module does everything but the
+operation: it keeps stdout for the protocol alone (anything a framework
+prints, from Python or from C, goes to stderr), answers the handshake, turns
+the wire tensors into NumPy views (strides and offset included) and back,
+and turns exceptions into protocol responses.
+
+    from common import serve, Unsupported, DocumentedError
+    serve(name="paddle", version=paddle.__version__, ops=["paddle.scatter"], run=run)
+
+`run(op, args, tensors)` gets the op id, the scalar args (dim, reduce,
+value, overwrite, doc_version) and a dict of WireTensor; it returns the list
+of output NumPy arrays (or, for an in-place op, the updated self via
+WireTensor.with_values), or raises Unsupported / DocumentedError. Any other
+exception becomes an error response whose category comes from the adapter's
+`classify(exc)` (None: the error is reported without a category).
+"""
+
+import base64
+import json
+import math
+import os
+import sys
+import traceback
+
+import numpy as np
+
+PROTOCOL_VERSION = 1
+
+# The real stdout is kept for the protocol; fd 1 (and sys.stdout) now point
+# at stderr, so a framework's banner or C++ log line cannot corrupt a response.
+_protocol_out = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n")
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+
+NUMPY_DTYPES = {
+    "bool": np.bool_,
+    "uint8": np.uint8,
+    "int8": np.int8,
+    "int16": np.int16,
+    "int32": np.int32,
+    "int64": np.int64,
+    "float16": np.float16,
+    "float32": np.float32,
+    "float64": np.float64,
+}
+# bfloat16 has no NumPy dtype: its elements travel as raw uint16 bits and
+# adapters that can build a framework bfloat16 tensor from bits may do so.
+WIRE_DTYPES = dict(NUMPY_DTYPES, bfloat16=np.uint16)
+
+
+class Unsupported(Exception):
+    """The framework cannot run this call here (e.g. a kernel missing on CPU)."""
+
+
+class DocumentedError(Exception):
+    """The framework rejected the call with an error of a known category."""
+
+    def __init__(self, category, message):
+        super().__init__(message)
+        self.category = category
+
+
+class WireTensor:
+    """A tensor as the harness sent it: dtype, shape, element strides, offset, storage."""
+
+    def __init__(self, wire):
+        self.dtype = wire["dtype"]
+        if self.dtype not in WIRE_DTYPES:
+            raise ValueError("unknown dtype " + self.dtype)
+        self.shape = tuple(int(s) for s in wire["shape"])
+        self.strides = tuple(int(s) for s in wire["strides"])
+        self.offset = int(wire["offset"])
+        self.storage = np.frombuffer(bytearray(base64.b64decode(wire["storage"])), dtype=WIRE_DTYPES[self.dtype])
+
+    def view(self):
+        """The elements as a NumPy view of the storage (bfloat16: uint16 bits)."""
+        itemsize = self.storage.itemsize
+        if 0 in self.shape:
+            return np.zeros(self.shape, dtype=self.storage.dtype)
+        return np.lib.stride_tricks.as_strided(
+            self.storage[self.offset:], shape=self.shape, strides=tuple(s * itemsize for s in self.strides)
+        )
+
+    def array(self):
+        """A contiguous copy of the elements (what a framework tensor is built from)."""
+        if self.dtype == "bfloat16":
+            raise Unsupported("bfloat16 has no NumPy dtype to build a framework tensor from")
+        return np.array(self.view(), copy=True, order="C")
+
+    def has_internal_overlap(self):
+        return any(st == 0 and n > 1 for n, st in zip(self.shape, self.strides)) or (
+            self.view().size > 1 and len(set(_element_offsets(self))) < self.view().size
+        )
+
+    def with_values(self, values):
+        """Self's whole storage, with its view's elements replaced by `values`
+        (an in-place op's answer keeps layout and untouched storage)."""
+        values = np.asarray(values)
+        if values.shape != self.shape:
+            raise RuntimeError("in-place result has shape %s, self has %s" % (values.shape, self.shape))
+        out = WireTensor.__new__(WireTensor)
+        out.dtype, out.shape, out.strides, out.offset = self.dtype, self.shape, self.strides, self.offset
+        out.storage = self.storage.copy()
+        if values.size:
+            out.view()[...] = values.astype(out.storage.dtype, copy=False)
+        return out
+
+    def to_wire(self):
+        return {
+            "dtype": self.dtype,
+            "shape": list(self.shape),
+            "strides": list(self.strides),
+            "offset": self.offset,
+            "storage": base64.b64encode(self.storage.tobytes()).decode("ascii"),
+        }
+
+
+def _element_offsets(t):
+    grids = np.meshgrid(*[np.arange(n) * st for n, st in zip(t.shape, t.strides)], indexing="ij")
+    return (sum(grids) + t.offset).ravel().tolist() if grids else [t.offset]
+
+
+def dtype_name_of(array):
+    for name, dt in NUMPY_DTYPES.items():
+        if array.dtype == np.dtype(dt):
+            return name
+    raise RuntimeError("framework returned an unsupported dtype " + str(array.dtype))
+
+
+def encode_array(array):
+    """A framework's output as a contiguous wire tensor (little-endian)."""
+    array = np.ascontiguousarray(array)
+    name = dtype_name_of(array)
+    strides, step = [], 1
+    for n in reversed(array.shape):
+        strides.insert(0, step)
+        step *= max(n, 1)
+    return {
+        "dtype": name,
+        "shape": list(array.shape),
+        "strides": strides,
+        "offset": 0,
+        "storage": base64.b64encode(array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes()).decode("ascii"),
+    }
+
+
+def scalar_value(wire):
+    """The Python value of a scalar `value` arg, keeping its kind (bool/int/float)."""
+    kind, v = wire["kind"], wire["value"]
+    if kind == "bool":
+        return bool(v)
+    if kind == "int":
+        return int(v)
+    if isinstance(v, str):
+        return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}[v]
+    return float(v)
+
+
+def _send(message):
+    _protocol_out.write(json.dumps(message, allow_nan=False) + "\n")
+    _protocol_out.flush()
+
+
+def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None):
+    """The protocol loop: handshake, then one response per request until bye/EOF."""
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "hello":
+            if unavailable:
+                _send({"type": "unavailable", "reason": unavailable})
+                return
+            if message.get("protocol") != PROTOCOL_VERSION:
+                print("harness speaks protocol %r, this adapter %d" % (message.get("protocol"), PROTOCOL_VERSION),
+                      file=sys.stderr)
+            _send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version, "ops": ops})
+        elif kind == "run":
+            _send(_answer(message, run, classify))
+        elif kind == "bye":
+            return
+        else:
+            raise SystemExit("unknown message type %r" % kind)
+
+
+def _answer(message, run, classify):
+    request_id = message["id"]
+    try:
+        tensors = {k: WireTensor(v) for k, v in message["tensors"].items()}
+        outputs = run(message["op"], message.get("args", {}), tensors)
+        return {
+            "type": "result",
+            "id": request_id,
+            "outputs": [o.to_wire() if isinstance(o, WireTensor) else encode_array(o) for o in outputs],
+        }
+    except Unsupported as u:
+        return {"type": "unsupported", "id": request_id, "reason": str(u)}
+    except DocumentedError as e:
+        return {"type": "error", "id": request_id, "category": e.category, "message": str(e)}
+    except Exception as exc:  # the framework's own error: classify it, never hide it
+        message_text = "%s: %s" % (type(exc).__name__, _first_lines(str(exc)))
+        category = classify(exc)
+        if category is None:
+            traceback.print_exc(file=sys.stderr)
+        return {"type": "error", "id": request_id, "category": category, "message": message_text}
+
+
+def _first_lines(text, limit=600):
+    """Framework errors carry long C++ stack dumps; the head says what went wrong."""
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + " ..."

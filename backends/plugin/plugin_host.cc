@@ -1,0 +1,280 @@
+// scatterproof-plugin-host — runs one vendor plugin (include/scatterproof/plugin.h)
+// out of the harness's process and speaks the subprocess line protocol
+// (backends/process/protocol.h) for it on stdin/stdout.
+//
+//   scatterproof-plugin-host /path/libvendor.so
+//
+// The harness's "plugin:" backend starts this program under its supervisor,
+// so whatever the plugin does (segfault, abort, exit, hang, print) costs at
+// most the case it was running.
+//
+// Protocol channel protection: before the plugin is loaded (its constructors
+// run at dlopen) the protocol's stdin/stdout are moved to private
+// close-on-exec descriptors; fd 1 then points at stderr and fd 0 at
+// /dev/null, so a vendor's printf or read(0) cannot touch the protocol.
+//
+// Exit codes: 0 after "bye" or end of input; 2 bad command line; 3 the
+// plugin cannot be loaded or its ABI is refused (the handshake is answered
+// "unavailable" with the reason, which is also on stderr); 4 the harness
+// sent a message this host cannot decode.
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/process/protocol.h"
+#include "scatterproof/plugin.h"
+#include "reference/errors.h"
+#include "reference/op_call.h"
+
+namespace sp {
+namespace {
+
+// The ABI's enums mirror the harness's by value; these keep them in step.
+static_assert(static_cast<int>(DType::Bool) == SP_DTYPE_BOOL && static_cast<int>(DType::Float64) == SP_DTYPE_FLOAT64 &&
+              static_cast<int>(DType::BFloat16) == SP_DTYPE_BFLOAT16 && kNumDTypes == 10);
+static_assert(std::size(kAllErrorCategories) == SP_ERROR_INVALID_ARGUMENT);
+static_assert(kAllErrorCategories[SP_ERROR_INDEX_OUT_OF_BOUNDS - 1] == ErrorCategory::IndexOutOfBounds &&
+              kAllErrorCategories[SP_ERROR_VALUE_OUT_OF_RANGE - 1] == ErrorCategory::ValueOutOfRange &&
+              kAllErrorCategories[SP_ERROR_INVALID_ARGUMENT - 1] == ErrorCategory::InvalidArgument);
+
+constexpr int kExitUsage = 2;
+constexpr int kExitPluginRefused = 3;
+constexpr int kExitBadRequest = 4;
+
+[[noreturn]] void die(int code, const std::string& why) {
+  std::fprintf(stderr, "scatterproof-plugin-host: %s\n", why.c_str());
+  std::fflush(stderr);
+  std::_Exit(code);
+}
+
+// Moves the protocol off fds 0/1 (see the file comment).
+struct ProtocolChannel {
+  FILE* in = nullptr;
+  FILE* out = nullptr;
+};
+
+ProtocolChannel protect_protocol_channel() {
+  const int in_fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+  const int out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (in_fd < 0 || out_fd < 0 || null_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 ||
+      dup2(null_fd, STDIN_FILENO) < 0)
+    die(kExitPluginRefused, std::string("cannot set up the protocol channel: ") + std::strerror(errno));
+  close(null_fd);
+  ProtocolChannel ch{fdopen(in_fd, "r"), fdopen(out_fd, "w")};
+  if (!ch.in || !ch.out) die(kExitPluginRefused, "fdopen failed on the protocol channel");
+  return ch;
+}
+
+void send(const ProtocolChannel& ch, const nlohmann::json& message) {
+  const std::string line = message.dump() + "\n";
+  if (std::fwrite(line.data(), 1, line.size(), ch.out) != line.size() || std::fflush(ch.out) != 0)
+    die(kExitBadRequest, "the harness closed the protocol channel");
+}
+
+std::optional<std::string> receive(const ProtocolChannel& ch) {
+  std::string line;
+  for (int c; (c = std::fgetc(ch.in)) != EOF;) {
+    if (c == '\n') return line;
+    line.push_back(static_cast<char>(c));
+  }
+  if (line.empty()) return std::nullopt;
+  return line;
+}
+
+// The plugin, or why it is refused.
+struct LoadedPlugin {
+  const sp_plugin* plugin = nullptr;
+  std::string refusal;
+};
+
+LoadedPlugin load_plugin(const std::string& path) {
+  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) return {nullptr, std::string("cannot load plugin: ") + dlerror()};
+  auto entry = reinterpret_cast<sp_plugin_entry_fn>(dlsym(library, SP_PLUGIN_ENTRY_SYMBOL));
+  if (!entry) return {nullptr, "plugin " + path + " does not export " SP_PLUGIN_ENTRY_SYMBOL "()"};
+  const sp_plugin* plugin = entry();
+  if (!plugin) return {nullptr, "plugin " + path + ": " SP_PLUGIN_ENTRY_SYMBOL "() returned NULL"};
+  // struct_size first: reading abi_major of a struct too small to hold it
+  // would read past the plugin's object.
+  if (plugin->struct_size < SP_PLUGIN_MIN_SIZE)
+    return {nullptr, "plugin " + path + ": sp_plugin.struct_size " + std::to_string(plugin->struct_size) +
+                         " is smaller than the ABI 1.0 minimum " + std::to_string(SP_PLUGIN_MIN_SIZE)};
+  if (plugin->abi_major != SP_PLUGIN_ABI_MAJOR)
+    return {nullptr, "plugin " + path + " was built for plugin ABI " + std::to_string(plugin->abi_major) + "." +
+                         std::to_string(plugin->abi_minor) + " but this scatterproof speaks ABI " +
+                         std::to_string(SP_PLUGIN_ABI_MAJOR) + "." + std::to_string(SP_PLUGIN_ABI_MINOR) +
+                         " (rebuild the plugin against this version's <scatterproof/plugin.h>)"};
+  if (!plugin->supports || !plugin->run)
+    return {nullptr, "plugin " + path + ": sp_plugin.supports and sp_plugin.run must not be NULL"};
+  return {plugin, {}};
+}
+
+std::string plugin_name(const sp_plugin& plugin) { return plugin.name ? plugin.name : "(unnamed)"; }
+
+bool supports_any_dtype(const sp_plugin& plugin, const std::string& op) {
+  for (DType t : kAllDTypes)
+    if (plugin.supports(op.c_str(), static_cast<sp_dtype>(t))) return true;
+  return false;
+}
+
+nlohmann::json hello_reply(const sp_plugin& plugin) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const std::string& op : known_ops())
+    if (supports_any_dtype(plugin, op)) ops.push_back(op);
+  return {{"type", "hello"},
+          {"protocol", protocol::kVersion},
+          {"name", plugin_name(plugin)},
+          {"version", plugin.version ? plugin.version : ""},
+          {"abi", std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor)},
+          {"ops", std::move(ops)}};
+}
+
+// The operand whose dtype supports() is asked about: input, self or x.
+const Tensor* data_operand(const OpCall& call) {
+  for (const char* name : {"input", "self", "x"})
+    if (const Tensor* t = call.tensor(name)) return t;
+  return nullptr;
+}
+
+// The preallocated output of an out-of-place op (plugin.h, sp_named_tensor).
+Tensor allocate_out(const OpCall& call, const Tensor& data) {
+  const Tensor* index = call.tensor("index");
+  const Shape& shape = call.op == "torch.gather" && index ? index->shape() : data.shape();
+  return Tensor::zeros(data.dtype(), shape);
+}
+
+sp_tensor describe(const Tensor& t, bool writable) {
+  sp_tensor d{};
+  d.dtype = static_cast<sp_dtype>(t.dtype());
+  d.ndim = static_cast<int32_t>(t.rank());
+  d.shape = t.rank() ? t.shape().data() : nullptr;
+  d.strides = t.rank() ? t.strides().data() : nullptr;
+  d.byte_offset = t.offset() * static_cast<int64_t>(dtype_size(t.dtype()));
+  d.data = t.storage() ? t.storage()->data() : nullptr;
+  d.writable = writable ? 1 : 0;
+  return d;
+}
+
+std::string message_of(const sp_result& result) { return result.message ? result.message : ""; }
+
+nlohmann::json run_case(const sp_plugin& plugin, uint64_t id, OpCall& call) {
+  const Tensor* data = data_operand(call);
+  if (!data) return protocol::encode_outcome(id, Outcome::unsupported("the call has no input, self or x operand"));
+  if (!plugin.supports(call.op.c_str(), static_cast<sp_dtype>(data->dtype())))
+    return protocol::encode_outcome(id, Outcome::unsupported("plugin " + plugin_name(plugin) + " does not support " +
+                                                              call.op + " on " + std::string(dtype_name(data->dtype()))));
+  const bool inplace = is_inplace_op(call.op);
+  if (!inplace) call.tensors["out"] = allocate_out(call, *data);
+  const std::string written = output_name(call.op);
+
+  std::vector<sp_named_tensor> operands;
+  for (const auto& [name, t] : call.tensors) operands.push_back({name.c_str(), describe(t, name == written)});
+  sp_call c{};
+  c.struct_size = sizeof(sp_call);
+  c.op = call.op.c_str();
+  c.tensors = operands.data();
+  c.num_tensors = operands.size();
+  c.has_dim = call.dim.has_value();
+  c.dim = call.dim.value_or(0);
+  c.reduce = call.reduce ? call.reduce->c_str() : nullptr;
+  c.has_value = call.value.has_value();
+  if (call.value) {
+    c.value.kind = call.value->kind == Scalar::Kind::Bool  ? SP_SCALAR_BOOL
+                   : call.value->kind == Scalar::Kind::Int ? SP_SCALAR_INT
+                                                           : SP_SCALAR_FLOAT;
+    c.value.i = call.value->kind == Scalar::Kind::Bool ? (call.value->b ? 1 : 0) : call.value->i;
+    c.value.f = call.value->f;
+  }
+  c.has_overwrite = call.overwrite.has_value();
+  c.overwrite = call.overwrite.value_or(false);
+  c.doc_version = call.doc_version.c_str();
+
+  sp_result result{};
+  result.struct_size = sizeof(sp_result);
+  const int status = plugin.run(&c, &result);
+  switch (status) {
+    case SP_STATUS_OK: return protocol::encode_outcome(id, Outcome::of_outputs({*call.tensor(written)}));
+    case SP_STATUS_UNSUPPORTED: return protocol::encode_outcome(id, Outcome::unsupported(message_of(result)));
+    case SP_STATUS_ERROR:
+      if (result.category >= SP_ERROR_INDEX_OUT_OF_BOUNDS && result.category <= SP_ERROR_INVALID_ARGUMENT)
+        return protocol::encode_outcome(
+            id, Outcome::of_error(kAllErrorCategories[result.category - 1], message_of(result)));
+      break;
+    default: break;
+  }
+  // A broken contract is the plugin's fault, not a finding about the op: the
+  // category below is deliberately not a known one, so the harness rejects
+  // the answer as garbage (verdict error) and its message says why.
+  const std::string why = status == SP_STATUS_ERROR
+                              ? "plugin returned SP_STATUS_ERROR with category " + std::to_string(result.category) +
+                                    ", which is not an sp_error_category"
+                              : "plugin returned " + std::to_string(status) + " from run(), which is not an sp_status";
+  std::fprintf(stderr, "scatterproof-plugin-host: %s\n", why.c_str());
+  return {{"type", "error"}, {"id", id}, {"category", why}, {"message", message_of(result)}};
+}
+
+// A refused plugin answers the handshake with "unavailable" (the harness
+// reports the backend unavailable with the reason) and exits.
+int refuse(const ProtocolChannel& ch, const std::string& refusal) {
+  std::fprintf(stderr, "scatterproof-plugin-host: %s\n", refusal.c_str());
+  if (std::optional<std::string> line = receive(ch))
+    send(ch, {{"type", "unavailable"}, {"protocol", protocol::kVersion}, {"reason", refusal}});
+  return kExitPluginRefused;
+}
+
+int serve(const ProtocolChannel& ch, const sp_plugin& plugin) {
+  while (std::optional<std::string> line = receive(ch)) {
+    nlohmann::json message;
+    std::string type;
+    try {
+      message = nlohmann::json::parse(*line);
+      type = message.at("type").get<std::string>();
+    } catch (const nlohmann::json::exception& e) {
+      die(kExitBadRequest, std::string("undecodable message from the harness: ") + e.what());
+    }
+    if (type == "hello") {
+      send(ch, hello_reply(plugin));
+    } else if (type == "bye") {
+      break;
+    } else if (type == "run") {
+      uint64_t id = 0;
+      OpCall call;
+      try {
+        call = protocol::decode_request(message, &id);
+      } catch (const protocol::ProtocolError& e) {
+        die(kExitBadRequest, std::string("bad run request from the harness: ") + e.what());
+      }
+      send(ch, run_case(plugin, id, call));
+    } else {
+      die(kExitBadRequest, "unknown message type '" + type + "' from the harness");
+    }
+  }
+  if (plugin.release) plugin.release();
+  return 0;
+}
+
+}  // namespace
+}  // namespace sp
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: scatterproof-plugin-host /path/to/libvendor.so\n");
+    return sp::kExitUsage;
+  }
+  const sp::ProtocolChannel channel = sp::protect_protocol_channel();
+  const sp::LoadedPlugin loaded = sp::load_plugin(argv[1]);
+  if (!loaded.plugin) return sp::refuse(channel, loaded.refusal);
+  return sp::serve(channel, *loaded.plugin);
+}

@@ -1,0 +1,69 @@
+// protocol.h — the line protocol between scatterproof and an out-of-process
+// backend (a subprocess adapter, or the plugin host running a vendor's
+// shared library). Version 1. Documented for adapter authors in
+// backends/process/PROTOCOL.md.
+//
+// One JSON object per line, UTF-8. The backend's stdout carries only the
+// protocol; its stderr is free for logs (the harness keeps the tail for
+// crash reports).
+//
+//   harness -> backend   {"type":"hello","protocol":1}
+//   backend -> harness   {"type":"hello","protocol":1,"name":"paddle","version":"3.3.1",
+//                         "ops":["paddle.scatter"]}
+//   harness -> backend   {"type":"run","id":7,"op":"torch.scatter_","args":{"dim":0,"reduce":"add",
+//                         "value":{"kind":"float","value":1.5},"overwrite":true},
+//                         "tensors":{"self":TENSOR,"index":TENSOR,...}}
+//   backend -> harness   {"type":"result","id":7,"outputs":[TENSOR]}
+//                      | {"type":"error","id":7,"category":"index_out_of_bounds","message":"..."}
+//                        (category null: an error the adapter cannot map to the taxonomy)
+//                      | {"type":"unsupported","id":7,"reason":"..."}
+//   harness -> backend   {"type":"bye"}            (then the backend exits 0)
+// A backend that cannot serve (its framework is not installed) answers the
+// hello with {"type":"unavailable","reason":"..."} and exits.
+// Every request gets exactly one response line; anything else on stdout is
+// a protocol violation (the supervisor restarts the backend).
+//
+// TENSOR = {"dtype":"float32","shape":[2,3],"strides":[3,1],"offset":0,
+//           "storage":"<base64 of the whole storage, little-endian>"}
+// strides/offset are in elements. For an in-place op the backend returns
+// self with its full storage (same strides/offset), so the harness can check
+// that nothing outside self's view changed. Operands that share a storage in
+// the harness are sent as separate storages (aliasing is not preserved).
+// Scalar `value` keeps its Python kind: "bool" | "int" | "float" (float
+// specials as the strings "nan", "inf", "-inf").
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/backend.h"
+#include "reference/op_call.h"
+
+namespace sp::protocol {
+
+inline constexpr int kVersion = 1;
+
+// A malformed or unexpected message (the backend "answered garbage").
+class ProtocolError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::string base64_encode(const void* data, size_t size);
+std::vector<std::byte> base64_decode(const std::string& text);  // throws ProtocolError
+
+nlohmann::json encode_tensor(const Tensor& t);
+Tensor decode_tensor(const nlohmann::json& j);  // throws ProtocolError (bounds-checked view)
+
+nlohmann::json encode_request(uint64_t id, const OpCall& call);
+OpCall decode_request(const nlohmann::json& j, uint64_t* id);  // throws ProtocolError
+
+nlohmann::json encode_outcome(uint64_t id, const Outcome& outcome);  // result | error | unsupported
+// Throws ProtocolError on garbage, an unknown category, or an id other than
+// `expected_id` (a backend answering the wrong request).
+Outcome decode_response(const nlohmann::json& j, uint64_t expected_id);
+
+}  // namespace sp::protocol

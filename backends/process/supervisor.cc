@@ -1,0 +1,399 @@
+#include "backends/process/supervisor.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+
+#include "backends/process/protocol.h"
+
+extern char** environ;
+
+namespace sp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// A response line longer than this is refused: four thirds of the 256 MiB
+// storage cap (base64) plus room for the JSON around it.
+constexpr size_t kMaxLineBytes = (size_t{256} << 20) / 3 * 4 + (size_t{1} << 20);
+// How long a child that closed its stdout gets to finish exiting before it
+// is killed, and how long its last stderr words are waited for.
+constexpr milliseconds kExitGrace{2000};
+constexpr milliseconds kStderrGrace{200};
+
+void ignore_sigpipe_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_handler = SIG_IGN;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGPIPE, &sa, nullptr);
+  });
+}
+
+std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+
+int poll_timeout_ms(Clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now()).count();
+  return static_cast<int>(std::clamp<long long>(left, 0, 60'000));
+}
+
+std::string describe_wait_status(int status) {
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const char* name = strsignal(sig);
+    return "killed by signal " + std::to_string(sig) + " (" + (name ? name : "?") + ")";
+  }
+  return "stopped with wait status " + std::to_string(status);
+}
+
+std::string shorten(const std::string& s, size_t limit) {
+  return s.size() <= limit ? s : s.substr(0, limit) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+
+// An in-place op's caller sees the result in its own `self` (backend.h):
+// copy the storage the child returned over the one it was sent. The whole
+// storage travels, so a write outside self's view shows up too.
+std::string write_back_self(const OpCall& call, const Outcome& outcome) {
+  const Tensor* self = call.tensor(output_name(call.op));
+  if (!self || outcome.outputs.size() != 1) return "in-place op must return exactly one output, self";
+  const Tensor& got = outcome.outputs.front();
+  if (got.dtype() != self->dtype() || got.shape() != self->shape() || got.strides() != self->strides() ||
+      got.offset() != self->offset() || got.storage()->size() != self->storage()->size())
+    return "returned self as " + got.describe() + " (storage " + std::to_string(got.storage()->size()) +
+           " bytes), but it was sent as " + self->describe() + " (storage " + std::to_string(self->storage()->size()) +
+           " bytes)";
+  std::copy(got.storage()->begin(), got.storage()->end(), self->storage()->begin());
+  return "";
+}
+
+}  // namespace
+
+struct Supervisor::Exchange {
+  enum class Kind { Line, Died, TimedOut, Overflow } kind;
+  std::string line;  // Kind::Line
+};
+
+Supervisor::Supervisor(SupervisorOptions options) : options_(std::move(options)) {
+  if (options_.argv.empty()) throw std::invalid_argument("supervisor needs a command line");
+  ignore_sigpipe_once();
+}
+
+Supervisor::~Supervisor() {
+  if (pid_ <= 0) return;
+  if (trusted_ && stdin_fd_ >= 0) {
+    static constexpr char kBye[] = "{\"type\":\"bye\"}\n";
+    // Best effort: the pipe is empty between requests, so this never blocks.
+    [[maybe_unused]] const ssize_t n = ::write(stdin_fd_, kBye, sizeof kBye - 1);
+    ::close(stdin_fd_);
+    stdin_fd_ = -1;
+    reap_status(/*wait=*/true);
+  }
+  kill_and_reap();
+}
+
+std::string Supervisor::command_line() const {
+  std::string out;
+  for (const std::string& a : options_.argv) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+void Supervisor::spawn() {
+  int in[2], out[2], err[2];
+  if (pipe2(in, O_CLOEXEC) != 0) throw std::runtime_error(errno_text("pipe"));
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]);
+    throw std::runtime_error(errno_text("pipe"));
+  }
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
+    throw std::runtime_error(errno_text("pipe"));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // Its own process group, so a timeout kills whatever the adapter started
+  // too; default signal dispositions and an empty mask, so the harness's
+  // ignored SIGPIPE does not leak into the child.
+  sigset_t all, none;
+  sigfillset(&all);
+  sigemptyset(&none);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+
+  std::vector<char*> argv;
+  for (std::string& a : options_.argv) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const int rc = posix_spawnp(&pid_, argv[0], &actions, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(in[0]), ::close(out[1]), ::close(err[1]);
+  if (rc != 0) {
+    ::close(in[1]), ::close(out[0]), ::close(err[0]);
+    pid_ = -1;
+    throw std::runtime_error("cannot start '" + command_line() + "': " + std::strerror(rc));
+  }
+  stdin_fd_ = in[1];
+  stdout_fd_ = out[0];
+  stderr_fd_ = err[0];
+  for (int fd : {stdin_fd_, stdout_fd_, stderr_fd_}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  stdout_buffer_.clear();
+  stderr_ring_.clear();
+  ++spawned_;
+}
+
+void Supervisor::close_pipes() {
+  for (int* fd : {&stdin_fd_, &stdout_fd_, &stderr_fd_}) {
+    if (*fd >= 0) ::close(*fd);
+    *fd = -1;
+  }
+}
+
+std::string Supervisor::reap_status(bool wait) {
+  if (pid_ <= 0) return "not running";
+  // Look without reaping first: while the child is an unreaped zombie its
+  // pid (and process-group id) cannot be reused, so killing the group
+  // afterwards cannot hit a stranger.
+  const auto deadline = Clock::now() + (wait ? kExitGrace : milliseconds{0});
+  siginfo_t info{};
+  for (;;) {
+    info.si_pid = 0;
+    if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_) break;
+    if (Clock::now() >= deadline) return "";  // still running
+    ::usleep(10'000);
+  }
+  ::kill(-pid_, SIGKILL);  // leftovers of its process group
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  close_pipes();
+  trusted_ = false;
+  return describe_wait_status(status);
+}
+
+void Supervisor::kill_and_reap() {
+  if (pid_ <= 0) return;
+  ::kill(-pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  close_pipes();
+  trusted_ = false;
+}
+
+void Supervisor::append_stderr(const char* data, size_t n) {
+  stderr_ring_.append(data, n);
+  if (stderr_ring_.size() > options_.stderr_tail_bytes)
+    stderr_ring_.erase(0, stderr_ring_.size() - options_.stderr_tail_bytes);
+}
+
+std::string Supervisor::stderr_tail() const {
+  return stderr_ring_.empty() ? std::string(" (stderr empty)") : "; stderr tail:\n" + stderr_ring_;
+}
+
+Supervisor::Exchange Supervisor::exchange(const std::string& request_line, milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  size_t written = 0;
+  char chunk[65536];
+  for (;;) {
+    const size_t newline = stdout_buffer_.find('\n');
+    if (newline != std::string::npos) {
+      Exchange ex{Exchange::Kind::Line, stdout_buffer_.substr(0, newline)};
+      stdout_buffer_.erase(0, newline + 1);
+      return ex;
+    }
+    if (stdout_buffer_.size() > kMaxLineBytes) return {Exchange::Kind::Overflow, {}};
+    if (Clock::now() >= deadline) return {Exchange::Kind::TimedOut, {}};
+
+    pollfd fds[3];
+    nfds_t n = 0;
+    const nfds_t out_slot = n;
+    fds[n++] = {stdout_fd_, POLLIN, 0};
+    const nfds_t err_slot = stderr_fd_ >= 0 ? n : 3;
+    if (stderr_fd_ >= 0) fds[n++] = {stderr_fd_, POLLIN, 0};
+    const bool writing = stdin_fd_ >= 0 && written < request_line.size();
+    const nfds_t in_slot = writing ? n : 3;
+    if (writing) fds[n++] = {stdin_fd_, POLLOUT, 0};
+    const int ready = ::poll(fds, n, poll_timeout_ms(deadline));
+    if (ready < 0 && errno != EINTR) throw std::runtime_error(errno_text("poll"));
+    if (ready <= 0) continue;
+
+    if (in_slot < n && fds[in_slot].revents) {
+      const ssize_t w = ::write(stdin_fd_, request_line.data() + written, request_line.size() - written);
+      if (w > 0) written += static_cast<size_t>(w);
+      // EPIPE: the child is gone; its stdout EOF reports that below.
+      if (w < 0 && errno != EAGAIN && errno != EINTR) {
+        ::close(stdin_fd_);
+        stdin_fd_ = -1;
+      }
+    }
+    if (err_slot < n && fds[err_slot].revents) {
+      const ssize_t r = ::read(stderr_fd_, chunk, sizeof chunk);
+      if (r > 0) append_stderr(chunk, static_cast<size_t>(r));
+      if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+        ::close(stderr_fd_);
+        stderr_fd_ = -1;
+      }
+    }
+    if (fds[out_slot].revents) {
+      const ssize_t r = ::read(stdout_fd_, chunk, sizeof chunk);
+      if (r > 0) stdout_buffer_.append(chunk, static_cast<size_t>(r));
+      if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+        // The child's last stderr lines usually say why it died.
+        const auto until = Clock::now() + kStderrGrace;
+        while (stderr_fd_ >= 0) {
+          pollfd e{stderr_fd_, POLLIN, 0};
+          if (::poll(&e, 1, poll_timeout_ms(until)) <= 0) break;
+          const ssize_t er = ::read(stderr_fd_, chunk, sizeof chunk);
+          if (er <= 0) break;
+          append_stderr(chunk, static_cast<size_t>(er));
+        }
+        return {Exchange::Kind::Died, {}};
+      }
+    }
+  }
+}
+
+std::string Supervisor::start() {
+  if (pid_ > 0 && trusted_) return "";
+  kill_and_reap();
+  try {
+    spawn();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  const std::string hello = nlohmann::json{{"type", "hello"}, {"protocol", protocol::kVersion}}.dump() + "\n";
+  const Exchange ex = exchange(hello, options_.start_timeout);
+  std::string failure;
+  switch (ex.kind) {
+    case Exchange::Kind::TimedOut:
+      failure = "no handshake within " + std::to_string(options_.start_timeout.count()) + " ms";
+      break;
+    case Exchange::Kind::Died: {
+      std::string status = reap_status(/*wait=*/true);
+      failure = "exited during the handshake: " + (status.empty() ? "closed its stdout" : status);
+      break;
+    }
+    case Exchange::Kind::Overflow: failure = "handshake line exceeds the size limit"; break;
+    case Exchange::Kind::Line: {
+      const nlohmann::json j = nlohmann::json::parse(ex.line, nullptr, /*allow_exceptions=*/false);
+      if (j.is_object() && j.value("type", "") == "unavailable" && j.contains("reason") && j["reason"].is_string()) {
+        failure = "unavailable: " + j["reason"].get<std::string>();
+      } else if (!j.is_object() || j.value("type", "") != "hello") {
+        failure = "answered the handshake with something else than hello: " + shorten(ex.line, 200);
+      } else if (!j.contains("protocol") || j["protocol"] != protocol::kVersion) {
+        failure = "speaks protocol " + (j.contains("protocol") ? j["protocol"].dump() : std::string("(none)")) +
+                  ", the harness speaks " + std::to_string(protocol::kVersion);
+      } else {
+        AdapterInfo info;
+        info.name = j.value("name", "");
+        info.version = j.value("version", "");
+        if (j.contains("ops") && j["ops"].is_array())
+          for (const auto& op : j["ops"])
+            if (op.is_string()) info.ops.push_back(op.get<std::string>());
+        info_ = std::move(info);
+        trusted_ = true;
+        consecutive_start_failures_ = 0;
+        return "";
+      }
+      break;
+    }
+  }
+  kill_and_reap();
+  last_start_error_ = "'" + command_line() + "' " + failure + (failure.rfind("unavailable", 0) == 0 ? "" : stderr_tail());
+  ++consecutive_start_failures_;
+  return last_start_error_;
+}
+
+Outcome Supervisor::call(const OpCall& call) {
+  // Output the child wrote between requests breaks the protocol: start afresh.
+  if (pid_ > 0 && (!stdout_buffer_.empty() || [&] {
+        pollfd p{stdout_fd_, POLLIN, 0};
+        return ::poll(&p, 1, 0) > 0;
+      }()))
+    trusted_ = false;
+  if (!trusted_) {
+    if (consecutive_start_failures_ >= options_.max_consecutive_start_failures)
+      return Outcome{Outcome::Kind::Crash, {}, std::nullopt, "gave up restarting: " + last_start_error_};
+    if (std::string err = start(); !err.empty())
+      return Outcome{Outcome::Kind::Crash, {}, std::nullopt, "could not (re)start the backend: " + err};
+  }
+  if (std::find(info_.ops.begin(), info_.ops.end(), call.op) == info_.ops.end())
+    return Outcome::unsupported(info_.name + " adapter does not implement " + call.op);
+
+  const uint64_t id = next_id_++;
+  const std::string request =
+      protocol::encode_request(id, call).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const Exchange ex = exchange(request, options_.case_timeout);
+  switch (ex.kind) {
+    case Exchange::Kind::Line: {
+      const nlohmann::json j = nlohmann::json::parse(ex.line, nullptr, /*allow_exceptions=*/false);
+      if (j.is_discarded()) {
+        trusted_ = false;
+        return Outcome::harness_error("backend '" + command_line() + "' answered request " + std::to_string(id) +
+                                      " with a line that is not JSON: " + shorten(ex.line, 200));
+      }
+      try {
+        // A valid answer followed by more output keeps its answer, but the
+        // child is restarted before the next request.
+        if (!stdout_buffer_.empty()) trusted_ = false;
+        Outcome outcome = protocol::decode_response(j, id);
+        if (outcome.kind == Outcome::Kind::Outputs && is_inplace_op(call.op)) {
+          if (std::string bad = write_back_self(call, outcome); !bad.empty()) {
+            trusted_ = false;
+            return Outcome::harness_error("backend '" + command_line() + "' on request " + std::to_string(id) + ": " + bad);
+          }
+        }
+        return outcome;
+      } catch (const protocol::ProtocolError& e) {
+        trusted_ = false;
+        return Outcome::harness_error("backend '" + command_line() + "' broke the protocol on request " +
+                                      std::to_string(id) + ": " + e.what());
+      }
+    }
+    case Exchange::Kind::Overflow:
+      kill_and_reap();
+      return Outcome::harness_error("backend '" + command_line() + "' wrote a response line over " +
+                                    std::to_string(kMaxLineBytes) + " bytes");
+    case Exchange::Kind::TimedOut: {
+      const pid_t pid = pid_;
+      kill_and_reap();
+      return Outcome{Outcome::Kind::Timeout, {}, std::nullopt,
+                     "no answer within " + std::to_string(options_.case_timeout.count()) + " ms; killed pid " +
+                         std::to_string(pid) + stderr_tail()};
+    }
+    case Exchange::Kind::Died: {
+      std::string status = reap_status(/*wait=*/true);
+      if (status.empty()) {  // closed its stdout but lives on
+        kill_and_reap();
+        status = "closed its stdout and was killed";
+      }
+      return Outcome{Outcome::Kind::Crash, {}, std::nullopt,
+                     "backend '" + command_line() + "' " + status + " during request " + std::to_string(id) +
+                         stderr_tail()};
+    }
+  }
+  return Outcome::harness_error("unreachable exchange state");
+}
+
+}  // namespace sp

@@ -1,0 +1,198 @@
+/* vendor_scatter.c — an example scatterproof plugin: torch.gather and
+ * torch.scatter_ (src form, no reduce) for float32 and int64 data with an
+ * int64 index, on any strided layout.
+ *
+ * Everything else is declined: supports() answers 0 for other ops and
+ * dtypes, and run() returns SP_STATUS_UNSUPPORTED for the `value` and
+ * `reduce` forms of scatter_. Argument errors are reported with the
+ * category LibTorch documents, checked in LibTorch's order (a call breaking
+ * several rules may report any of them; the bounds check runs last).
+ *
+ * Build it against an installed scatterproof (see CMakeLists.txt) and run
+ *   scatterproof run --backend plugin:$PWD/build/libvendor_scatter.so specs/torch
+ */
+#include <scatterproof/plugin.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* sp_result.message points here: valid until the next call (plugin.h). */
+static char message[512];
+
+static int fail(sp_result* result, sp_error_category category, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof message, format, args);
+  va_end(args);
+  result->category = category;
+  result->message = message;
+  return SP_STATUS_ERROR;
+}
+
+static int decline(sp_result* result, const char* why) {
+  result->message = why;
+  return SP_STATUS_UNSUPPORTED;
+}
+
+/* PyTorch treats a rank-0 tensor as rank 1 of size 1 for dim purposes. */
+static int64_t logical_rank(const sp_tensor* t) { return t->ndim == 0 ? 1 : t->ndim; }
+static int64_t logical_size(const sp_tensor* t, int64_t d) { return t->ndim == 0 ? 1 : t->shape[d]; }
+static int64_t logical_stride(const sp_tensor* t, int64_t d) { return t->ndim == 0 ? 0 : t->strides[d]; }
+
+static int64_t numel(const sp_tensor* t) {
+  int64_t n = 1;
+  for (int32_t d = 0; d < t->ndim; ++d) n *= t->shape[d];
+  return n;
+}
+
+static char* element(const sp_tensor* t, const int64_t* pos) {
+  int64_t offset = 0;
+  for (int64_t d = 0; d < logical_rank(t); ++d) offset += pos[d] * logical_stride(t, d);
+  return (char*)t->data + t->byte_offset + offset * (int64_t)sp_dtype_size(t->dtype);
+}
+
+/* Advances a row-major multi-index over t's logical shape; 0 after the last. */
+static int next_position(int64_t* pos, const sp_tensor* t) {
+  for (int64_t d = logical_rank(t) - 1; d >= 0; --d) {
+    if (++pos[d] < logical_size(t, d)) return 1;
+    pos[d] = 0;
+  }
+  return 0;
+}
+
+static int64_t index_at(const sp_tensor* index, const int64_t* pos) {
+  int64_t v;
+  memcpy(&v, element(index, pos), sizeof v);
+  return v;
+}
+
+static int check_dim(const sp_call* call, const sp_tensor* t, int64_t* dim, sp_result* result) {
+  const int64_t rank = logical_rank(t);
+  if (!call->has_dim || call->dim < -rank || call->dim >= rank)
+    return fail(result, SP_ERROR_DIM_OUT_OF_RANGE,
+                "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)", (long long)-rank,
+                (long long)(rank - 1), (long long)call->dim);
+  *dim = call->dim < 0 ? call->dim + rank : call->dim;
+  return SP_STATUS_OK;
+}
+
+/* Every index value lies in [0, size). */
+static int check_bounds(const sp_tensor* index, int64_t dim, int64_t size, sp_result* result) {
+  int64_t pos[64] = {0};
+  do {
+    const int64_t v = index_at(index, pos);
+    if (v < 0 || v >= size)
+      return fail(result, SP_ERROR_INDEX_OUT_OF_BOUNDS, "index %lld is out of bounds for dimension %lld with size %lld",
+                  (long long)v, (long long)dim, (long long)size);
+  } while (next_position(pos, index));
+  return SP_STATUS_OK;
+}
+
+/* Can two multi-indices of t address one element? (sorted-stride test) */
+static int has_internal_overlap(const sp_tensor* t) {
+  int64_t strides[64], sizes[64];
+  int n = 0;
+  if (numel(t) <= 1) return 0;
+  for (int32_t d = 0; d < t->ndim; ++d) {
+    if (t->shape[d] <= 1) continue;
+    int k = n++;
+    for (; k > 0 && strides[k - 1] > t->strides[d]; --k) {
+      strides[k] = strides[k - 1];
+      sizes[k] = sizes[k - 1];
+    }
+    strides[k] = t->strides[d];
+    sizes[k] = t->shape[d];
+  }
+  int64_t span = 1;
+  for (int k = 0; k < n; ++k) {
+    if (strides[k] < span) return 1;
+    span += strides[k] * (sizes[k] - 1);
+  }
+  return 0;
+}
+
+/* out[pos] = input[pos with pos[dim] = index[pos]] */
+static int gather(const sp_call* call, sp_result* result) {
+  const sp_tensor* input = sp_call_tensor(call, "input");
+  const sp_tensor* index = sp_call_tensor(call, "index");
+  const sp_tensor* out = sp_call_tensor(call, "out");
+  int64_t dim = 0;
+  if (!input || !index || !out) return decline(result, "torch.gather needs input, index and out");
+  if (check_dim(call, input, &dim, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
+  if (numel(index) == 0) return SP_STATUS_OK;
+  if (index->dtype != SP_DTYPE_INT64)
+    return fail(result, SP_ERROR_INDEX_DTYPE, "gather(): Expected dtype int64 for index");
+  if (logical_rank(index) != logical_rank(input))
+    return fail(result, SP_ERROR_RANK_MISMATCH, "Index tensor must have the same number of dimensions as input tensor");
+  for (int64_t d = 0; d < logical_rank(index); ++d)
+    if (d != dim && logical_size(index, d) > logical_size(input, d))
+      return fail(result, SP_ERROR_SHAPE_MISMATCH, "Size does not match at dimension %lld", (long long)d);
+  if (check_bounds(index, dim, logical_size(input, dim), result) != SP_STATUS_OK) return SP_STATUS_ERROR;
+
+  const size_t width = sp_dtype_size(input->dtype);
+  int64_t pos[64] = {0}, from[64];
+  do {
+    memcpy(from, pos, sizeof pos);
+    from[dim] = index_at(index, pos);
+    memcpy(element(out, pos), element(input, from), width);
+  } while (next_position(pos, index));
+  return SP_STATUS_OK;
+}
+
+/* self[pos with pos[dim] = index[pos]] = src[pos] */
+static int scatter_inplace(const sp_call* call, sp_result* result) {
+  const sp_tensor* self = sp_call_tensor(call, "self");
+  const sp_tensor* index = sp_call_tensor(call, "index");
+  const sp_tensor* src = sp_call_tensor(call, "src");
+  int64_t dim = 0;
+  if (!src) return decline(result, "vendor_scatter implements only the src form of scatter_");
+  if (call->reduce) return decline(result, "vendor_scatter implements scatter_ without reduce only");
+  if (!self || !index) return decline(result, "torch.scatter_ needs self, index and src");
+  if (check_dim(call, self, &dim, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
+  const int empty = numel(index) == 0;
+  if (!empty && index->dtype != SP_DTYPE_INT64)
+    return fail(result, SP_ERROR_INDEX_DTYPE, "scatter(): Expected dtype int64 for index");
+  if (src->dtype != self->dtype)
+    return fail(result, SP_ERROR_DTYPE_MISMATCH, "scatter(): Expected self.dtype to be equal to src.dtype");
+  if (!empty) {
+    if (logical_rank(index) != logical_rank(self) || logical_rank(index) != logical_rank(src))
+      return fail(result, SP_ERROR_RANK_MISMATCH, "Index tensor must have the same number of dimensions as self tensor");
+    for (int64_t d = 0; d < logical_rank(index); ++d)
+      if (logical_size(index, d) > logical_size(src, d) || (d != dim && logical_size(index, d) > logical_size(self, d)))
+        return fail(result, SP_ERROR_SHAPE_MISMATCH, "Expected index to be smaller than self apart from dimension %lld "
+                    "and to be smaller size than src", (long long)dim);
+  }
+  if (has_internal_overlap(self))
+    return fail(result, SP_ERROR_OVERLAPPING_OUTPUT,
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory location");
+  if (empty) return SP_STATUS_OK;
+  if (check_bounds(index, dim, logical_size(self, dim), result) != SP_STATUS_OK) return SP_STATUS_ERROR;
+
+  const size_t width = sp_dtype_size(self->dtype);
+  int64_t pos[64] = {0}, to[64];
+  do {
+    memcpy(to, pos, sizeof pos);
+    to[dim] = index_at(index, pos);
+    memcpy(element(self, to), element(src, pos), width);
+  } while (next_position(pos, index));
+  return SP_STATUS_OK;
+}
+
+static int supports(const char* op, sp_dtype dtype) {
+  const int op_ok = strcmp(op, "torch.gather") == 0 || strcmp(op, "torch.scatter_") == 0;
+  return op_ok && (dtype == SP_DTYPE_FLOAT32 || dtype == SP_DTYPE_INT64);
+}
+
+static int run(const sp_call* call, sp_result* result) {
+  if (strcmp(call->op, "torch.gather") == 0) return gather(call, result);
+  if (strcmp(call->op, "torch.scatter_") == 0) return scatter_inplace(call, result);
+  return decline(result, "vendor_scatter does not implement this op");
+}
+
+static const sp_plugin plugin = {
+    sizeof(sp_plugin), SP_PLUGIN_ABI_MAJOR, SP_PLUGIN_ABI_MINOR, "vendor_scatter", "1.0.0", supports, run, NULL,
+};
+
+SP_PLUGIN_EXPORT const sp_plugin* sp_plugin_entry(void) { return &plugin; }

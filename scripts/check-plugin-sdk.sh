@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# CI: a vendor's view of the plugin SDK. Installs a built scatterproof into a
+# temporary prefix, builds examples/plugin/ against it with find_package,
+# and runs the installed CLI with that plugin over the torch specs (cases it
+# does not implement report "unsupported", which is an expected result).
+#   scripts/check-plugin-sdk.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${1:-build}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+cmake -S examples/plugin -B "$work/vendor-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/vendor-build"
+plugin="$work/vendor-build/libvendor_scatter.so"
+"$work/prefix/bin/scatterproof" run --backend "plugin:$plugin" --report-dir "$work/reports" \
+    specs/torch specs/edge/torch-gather-*.json specs/edge/torch-scatter-*.json
+echo "check-plugin-sdk: the example plugin built against the installed SDK ran the torch specs as expected"

@@ -1,0 +1,190 @@
+// plugin_isolation_test.cc — vendor plugins run out of process: whatever a
+// plugin does costs at most the case it was running.
+//
+// The plugins are tests/data/plugin/misbehaving_plugin.c built once per
+// mode (crash, hang, slow, lie, print, abi, status); each is a correct
+// float32 torch.gather that misbehaves only on calls with dim == 1, so every
+// test also checks that the calls around the bad one get correct results
+// from the restarted host. The example vendor plugin (examples/plugin/) is
+// checked here for its in-place path; CI runs it through the spec suite.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "backends/plugin/plugin_backend.h"
+#include "harness/comparator.h"
+#include "reference/reference.h"
+
+namespace sp {
+namespace {
+
+using std::chrono::milliseconds;
+
+std::string test_plugin(const std::string& mode) {
+  return std::string(SP_TEST_PLUGIN_DIR) + "/libsp_test_plugin_" + mode + ".so";
+}
+std::string example_plugin() { return std::string(SP_TEST_PLUGIN_DIR) + "/libsp_example_vendor_plugin.so"; }
+
+Tensor float_tensor(const Shape& shape, float first) {
+  Tensor t = Tensor::zeros(DType::Float32, shape);
+  Shape pos(shape.size(), 0);
+  float v = first;
+  do t.set_bits_at(pos, bits_from_value(DType::Float32, Value::of_float(v++)));
+  while (next_index(pos, shape));
+  return t;
+}
+
+// index[i][j] = (i + 2j) % 3: valid along dim 0 (size 3) and dim 1 (size 4).
+Tensor index_tensor(const Shape& shape) {
+  Tensor t = Tensor::zeros(DType::Int64, shape);
+  Shape pos(shape.size(), 0);
+  do t.set_bits_at(pos, static_cast<uint64_t>((pos[0] + 2 * pos[1]) % 3));
+  while (next_index(pos, shape));
+  return t;
+}
+
+OpCall gather_call(int64_t dim) {
+  OpCall call;
+  call.op = "torch.gather";
+  call.dim = dim;
+  call.tensors["input"] = float_tensor({3, 4}, 1.0f);
+  call.tensors["index"] = index_tensor({3, 4});
+  return call;
+}
+
+// Runs `call` on a private copy, as the runner does, and judges the outcome
+// against the reference.
+Verdict run_and_judge(Backend& backend, const OpCall& call) {
+  const OpCall mine = call.deep_copy();
+  const Outcome outcome = backend.run(mine);
+  return judge(call, evaluate(call), outcome, mine);
+}
+
+std::unique_ptr<Backend> start(const std::string& library, milliseconds case_timeout = milliseconds{10'000}) {
+  std::string why;
+  std::unique_ptr<Backend> backend = make_plugin_backend(library, case_timeout, &why);
+  EXPECT_TRUE(backend) << why;
+  return backend;
+}
+
+#define EXPECT_VERDICT(verdict, expected_kind) \
+  EXPECT_EQ(verdict_name((verdict).kind), verdict_name(expected_kind)) << (verdict).detail
+
+TEST(PluginIsolation, SegfaultOnOneCaseIsACrashAndEveryOtherCasePasses) {
+  auto backend = start(test_plugin("crash"));
+  ASSERT_TRUE(backend);
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(0)), Verdict::Kind::Pass);
+  const Verdict crashed = run_and_judge(*backend, gather_call(1));
+  EXPECT_VERDICT(crashed, Verdict::Kind::Crash);
+  EXPECT_NE(crashed.detail.find("signal 11"), std::string::npos) << crashed.detail;
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(0)), Verdict::Kind::Pass);
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(1)), Verdict::Kind::Crash);
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(0)), Verdict::Kind::Pass);
+}
+
+TEST(PluginIsolation, HangIsATimeoutAndTheHostIsRestarted) {
+  auto backend = start(test_plugin("hang"), milliseconds{300});
+  ASSERT_TRUE(backend);
+  const auto began = std::chrono::steady_clock::now();
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(1)), Verdict::Kind::Timeout);
+  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds{5});
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(0)), Verdict::Kind::Pass);
+}
+
+TEST(PluginIsolation, SlowPluginPassesWithinTheDeadlineAndTimesOutPastIt) {
+  auto patient = start(test_plugin("slow"), milliseconds{5'000});
+  ASSERT_TRUE(patient);
+  EXPECT_VERDICT(run_and_judge(*patient, gather_call(1)), Verdict::Kind::Pass);
+  auto hasty = start(test_plugin("slow"), milliseconds{100});
+  ASSERT_TRUE(hasty);
+  EXPECT_VERDICT(run_and_judge(*hasty, gather_call(1)), Verdict::Kind::Timeout);
+  EXPECT_VERDICT(run_and_judge(*hasty, gather_call(0)), Verdict::Kind::Pass);
+}
+
+TEST(PluginIsolation, LyingPluginFails) {
+  auto backend = start(test_plugin("lie"));
+  ASSERT_TRUE(backend);
+  const Verdict lied = run_and_judge(*backend, gather_call(1));
+  EXPECT_VERDICT(lied, Verdict::Kind::Fail);
+  EXPECT_NE(lied.detail.find("42"), std::string::npos) << lied.detail;
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(0)), Verdict::Kind::Pass);
+}
+
+TEST(PluginIsolation, VendorPrintsToStdoutCannotCorruptTheProtocol) {
+  auto backend = start(test_plugin("print"));
+  ASSERT_TRUE(backend);
+  for (int dim : {0, 1, 0, 1}) EXPECT_VERDICT(run_and_judge(*backend, gather_call(dim)), Verdict::Kind::Pass);
+}
+
+TEST(PluginIsolation, AbiMajorMismatchMakesTheBackendUnavailableAndSaysWhy) {
+  std::string why;
+  EXPECT_FALSE(make_plugin_backend(test_plugin("abi"), milliseconds{10'000}, &why));
+  EXPECT_NE(why.find("built for plugin ABI 2.0"), std::string::npos) << why;
+  EXPECT_NE(why.find("speaks ABI 1.0"), std::string::npos) << why;
+  EXPECT_FALSE(make_backend("plugin:" + test_plugin("abi"), BackendOptions{}, &why));
+}
+
+TEST(PluginIsolation, MissingLibraryIsUnavailable) {
+  std::string why;
+  EXPECT_FALSE(make_plugin_backend("/nonexistent/libvendor.so", milliseconds{10'000}, &why));
+  EXPECT_NE(why.find("no plugin library at /nonexistent/libvendor.so"), std::string::npos) << why;
+}
+
+TEST(PluginIsolation, AStatusOutsideTheAbiIsAHarnessErrorNamingIt) {
+  auto backend = start(test_plugin("status"));
+  ASSERT_TRUE(backend);
+  const Verdict broken = run_and_judge(*backend, gather_call(1));
+  EXPECT_VERDICT(broken, Verdict::Kind::Error);
+  EXPECT_NE(broken.detail.find("plugin returned 7 from run(), which is not an sp_status"), std::string::npos)
+      << broken.detail;
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(0)), Verdict::Kind::Pass);
+}
+
+TEST(PluginIsolation, UnsupportedDtypeIsDeclinedWithoutCallingRun) {
+  auto backend = start(test_plugin("crash"));
+  ASSERT_TRUE(backend);
+  OpCall call = gather_call(1);  // would crash if run() were called
+  call.tensors["input"] = Tensor::zeros(DType::Float64, {3, 4});
+  EXPECT_VERDICT(run_and_judge(*backend, call), Verdict::Kind::Unsupported);
+}
+
+OpCall scatter_inplace_call() {
+  OpCall call;
+  call.op = "torch.scatter_";
+  call.dim = 1;
+  call.tensors["self"] = float_tensor({3, 4}, 100.0f);
+  call.tensors["index"] = index_tensor({3, 2});
+  call.tensors["src"] = float_tensor({3, 2}, -1.0f);
+  return call;
+}
+
+TEST(ExamplePlugin, ScatterInPlaceWritesTheCallersSelf) {
+  auto backend = start(example_plugin());
+  ASSERT_TRUE(backend);
+  const OpCall call = scatter_inplace_call();
+  const OpCall mine = call.deep_copy();
+  const Outcome outcome = backend->run(mine);
+  EXPECT_VERDICT(judge(call, evaluate(call), outcome, mine), Verdict::Kind::Pass);
+  // self[0][index[0][1] = 2] = src[0][1] = 0
+  EXPECT_EQ(mine.tensor("self")->value_at({0, 2}).f, 0.0);
+}
+
+TEST(ExamplePlugin, ReportsDocumentedErrorsAndDeclinesWhatItDoesNotImplement) {
+  auto backend = start(example_plugin());
+  ASSERT_TRUE(backend);
+  OpCall out_of_bounds = scatter_inplace_call();
+  out_of_bounds.tensors["index"].set_bits_at({1, 1}, 4);
+  EXPECT_VERDICT(run_and_judge(*backend, out_of_bounds), Verdict::Kind::Pass);
+  OpCall reduce = scatter_inplace_call();
+  reduce.reduce = "add";
+  EXPECT_VERDICT(run_and_judge(*backend, reduce), Verdict::Kind::Unsupported);
+  OpCall out_of_place = scatter_inplace_call();
+  out_of_place.op = "torch.scatter";
+  EXPECT_VERDICT(run_and_judge(*backend, out_of_place), Verdict::Kind::Unsupported);
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(-1)), Verdict::Kind::Pass);
+}
+
+}  // namespace
+}  // namespace sp

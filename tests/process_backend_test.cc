@@ -1,0 +1,147 @@
+// Crash isolation: an adapter that aborts, segfaults, exits, hangs, is slow,
+// writes garbage, answers the wrong request or talks too much costs exactly
+// the case it misbehaves on; it is restarted and the next case passes.
+// tests/data/process/misbehaving_adapter.py misbehaves on requests with dim 1.
+#ifdef SP_HAVE_PROCESS
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <chrono>
+
+#include "backends/process/supervisor.h"
+
+namespace sp {
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::string kAdapter = std::string(SP_SOURCE_DIR) + "/tests/data/process/misbehaving_adapter.py";
+
+SupervisorOptions options_for(const std::string& mode, std::chrono::milliseconds case_timeout = 5000ms) {
+  SupervisorOptions o;
+  o.argv = {"python3", kAdapter, mode};
+  o.start_timeout = 20'000ms;
+  o.case_timeout = case_timeout;
+  return o;
+}
+
+// torch.scatter on a 2x2 float32 self; dim 1 is the poisoned case.
+OpCall scatter_case(int64_t dim) {
+  OpCall call;
+  call.op = "torch.scatter";
+  call.dim = dim;
+  call.tensors.emplace("self", Tensor::zeros(DType::Float32, {2, 2}));
+  call.tensors.emplace("index", Tensor::zeros(DType::Int64, {1, 2}));
+  call.tensors.emplace("src", Tensor::zeros(DType::Float32, {1, 2}));
+  return call;
+}
+
+bool reaped(pid_t pid) { return waitpid(pid, nullptr, WNOHANG) == -1 && errno == ECHILD; }
+
+struct Misbehaviour {
+  std::string mode;
+  Outcome::Kind kind;
+  std::string message_part;  // in the outcome's message
+};
+// Test names and failure messages show the mode, not the struct's bytes.
+void PrintTo(const Misbehaviour& m, std::ostream* os) { *os << m.mode; }
+
+class ProcessIsolation : public testing::TestWithParam<Misbehaviour> {};
+
+TEST_P(ProcessIsolation, CostsOneCaseThenTheRestartedChildServesTheNext) {
+  const Misbehaviour& m = GetParam();
+  Supervisor supervisor(options_for(m.mode, 1000ms));
+  ASSERT_EQ(supervisor.start(), "");
+  EXPECT_EQ(supervisor.call(scatter_case(0)).kind, Outcome::Kind::Outputs);
+  const pid_t first = supervisor.child_pid();
+
+  const Outcome bad = supervisor.call(scatter_case(1));
+  EXPECT_EQ(bad.kind, m.kind) << outcome_kind_name(bad.kind) << ": " << bad.message;
+  EXPECT_NE(bad.message.find(m.message_part), std::string::npos) << bad.message;
+
+  const Outcome next = supervisor.call(scatter_case(0));
+  EXPECT_EQ(next.kind, Outcome::Kind::Outputs) << next.message;
+  EXPECT_EQ(supervisor.restarts(), 1);
+  EXPECT_NE(supervisor.child_pid(), first);
+  EXPECT_TRUE(reaped(first)) << "the misbehaving child " << first << " was left unreaped";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, ProcessIsolation,
+    testing::Values(Misbehaviour{"abort", Outcome::Kind::Crash, "killed by signal 6"},
+                    Misbehaviour{"segv", Outcome::Kind::Crash, "killed by signal 11"},
+                    Misbehaviour{"exit", Outcome::Kind::Crash, "exited with status 3"},
+                    Misbehaviour{"hang", Outcome::Kind::Timeout, "no answer within 1000 ms"},
+                    Misbehaviour{"garbage", Outcome::Kind::HarnessError, "not JSON: this is not json"},
+                    Misbehaviour{"wrong-id", Outcome::Kind::HarnessError, "answers request 1002 but request 2"}),
+    [](const testing::TestParamInfo<Misbehaviour>& info) {
+      std::string name = info.param.mode;
+      for (char& c : name)
+        if (c == '-') c = '_';
+      return name;
+    });
+
+TEST(ProcessIsolation, CrashReportCarriesTheStderrTail) {
+  Supervisor supervisor(options_for("abort"));
+  const Outcome bad = supervisor.call(scatter_case(1));
+  EXPECT_EQ(bad.kind, Outcome::Kind::Crash);
+  EXPECT_NE(bad.message.find("misbehaving adapter: doing abort on request"), std::string::npos) << bad.message;
+}
+
+TEST(ProcessIsolation, SlowAnswerWithinTheTimeoutPassesAndBeyondItTimesOut) {
+  Supervisor patient(options_for("slow", 5000ms));
+  EXPECT_EQ(patient.call(scatter_case(1)).kind, Outcome::Kind::Outputs);
+  EXPECT_EQ(patient.restarts(), 0);
+
+  Supervisor hasty(options_for("slow", 100ms));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(hasty.call(scatter_case(1)).kind, Outcome::Kind::Timeout);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
+  EXPECT_EQ(hasty.call(scatter_case(0)).kind, Outcome::Kind::Outputs);
+}
+
+TEST(ProcessIsolation, ExtraOutputKeepsTheAnswerButRestartsTheChild) {
+  Supervisor supervisor(options_for("extra"));
+  EXPECT_EQ(supervisor.call(scatter_case(1)).kind, Outcome::Kind::Outputs);
+  EXPECT_EQ(supervisor.call(scatter_case(0)).kind, Outcome::Kind::Outputs);
+  EXPECT_EQ(supervisor.restarts(), 1);
+}
+
+TEST(ProcessIsolation, UnlistedOpIsUnsupportedWithoutAsking) {
+  Supervisor supervisor(options_for("abort"));
+  OpCall call = scatter_case(1);
+  call.op = "torch.gather";
+  const Outcome out = supervisor.call(call);
+  EXPECT_EQ(out.kind, Outcome::Kind::Unsupported);
+  EXPECT_NE(out.message.find("does not implement torch.gather"), std::string::npos) << out.message;
+  EXPECT_EQ(supervisor.restarts(), 0);
+}
+
+TEST(ProcessIsolation, HandshakeFailuresExplainThemselves) {
+  EXPECT_NE(Supervisor(options_for("bad-hello")).start().find("speaks protocol 99, the harness speaks 1"),
+            std::string::npos);
+  EXPECT_NE(Supervisor(options_for("unavailable")).start().find("unavailable: fakeframework is not installed"),
+            std::string::npos);
+  SupervisorOptions missing;
+  missing.argv = {"/nonexistent/adapter"};
+  EXPECT_NE(Supervisor(missing).start().find("cannot start '/nonexistent/adapter'"), std::string::npos);
+}
+
+TEST(ProcessIsolation, GivesUpAfterRepeatedStartFailures) {
+  SupervisorOptions o = options_for("unavailable");
+  o.max_consecutive_start_failures = 2;
+  Supervisor supervisor(o);
+  for (int i = 0; i < 3; ++i) {
+    const Outcome out = supervisor.call(scatter_case(0));
+    EXPECT_EQ(out.kind, Outcome::Kind::Crash);
+    EXPECT_NE(out.message.find("fakeframework is not installed"), std::string::npos) << out.message;
+  }
+  EXPECT_EQ(supervisor.restarts(), 1);  // two starts, then no more
+}
+
+}  // namespace
+}  // namespace sp
+
+#endif  // SP_HAVE_PROCESS

@@ -1,0 +1,138 @@
+// The line-protocol codec: base64, tensors with layouts, requests and
+// responses, and its refusal of hostile input.
+#ifdef SP_HAVE_PROCESS
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "backends/process/protocol.h"
+
+namespace sp {
+namespace {
+
+using nlohmann::json;
+using protocol::ProtocolError;
+
+std::string decode_to_string(const std::string& b64) {
+  const std::vector<std::byte> bytes = protocol::base64_decode(b64);
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+TEST(ProcessProtocol, Base64MatchesRfc4648Vectors) {
+  const std::pair<std::string, std::string> vectors[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
+                                                         {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+                                                         {"foobar", "Zm9vYmFy"}};
+  for (const auto& [plain, encoded] : vectors) {
+    EXPECT_EQ(protocol::base64_encode(plain.data(), plain.size()), encoded);
+    EXPECT_EQ(decode_to_string(encoded), plain);
+  }
+}
+
+TEST(ProcessProtocol, Base64RejectsMalformedText) {
+  EXPECT_THROW(protocol::base64_decode("Zm9"), ProtocolError);      // length not a multiple of 4
+  EXPECT_THROW(protocol::base64_decode("Zm9v!A=="), ProtocolError); // character outside the alphabet
+  EXPECT_THROW(protocol::base64_decode("Z=9v"), ProtocolError);     // padding inside the text
+  EXPECT_THROW(protocol::base64_decode("Zg==Zg=="), ProtocolError); // padding before the last group
+}
+
+TEST(ProcessProtocol, StridedTensorRoundTripsWithItsWholeStorage) {
+  auto storage = std::make_shared<std::vector<std::byte>>(12 * sizeof(float));
+  for (size_t i = 0; i < 12; ++i) {
+    const float v = static_cast<float>(i) - 0.5f;
+    std::memcpy(storage->data() + i * sizeof(float), &v, sizeof v);
+  }
+  // A transposed 3x2 view starting at element 1, with a gap in storage.
+  const Tensor t = Tensor::view(DType::Float32, {3, 2}, {1, 4}, 1, storage);
+  const Tensor back = protocol::decode_tensor(json::parse(protocol::encode_tensor(t).dump()));
+  EXPECT_EQ(back.dtype(), DType::Float32);
+  EXPECT_EQ(back.shape(), t.shape());
+  EXPECT_EQ(back.strides(), t.strides());
+  EXPECT_EQ(back.offset(), 1);
+  EXPECT_EQ(*back.storage(), *storage);
+  EXPECT_EQ(back.to_bits(), t.to_bits());
+}
+
+TEST(ProcessProtocol, HostileTensorsAreRefused) {
+  const json good = protocol::encode_tensor(Tensor::zeros(DType::Int64, {2, 3}));
+  auto with = [&](const char* field, json value) {
+    json j = good;
+    j[field] = std::move(value);
+    return j;
+  };
+  EXPECT_NO_THROW(protocol::decode_tensor(good));
+  EXPECT_THROW(protocol::decode_tensor(with("strides", {3, 2})), ProtocolError);      // reaches past storage
+  EXPECT_THROW(protocol::decode_tensor(with("offset", 1)), ProtocolError);            // last element past storage
+  EXPECT_THROW(protocol::decode_tensor(with("strides", {-3, 1})), ProtocolError);     // negative stride
+  EXPECT_THROW(protocol::decode_tensor(with("shape", {2})), ProtocolError);           // strides/shape ranks differ
+  EXPECT_THROW(protocol::decode_tensor(with("shape", {int64_t{1} << 62, 4})), ProtocolError);  // numel overflows
+  EXPECT_THROW(protocol::decode_tensor(with("dtype", "complex64")), ProtocolError);
+  EXPECT_THROW(protocol::decode_tensor(with("storage", "AAAA")), ProtocolError);      // 3 bytes: not whole int64s
+  EXPECT_THROW(protocol::decode_tensor(with("shape", json::array({1.5, 2}))), ProtocolError);
+  EXPECT_THROW(protocol::decode_tensor(with("shape", std::vector<int>(kMaxRank + 1, 1))), ProtocolError);
+  EXPECT_THROW(protocol::decode_tensor(json::array()), ProtocolError);
+}
+
+TEST(ProcessProtocol, RequestRoundTripsArgsAndScalarKinds) {
+  OpCall call;
+  call.op = "mindspore.scatter_";
+  call.dim = -1;
+  call.reduce = "multiply";
+  call.overwrite = false;
+  call.doc_version = "2.3";
+  call.tensors.emplace("self", Tensor::zeros(DType::Float16, {2, 2}));
+  call.tensors.emplace("index", Tensor::zeros(DType::Int32, {1, 2}));
+  for (const Scalar& value : {Scalar::of_bool(true), Scalar::of_int(-7), Scalar::of_float(0.1),
+                              Scalar::of_float(-INFINITY), Scalar::of_float(NAN)}) {
+    call.value = value;
+    uint64_t id = 0;
+    const OpCall back = protocol::decode_request(json::parse(protocol::encode_request(42, call).dump()), &id);
+    EXPECT_EQ(id, 42u);
+    EXPECT_EQ(back.op, call.op);
+    EXPECT_EQ(back.dim, call.dim);
+    EXPECT_EQ(back.reduce, call.reduce);
+    EXPECT_EQ(back.overwrite, call.overwrite);
+    EXPECT_EQ(back.doc_version, call.doc_version);
+    ASSERT_TRUE(back.value.has_value());
+    EXPECT_EQ(back.value->to_string(), value.to_string());
+    EXPECT_EQ(back.value->kind, value.kind);
+    EXPECT_EQ(back.tensors.at("index").dtype(), DType::Int32);
+  }
+}
+
+TEST(ProcessProtocol, ResponsesDecodeAndWrongIdsAreRefused) {
+  const Tensor out = Tensor::zeros(DType::Float32, {2});
+  const Outcome result = protocol::decode_response(protocol::encode_outcome(5, Outcome::of_outputs({out})), 5);
+  ASSERT_EQ(result.kind, Outcome::Kind::Outputs);
+  EXPECT_EQ(result.outputs.at(0).shape(), out.shape());
+
+  const Outcome error = protocol::decode_response(
+      protocol::encode_outcome(6, Outcome::of_error(ErrorCategory::IndexOutOfBounds, "index 9 is out of bounds")), 6);
+  EXPECT_EQ(error.kind, Outcome::Kind::Error);
+  EXPECT_EQ(error.error, ErrorCategory::IndexOutOfBounds);
+  EXPECT_EQ(error.message, "index 9 is out of bounds");
+
+  const Outcome unclassified =
+      protocol::decode_response(json{{"type", "error"}, {"id", 7}, {"category", nullptr}, {"message", "boom"}}, 7);
+  EXPECT_EQ(unclassified.kind, Outcome::Kind::Error);
+  EXPECT_FALSE(unclassified.error.has_value());
+
+  const Outcome unsupported = protocol::decode_response(protocol::encode_outcome(8, Outcome::unsupported("no CPU kernel")), 8);
+  EXPECT_EQ(unsupported.kind, Outcome::Kind::Unsupported);
+  EXPECT_EQ(unsupported.message, "no CPU kernel");
+
+  EXPECT_THROW(protocol::decode_response(protocol::encode_outcome(5, Outcome::unsupported("x")), 6), ProtocolError);
+  EXPECT_THROW(protocol::decode_response(json{{"type", "error"}, {"id", 1}, {"category", "bogus"}, {"message", ""}}, 1),
+               ProtocolError);
+  EXPECT_THROW(protocol::decode_response(json{{"type", "banana"}, {"id", 1}}, 1), ProtocolError);
+  EXPECT_THROW(protocol::decode_response(json{{"type", "result"}, {"id", -1}, {"outputs", json::array()}}, 1),
+               ProtocolError);
+  EXPECT_THROW(protocol::decode_response(json("result"), 1), ProtocolError);
+  EXPECT_THROW(protocol::encode_outcome(1, Outcome::harness_error("not a wire message")), ProtocolError);
+}
+
+}  // namespace
+}  // namespace sp
+
+#endif  // SP_HAVE_PROCESS
