@@ -163,6 +163,18 @@ TEST(ReportMarkdown, MatrixReprosErrataAndSources) {
   EXPECT_NE(md.find("| 002_9301e372f38f2ff8.txt | 2 |"), std::string::npos) << md;
 }
 
+TEST(ReportMarkdown, ExpectedFailuresAreListedAsDeviationsNotAsFailures) {
+  const std::string md = report_markdown({sample("paddle/index-2d", "paddle", Verdict::Kind::XFail,
+                                                 "expected fail, listed in real.json: accepts a 2-D index"),
+                                          sample("torch/x", "cpu", Verdict::Kind::Fail, "wrong bits")});
+  const size_t deviations = md.find("## Known deviations");
+  ASSERT_NE(deviations, std::string::npos);
+  EXPECT_NE(md.find("accepts a 2-D index", deviations), std::string::npos);
+  const std::string not_passing = md.substr(md.find("## Not passing"), deviations - md.find("## Not passing"));
+  EXPECT_EQ(not_passing.find("paddle/index-2d"), std::string::npos);
+  EXPECT_NE(not_passing.find("torch/x"), std::string::npos);
+}
+
 TEST(ReportJson, SummaryCountsPerVerdictAndBackend) {
   const auto dir = fresh_dir("json");
   write_reports({sample("a", "cpu", Verdict::Kind::Pass), sample("b", "cpu", Verdict::Kind::Fail), sample("a", "ref", Verdict::Kind::Pass)},
