@@ -36,7 +36,8 @@ void print_spec_errors(const std::vector<SpecError>& errors) {
 
 int command_run(const std::vector<std::string>& paths, RunOptions options) {
   options.on_result = [verbose = options.verbose](const ResultRecord& r) {
-    if (r.verdict == Verdict::Kind::Pass && !verbose) return;
+    // Without -v only what needs a look is printed: unexpected results.
+    if (!verbose && !verdict_is_unexpected(r.verdict)) return;
     fmt::print("{:<11} {:<24} {}: {}\n", verdict_name(r.verdict), result_column(r), r.case_id, r.detail);
     if (r.verdict != Verdict::Kind::Pass) fmt::print("            repro: {}\n", r.repro);
     std::fflush(stdout);
@@ -226,7 +227,7 @@ int run_cli(int argc, char** argv) {
       ->allow_extra_args(false);
   run->add_option("--report-dir", run_options.report_dir, "where results.jsonl and the reports go")->capture_default_str();
   run->add_option("--threads", run_options.threads, "cases run concurrently")->check(CLI::Range(1, 256))->capture_default_str();
-  run->add_flag("-v,--verbose", run_options.verbose, "print passing results too");
+  run->add_flag("-v,--verbose", run_options.verbose, "print every result (default: only unexpected ones)");
   std::vector<std::string> run_layouts;
   run->add_option("--layouts", run_layouts,
                   "also run every case with its operands re-laid out: all, or a comma list of "

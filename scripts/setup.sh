@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ ccache
           nlohmann-json3-dev libvalijson-dev libcli11-dev libfmt-dev
-          libgtest-dev librapidcheck-dev libtorch-dev clang libclang-rt-dev)
+          libgtest-dev librapidcheck-dev libtorch-dev clang libclang-rt-dev
+          python3-venv python3-torch)  # the venv's base interpreter and PyTorch-through-Python
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

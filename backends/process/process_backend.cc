@@ -3,10 +3,11 @@
 //
 //   process:COMMAND LINE   any program speaking the protocol; the command is
 //                          split at spaces (no shell, no quoting)
-//   paddle | mindspore
+//   paddle | mindspore | numpy | torch-python
 //                          the Python adapters in adapters/, run with the
 //                          project's virtual environment (.venv, made by
-//                          scripts/setup-python.sh)
+//                          scripts/setup-python.sh); numpy runs PyTorch's
+//                          ops as a converter would write them in NumPy
 //
 // The child is started (and the framework imported) when the backend is
 // created, so a missing venv or framework makes the backend unavailable with
@@ -103,6 +104,11 @@ void register_process_backends() {
                    python_adapter("paddle_adapter.py"), kOutOfProcess);
   register_backend("mindspore", "the real MindSpore (CPU) through adapters/mindspore_adapter.py (.venv)",
                    python_adapter("mindspore_adapter.py"), kOutOfProcess);
+  register_backend("numpy", "PyTorch's ops converted to NumPy (take_along_axis/put_along_axis, ufunc.at) through "
+                   "adapters/numpy_adapter.py (.venv)", python_adapter("numpy_adapter.py"), kOutOfProcess);
+  register_backend("torch-python", "PyTorch through Python (torch.gather, Tensor.scatter_, ...) through "
+                   "adapters/torch_adapter.py (.venv; Debian's python3-torch)",
+                   python_adapter("torch_adapter.py"), kOutOfProcess);
 }
 
 }  // namespace sp

@@ -1,0 +1,130 @@
+"""Runs PyTorch through its Python API for scatterproof: torch.gather,
+Tensor.scatter_ (src / value, with or without reduce), torch.scatter,
+Tensor.scatter_add_ and torch.scatter_add, on CPU.
+
+    .venv/bin/python adapters/torch_adapter.py     (speaks backends/process/PROTOCOL.md)
+
+The torch it finds is the venv's: scripts/setup-python.sh makes the venv
+with --system-site-packages, so Debian's python3-torch (1.13, apt) serves
+when the venv's base interpreter is /usr/bin/python3. Without an importable
+torch the adapter answers the handshake "unavailable" with the reason.
+
+Every operand keeps the layout it was sent with (torch.as_strided over a
+copy of its whole storage), so PyTorch sees expanded, strided and offset
+views as a caller would pass them, and an in-place op answers with the
+whole storage it wrote into. Nothing is checked here: errors are PyTorch's
+own, mapped to a category by message (the same texts as
+backends/libtorch/libtorch_errors.cc).
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import WireTensor, scalar_value, serve  # noqa: E402
+
+import numpy as np  # noqa: E402  (common.py must take stdout first)
+
+try:
+    import torch
+except ImportError as e:  # OSError too would mean a broken install; let it show as a crash with its stderr
+    serve("torch-python", "", [], run=None,
+          unavailable="torch is not importable from the venv (%s); install Debian's python3-torch "
+                      "(the venv sees system site-packages)" % e)
+    sys.exit(0)
+
+OPS = ["torch.gather", "torch.scatter_", "torch.scatter", "torch.scatter_add_", "torch.scatter_add"]
+
+TORCH_DTYPES = {
+    "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32,
+    "int64": torch.int64, "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
+    "float64": torch.float64,
+}
+WIRE_NAMES = {v: k for k, v in TORCH_DTYPES.items()}
+
+# PyTorch 1.13's messages -> taxonomy; first match wins (most specific first).
+CATEGORIES = [
+    (r"is out of bounds for dimension|index out of range in self", "index_out_of_bounds"),
+    (r"Dimension out of range", "dim_out_of_range"),
+    (r"Expected dtype int64 for index", "index_dtype"),
+    (r"reduce argument must be either add or multiply", "invalid_reduce"),
+    (r"Index tensor must have the same number of dimensions", "rank_mismatch"),
+    (r"Size does not match at dimension|Expected index \[.*to be smaller", "shape_mismatch"),
+    (r"Expected self\.dtype to be equal to src\.dtype", "dtype_mismatch"),
+    (r"refers? to a single memory location", "overlapping_output"),
+    (r"value cannot be converted to type .* without overflow", "value_out_of_range"),
+]
+
+
+def classify(exc):
+    text = str(exc)
+    for pattern, category in CATEGORIES:
+        if re.search(pattern, text):
+            return category
+    return None
+
+
+def storage_tensor(wire):
+    """A 1-D torch tensor over a copy of the wire tensor's whole storage."""
+    if wire.dtype == "bfloat16":  # NumPy holds its bits as uint16, which torch 1.13 cannot take
+        return torch.from_numpy(wire.storage.view(np.int16).copy()).view(torch.bfloat16)
+    return torch.from_numpy(wire.storage.copy())
+
+
+def as_torch(wire, storage=None):
+    """The operand exactly as sent: its shape, strides and offset over its storage."""
+    storage = storage_tensor(wire) if storage is None else storage
+    return storage.as_strided(wire.shape, wire.strides, wire.offset)
+
+
+def storage_array(tensor):
+    """A 1-D torch tensor's elements as the wire's NumPy array (bfloat16: uint16 bits)."""
+    if tensor.dtype == torch.bfloat16:
+        return tensor.view(torch.int16).numpy().view(np.uint16)
+    return tensor.numpy()
+
+
+def written_back(wire, storage):
+    """An in-place op's answer: the whole storage it wrote, in the layout it was sent."""
+    out = WireTensor.__new__(WireTensor)
+    out.dtype, out.shape, out.strides, out.offset = wire.dtype, wire.shape, wire.strides, wire.offset
+    out.storage = storage_array(storage).copy()
+    return out
+
+
+def fresh(tensor):
+    """An out-of-place output as a contiguous wire tensor."""
+    flat = tensor.contiguous()
+    wire = WireTensor.__new__(WireTensor)
+    wire.dtype, wire.shape, wire.offset = WIRE_NAMES[flat.dtype], tuple(flat.shape), 0
+    wire.strides = tuple(flat.stride())
+    wire.storage = storage_array(flat.reshape(-1)).copy()
+    return wire
+
+
+def run(op, args, tensors):
+    dim = args["dim"]
+    index = as_torch(tensors["index"])
+    if op == "torch.gather":
+        return [fresh(torch.gather(as_torch(tensors["input"]), dim, index))]
+
+    self_wire = tensors["self"]
+    self_storage = storage_tensor(self_wire)
+    self_tensor = as_torch(self_wire, self_storage)
+    operand = as_torch(tensors["src"]) if "src" in tensors else scalar_value(args["value"])
+    kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
+    if op == "torch.scatter_":
+        self_tensor.scatter_(dim, index, operand, **kwargs)
+        return [written_back(self_wire, self_storage)]
+    if op == "torch.scatter":
+        return [fresh(torch.scatter(self_tensor, dim, index, operand, **kwargs))]
+    if op == "torch.scatter_add_":
+        self_tensor.scatter_add_(dim, index, operand)
+        return [written_back(self_wire, self_storage)]
+    if op == "torch.scatter_add":
+        return [fresh(torch.scatter_add(self_tensor, dim, index, operand))]
+    raise ValueError("op %s was not offered in the handshake" % op)
+
+
+torch.set_num_threads(1)  # one case at a time; keeps the adapter light next to the harness
+serve("torch-python", torch.__version__, OPS, run, classify)
