@@ -105,8 +105,14 @@ TEST(ProcessIsolation, SlowAnswerWithinTheTimeoutPassesAndBeyondItTimesOut) {
 TEST(ProcessIsolation, ExtraOutputKeepsTheAnswerButRestartsTheChild) {
   Supervisor supervisor(options_for("extra"));
   EXPECT_EQ(supervisor.call(scatter_case(1)).kind, Outcome::Kind::Outputs);
+  // The stray line is seen either before the next request goes out (the
+  // child is restarted, the case is answered) or, when it arrives late, as
+  // the answer to that request (an error for that case). Either way the
+  // child is replaced and the case after it is served.
+  const Outcome::Kind next = supervisor.call(scatter_case(0)).kind;
+  EXPECT_TRUE(next == Outcome::Kind::Outputs || next == Outcome::Kind::HarnessError) << outcome_kind_name(next);
   EXPECT_EQ(supervisor.call(scatter_case(0)).kind, Outcome::Kind::Outputs);
-  EXPECT_EQ(supervisor.restarts(), 1);
+  EXPECT_GE(supervisor.restarts(), 1);
 }
 
 TEST(ProcessIsolation, UnlistedOpIsUnsupportedWithoutAsking) {
