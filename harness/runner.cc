@@ -6,6 +6,7 @@
 #include <chrono>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -198,22 +199,7 @@ class CaseRunner {
       doc.erratum = erratum;
       emit(doc);
     }
-    for (std::unique_ptr<Backend>& backend : backends) {
-      ResultRecord r = record_for(c, backend->name(), "differential");
-      r.erratum = erratum;
-      const auto start = Clock::now();
-      if (!exp) {
-        r.verdict = Verdict::Kind::Error;
-        r.detail = "not judged: the reference failed on this case";
-      } else {
-        r.expected = exp->summary();
-        const Verdict v = run_backend(*backend, c.call, *exp, &r.outcome);
-        r.verdict = v.kind;
-        r.detail = v.detail;
-      }
-      r.duration_ms = ms_since(start);
-      emit(r);
-    }
+    judge_backends(c, exp ? &*exp : nullptr, backends, [&](ResultRecord& r) { r.erratum = erratum; });
     if (exp)
       for (const std::string& layout : options_.layouts) run_layout_variant(c, layout, *exp, backends);
   }
@@ -247,15 +233,28 @@ class CaseRunner {
     }
     same.duration_ms = ms_since(start);
     emit(same);
-    if (!exp) return;
+    if (exp) judge_backends(vc, &*exp, backends, [&](ResultRecord& r) { r = with_layout(std::move(r)); });
+  }
+
+  // Every backend on `c.call`, judged against the reference's `exp` (null:
+  // the reference failed, so nothing can be judged); `annotate` adds to each
+  // record before it is emitted.
+  void judge_backends(const Case& c, const Expectation* exp, BackendSet& backends,
+                      const std::function<void(ResultRecord&)>& annotate) {
     for (std::unique_ptr<Backend>& backend : backends) {
-      ResultRecord r = with_layout(record_for(vc, backend->name(), "differential"));
-      const auto t0 = Clock::now();
-      r.expected = exp->summary();
-      const Verdict v = run_backend(*backend, vc.call, *exp, &r.outcome);
-      r.verdict = v.kind;
-      r.detail = v.detail;
-      r.duration_ms = ms_since(t0);
+      ResultRecord r = record_for(c, backend->name(), "differential");
+      annotate(r);
+      const auto start = Clock::now();
+      if (!exp) {
+        r.verdict = Verdict::Kind::Error;
+        r.detail = "not judged: the reference failed on this case";
+      } else {
+        r.expected = exp->summary();
+        const Verdict v = run_backend(*backend, c.call, *exp, &r.outcome);
+        r.verdict = v.kind;
+        r.detail = v.detail;
+      }
+      r.duration_ms = ms_since(start);
       emit(r);
     }
   }
