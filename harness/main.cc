@@ -186,6 +186,10 @@ int command_update_expectations(const std::string& dir, const std::string& out, 
 }
 
 int command_report(const std::string& dir, bool xpass_warn) {
+  if (!std::filesystem::is_regular_file(dir + "/results.jsonl")) {
+    fmt::print(stderr, "scatterproof: {}/results.jsonl does not exist (not a report directory)\n", dir);
+    return exit_code::kUsage;
+  }
   const std::vector<ResultRecord> records = read_results(dir + "/results.jsonl");
   write_reports(records, dir);
   const ReportSummary s = summarize(records);
