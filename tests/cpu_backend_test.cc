@@ -328,6 +328,38 @@ TEST_F(CpuBackendTest, ScatterAddParallelPaths) {
   }
 }
 
+// The narrow-row reduce path checks its index while it accumulates (no
+// separate pass): a bad value at the first or last position must still be
+// an IndexOutOfBounds error with self untouched, also when the path merges
+// one outer position before reading the next (there it checks first).
+TEST_F(CpuBackendTest, ScatterAddFusedBoundsCheckLeavesSelfUntouched) {
+  const int64_t slots = 1000, n = 70001;
+  for (int64_t bad : {int64_t{-1}, slots, int64_t{1} << 40}) {
+    for (bool at_end : {false, true}) {
+      Tensor flat = make_index(DType::Int64, {n}, Layout::Contiguous, 0, slots - 1);
+      flat.set_bits_at({at_end ? n - 1 : 0}, static_cast<uint64_t>(bad));
+      Tensor two_outer = make_index(DType::Int64, {2, n / 2}, Layout::Contiguous, 0, slots - 1);
+      two_outer.set_bits_at({at_end ? 1 : 0, at_end ? n / 2 - 1 : 0}, static_cast<uint64_t>(bad));
+      const OpCall calls[] = {
+          scatter_call("torch.scatter_add_", make(DType::Float32, {slots}, Layout::Contiguous), flat,
+                       make(DType::Float32, {n}, Layout::Contiguous), 0),
+          scatter_call("torch.scatter_add_", make(DType::Int32, {2, slots}, Layout::Contiguous), two_outer,
+                       make(DType::Int32, {2, n / 2}, Layout::Contiguous), 1)};
+      for (const OpCall& call : calls) {
+        for (int threads : {1, 2, 3}) {
+          SCOPED_TRACE("threads=" + std::to_string(threads) + " bad=" + std::to_string(bad) + " at_end=" +
+                       std::to_string(at_end) + " " + call.describe());
+          OpCall copy = call.deep_copy();
+          const Outcome got = backend(threads).run(copy);
+          ASSERT_EQ(got.kind, Outcome::Kind::Error) << got.message;
+          EXPECT_EQ(got.error, ErrorCategory::IndexOutOfBounds) << got.message;
+          EXPECT_EQ(*copy.tensor("self")->storage(), *call.tensor("self")->storage()) << "self changed on error";
+        }
+      }
+    }
+  }
+}
+
 TEST_F(CpuBackendTest, ScatterOverwriteKeepsIndexOrderAcrossThreads) {
   for (DType t : {DType::Float32, DType::Int64, DType::UInt8}) {
     // Last-dim permutation per row, and dim-0 rows with duplicates (wide and narrow).

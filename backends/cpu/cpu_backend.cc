@@ -99,11 +99,6 @@ class CpuBackend final : public Backend {
     const int64_t rank = static_cast<int64_t>(logical_shape(self).size());
     const int64_t dim = *call.dim < 0 ? *call.dim + rank : *call.dim;
     const int64_t size = logical_shape(self)[static_cast<size_t>(dim)];
-    if (auto bad = find_bad_index(index.dtype(), data(index), logical_shape(index), logical_strides(index), 0, size,
-                                  pool_))
-      return error(ErrorCategory::IndexOutOfBounds, "index " + std::to_string(bad->value) +
-                                                        " is out of bounds for dimension " + std::to_string(dim) +
-                                                        " with size " + std::to_string(size));
     ScatterOp op = ScatterOp::Overwrite;
     if (call.op == "torch.scatter_add_" || call.op == "torch.scatter_add" || call.reduce == "add")
       op = ScatterOp::Add;
@@ -111,8 +106,15 @@ class CpuBackend final : public Backend {
       op = ScatterOp::Multiply;
     std::optional<uint64_t> value;
     if (!call.tensor("src")) value = ref::torch_rules::scalar_to_bits(*call.value, self.dtype());
-    scatter_into(target, index, logical_shape(index), logical_strides(index), call.tensor("src"), value, dim, op,
-                 false);
+    // The kernel checks the index values (fused into its reads where it can).
+    if (!scatter_into(target, index, logical_shape(index), logical_strides(index), call.tensor("src"), value, dim, op,
+                      false, 0)) {
+      const auto bad =
+          find_bad_index(index.dtype(), data(index), logical_shape(index), logical_strides(index), 0, size, pool_);
+      return error(ErrorCategory::IndexOutOfBounds, "index " + std::to_string(bad.value().value) +
+                                                        " is out of bounds for dimension " + std::to_string(dim) +
+                                                        " with size " + std::to_string(size));
+    }
     return Outcome::of_outputs({target});
   }
 
@@ -171,9 +173,12 @@ class CpuBackend final : public Backend {
 
   // Runs the scatter kernel writing `target` over the walk of an index of
   // `index_shape`/`index_strides` (logical), reading `src` or the scalar
-  // bits `value`.
-  void scatter_into(const Tensor& target, const Tensor& index, const Shape& index_shape, const Shape& index_strides,
-                    const Tensor* src, std::optional<uint64_t> value, int64_t dim, ScatterOp op, bool zero_first) {
+  // bits `value`. With `check_index_from` the kernel checks the index values
+  // against [*check_index_from, size): false, target untouched, when one is
+  // outside.
+  bool scatter_into(const Tensor& target, const Tensor& index, const Shape& index_shape, const Shape& index_strides,
+                    const Tensor* src, std::optional<uint64_t> value, int64_t dim, ScatterOp op, bool zero_first,
+                    std::optional<int64_t> check_index_from = std::nullopt) {
     const auto shares_target = [&](const Tensor& t) { return t.storage() == target.storage(); };
     const Tensor index_read = shares_target(index) ? fresh_copy(index) : index;
     Tensor src_read;
@@ -192,7 +197,8 @@ class CpuBackend final : public Backend {
     args.op = op;
     args.zero_targets_first = zero_first;
     args.scratch = &scratch_;
-    scatter_kernel(args, pool_);
+    args.check_index_from = check_index_from;
+    return scatter_kernel(args, pool_);
   }
 
   ThreadPool pool_;

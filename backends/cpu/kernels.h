@@ -8,9 +8,9 @@
 // input for gather), which is addressed at (o, index value, l). Dims are
 // coalesced where all three operands allow, so a contiguous walk becomes a
 // few long runs. Every stride has been validated to stay inside its storage
-// before a kernel is called. The scatter kernel checks nothing: every index
-// value has been validated to lie in [-S, S) (negative ones count from the
-// end). The gather kernel checks its index values itself (gather_kernel).
+// before a kernel is called. Index values either have been validated to lie
+// in [-S, S) (negative ones count from the end) or the kernel checks them
+// itself (gather_kernel, ScatterArgs::check_index_from).
 #pragma once
 
 #include <algorithm>
@@ -136,8 +136,15 @@ struct ScatterArgs {
   // Per-thread accumulator space kept by the backend between calls (may be
   // null): reusing it saves the page faults of a fresh allocation each call.
   std::vector<std::vector<std::byte>>* scratch = nullptr;
+  // Set: the kernel checks that every index value lies in [*check_index_from,
+  // S) before self changes (fused into the accumulation where that path
+  // writes self only at the end). Unset: the caller has checked them.
+  std::optional<int64_t> check_index_from;
 };
-void scatter_kernel(const ScatterArgs& args, ThreadPool& pool);
+// False when check_index_from is set and some index value is out of range;
+// self is then untouched (the caller finds the first bad value with
+// find_bad_index for its message).
+bool scatter_kernel(const ScatterArgs& args, ThreadPool& pool);
 
 // Copies the elements of `t` in row-major order into contiguous `out`.
 void copy_to_contiguous(const Tensor& t, std::byte* out, ThreadPool& pool);

@@ -7,6 +7,7 @@
 // writer in row-major index order (the reference's visit order), whatever
 // the thread count, so runs are reproducible.
 #include <array>
+#include <atomic>
 #include <cstring>
 
 #include "backends/cpu/element.h"
@@ -21,6 +22,9 @@ constexpr int64_t kWideRow = 16;
 // the part of them the backend keeps for the next call.
 constexpr int64_t kPrivateBytesCap = int64_t{512} << 20;
 constexpr size_t kKeptScratchBytes = size_t{64} << 20;
+// Positions per work unit of the narrow-row reduce path: threads claim
+// units as they go, so a thread slowed by other processes does less.
+constexpr int64_t kPrivateChunk = int64_t{1} << 16;
 
 template <class E, class I, ScatterOp Op>
 class Scatter {
@@ -34,24 +38,78 @@ class Scatter {
         x_(reinterpret_cast<const I*>(args.x)),
         p_(reinterpret_cast<const S*>(args.p)),
         zero_first_(args.zero_targets_first),
+        check_bounds_(args.check_index_from.has_value()),
+        index_from_(args.check_index_from.value_or(0)),
         scratch_(args.scratch),
         pool_(pool),
         last_(w_.inner.empty() ? Axis{} : w_.inner.back()),
         L_(w_.inner_count()),
         O_(w_.outer_count()) {}
 
-  void run() {
+  // False when an index value is out of range (self untouched).
+  bool run() {
     const int threads = threads_for(O_ * w_.K * L_, pool_);
-    if (threads == 1 || O_ >= 2 * threads || !w_.index_row_constant()) return run_split_positions(threads);
-    if (L_ >= kWideRow) return run_sorted(threads);
-    if (Op != ScatterOp::Overwrite && private_fits(threads)) return run_private(threads);
-    run_target_ranges(threads);
+    const bool split = threads == 1 || O_ >= 2 * threads || !w_.index_row_constant();
+    const bool reduce_privately = !split && L_ < kWideRow && Op != ScatterOp::Overwrite && private_fits(threads);
+    // The private path writes self only in its merges, one per outer
+    // position: with a single one it checks the index as it reads it.
+    if (check_bounds_ && !(reduce_privately && O_ == 1)) {
+      if (!all_in_range()) return false;
+      check_bounds_ = false;
+    }
+    if (reduce_privately) return run_private(threads);
+    if (split)
+      run_split_positions(threads);
+    else if (L_ >= kWideRow)
+      run_sorted(threads);
+    else
+      run_target_ranges(threads);
+    return true;
   }
 
  private:
   // -0.0, not +0.0, is the additive identity of IEEE floats (-0.0 + -0.0
   // must stay -0.0); for integers and bool it is plain 0.
   static constexpr A kIdentity = Op == ScatterOp::Multiply ? A(1) : static_cast<A>(-0.0);
+
+  // v in [index_from_, S): one unsigned compare.
+  bool in_range(int64_t v) const {
+    return static_cast<uint64_t>(v - index_from_) < static_cast<uint64_t>(w_.S - index_from_);
+  }
+  // Every index value of the walk in range? For the paths that write self
+  // as they go.
+  bool all_in_range() const {
+    const int64_t rows = O_ * w_.K;
+    const bool row_const = w_.index_row_constant();
+    const int parts = parts_for(row_const ? rows : rows * L_, pool_);
+    std::atomic<bool> ok{true};
+    pool_.run(parts, [&](int part) {
+      const int64_t r1 = split_point(rows, parts, part + 1);
+      for (int64_t r = split_point(rows, parts, part); r < r1 && ok.load(std::memory_order_relaxed);) {
+        const int64_t o = r / w_.K, k_end = std::min(w_.K, r1 - o * w_.K);
+        const I* x = x_ + w_.outer_offsets(o).x;
+        bool good = true;
+        const int64_t k0 = r - o * w_.K;
+        if (row_const && w_.along.x == 1) {
+          for (int64_t k = k0; k < k_end; ++k) good &= in_range(static_cast<int64_t>(x[k]));  // vectorizable
+        } else {
+          for (int64_t k = k0; k < k_end; ++k) {
+            const I* xk = x + k * w_.along.x;
+            if (row_const) {
+              good &= in_range(static_cast<int64_t>(*xk));
+            } else {
+              w_.for_inner_runs(0, L_, [&](Offsets off, int64_t, int64_t n) {
+                for (int64_t j = 0; j < n; ++j) good &= in_range(static_cast<int64_t>(xk[off.x + j * last_.x]));
+              });
+            }
+          }
+        }
+        if (!good) ok.store(false, std::memory_order_relaxed);
+        r = o * w_.K + k_end;
+      }
+    });
+    return ok.load();
+  }
 
   int64_t target(const I* xi) const {
     const auto v = static_cast<int64_t>(*xi);
@@ -283,9 +341,10 @@ class Scatter {
     return bytes <= kPrivateBytesCap && w_.S * threads <= 4 * w_.K;
   }
 
-  // Narrow rows (1-D scatter_add): each thread reduces an equal share of the
-  // positions into its own accumulator array; a parallel merge over target
-  // ranges then combines self (or zero) with every thread's partials. A row
+  // Narrow rows (1-D scatter_add): each thread reduces the chunks of
+  // positions it claims into its own accumulator array (floats may add in
+  // any order); a parallel merge over target ranges then combines self (or
+  // zero) with every thread's partials. A row
   // whose partials are all the identity (bit for bit) is left alone: it was
   // not targeted, or adding the identity would not change it (any NaN is
   // allowed for a targeted NaN). Two cases need an explicit "targeted" mark
@@ -293,7 +352,7 @@ class Scatter {
   // accumulate mode zeroes targeted rows, and bool canonicalizes them.
   static bool is_identity(A v) { return std::memcmp(&v, &kIdentity, sizeof(A)) == 0; }
 
-  void run_private(int threads) {
+  bool run_private(int threads) {
     const int64_t n_targets = w_.S, K = w_.K;
     const bool mark_targets = zero_first_ || std::is_same_v<E, BoolElem>;
     const size_t bytes = static_cast<size_t>(n_targets * L_) * sizeof(A);
@@ -303,31 +362,49 @@ class Scatter {
     // operator new aligns the bytes for any A.
     auto sums_of = [&](int part) { return reinterpret_cast<A*>(space[static_cast<size_t>(part)].data()); };
     std::vector<std::vector<uint8_t>> touched(static_cast<size_t>(threads));
+    const int64_t chunks = (K + kPrivateChunk - 1) / kPrivateChunk;
     for (int64_t o = 0; o < O_; ++o) {
       const Offsets base = w_.outer_offsets(o);
       S* a = a_ + base.a;
       const I* x = x_ + base.x;
       const S* p = p_ + base.p;
+      std::atomic<int64_t> next_chunk{0};
+      std::atomic<bool> out_of_range{false};
+      // A part that claimed no chunk (its thread came late) has no partials.
+      std::vector<uint8_t> used(static_cast<size_t>(threads), 0);
       pool_.run(threads, [&](int part) {
-        auto& mine = space[static_cast<size_t>(part)];
-        if (mine.size() < bytes) mine.resize(bytes);
-        A* sums = sums_of(part);
-        std::fill(sums, sums + n_targets * L_, kIdentity);
+        A* sums = nullptr;
         uint8_t* hit = nullptr;
-        if (mark_targets) {
-          touched[static_cast<size_t>(part)].assign(static_cast<size_t>(n_targets), 0);
-          hit = touched[static_cast<size_t>(part)].data();
-        }
-        const int64_t k1 = split_point(K, threads, part + 1);
-        for (int64_t k = split_point(K, threads, part); k < k1; ++k) {
-          const int64_t r = target(x + k * w_.along.x);
-          if (hit) hit[r] = 1;
-          if (w_.inner.empty())
-            sums[r] = accumulate(sums[r], E::load(p[k * w_.along.p]));
-          else
-            accumulate_row(sums + r * L_, p + k * w_.along.p);
+        for (int64_t c = next_chunk.fetch_add(1); c < chunks && !out_of_range.load(std::memory_order_relaxed);
+             c = next_chunk.fetch_add(1)) {
+          if (!sums) {
+            auto& mine = space[static_cast<size_t>(part)];
+            if (mine.size() < bytes) mine.resize(bytes);
+            sums = sums_of(part);
+            std::fill(sums, sums + n_targets * L_, kIdentity);
+            if (mark_targets) {
+              touched[static_cast<size_t>(part)].assign(static_cast<size_t>(n_targets), 0);
+              hit = touched[static_cast<size_t>(part)].data();
+            }
+            used[static_cast<size_t>(part)] = 1;
+          }
+          const int64_t k1 = std::min(K, (c + 1) * kPrivateChunk);
+          for (int64_t k = c * kPrivateChunk; k < k1; ++k) {
+            const auto v = static_cast<int64_t>(x[k * w_.along.x]);
+            if (check_bounds_ && !in_range(v)) [[unlikely]] {
+              out_of_range.store(true, std::memory_order_relaxed);
+              return;
+            }
+            const int64_t r = v < 0 ? v + n_targets : v;
+            if (hit) hit[r] = 1;
+            if (w_.inner.empty())
+              sums[r] = accumulate(sums[r], E::load(p[k * w_.along.p]));
+            else
+              accumulate_row(sums + r * L_, p + k * w_.along.p);
+          }
         }
       });
+      if (out_of_range.load()) return false;
       if (w_.inner.empty() && !mark_targets) {
         // 1-D: the same merge, one element per row, without the row machinery.
         pool_.run(threads * kPartsPerThread, [&](int part) {
@@ -337,6 +414,7 @@ class Scatter {
             A sum = E::load(dst);
             bool targeted = false;
             for (int t = 0; t < threads; ++t) {
+              if (!used[static_cast<size_t>(t)]) continue;
               const A partial = sums_of(t)[r];
               targeted |= !is_identity(partial);
               sum = accumulate(sum, partial);
@@ -352,6 +430,7 @@ class Scatter {
         for (int64_t r = split_point(n_targets, threads, part); r < r1; ++r) {
           bool targeted = false;
           for (int t = 0; t < threads && !targeted; ++t) {
+            if (!used[static_cast<size_t>(t)]) continue;
             if (mark_targets) {
               targeted = touched[static_cast<size_t>(t)][static_cast<size_t>(r)] != 0;
             } else {
@@ -362,6 +441,7 @@ class Scatter {
           if (!targeted) continue;
           base_row(row.data(), a + r * w_.along.a);
           for (int t = 0; t < threads; ++t) {
+            if (!used[static_cast<size_t>(t)]) continue;
             const A* partial = sums_of(t) + r * L_;
             for (int64_t l = 0; l < L_; ++l) row[static_cast<size_t>(l)] = accumulate(row[static_cast<size_t>(l)], partial[l]);
           }
@@ -369,6 +449,7 @@ class Scatter {
         }
       });
     }
+    return true;
   }
 
   // Narrow rows otherwise: each thread owns a range of target rows and scans
@@ -407,6 +488,8 @@ class Scatter {
   const I* x_;
   const S* p_;
   bool zero_first_;
+  bool check_bounds_;  // index values still to check, from index_from_
+  int64_t index_from_;
   std::vector<std::vector<std::byte>>* scratch_;
   ThreadPool& pool_;
   Axis last_;
@@ -414,23 +497,24 @@ class Scatter {
 };
 
 template <class E, class I>
-void scatter_with(const ScatterArgs& args, ThreadPool& pool) {
+bool scatter_with(const ScatterArgs& args, ThreadPool& pool) {
   switch (args.op) {
     case ScatterOp::Overwrite: return Scatter<E, I, ScatterOp::Overwrite>(args, pool).run();
     case ScatterOp::Add: return Scatter<E, I, ScatterOp::Add>(args, pool).run();
     case ScatterOp::Multiply: return Scatter<E, I, ScatterOp::Multiply>(args, pool).run();
   }
+  return true;  // unreachable: every op is a case
 }
 
 }  // namespace
 
-void scatter_kernel(const ScatterArgs& args, ThreadPool& pool) {
+bool scatter_kernel(const ScatterArgs& args, ThreadPool& pool) {
+  bool in_range = true;
   dispatch_dtype(args.dtype, [&]<class E>(E) {
-    if (args.index_dtype == DType::Int32)
-      scatter_with<E, int32_t>(args, pool);
-    else
-      scatter_with<E, int64_t>(args, pool);
+    in_range = args.index_dtype == DType::Int32 ? scatter_with<E, int32_t>(args, pool)
+                                                : scatter_with<E, int64_t>(args, pool);
   });
+  return in_range;
 }
 
 }  // namespace sp::cpu
