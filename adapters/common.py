@@ -22,6 +22,7 @@ import base64
 import json
 import math
 import os
+import re
 import sys
 import traceback
 
@@ -162,6 +163,21 @@ def scalar_value(wire):
 def _send(message):
     _protocol_out.write(json.dumps(message, allow_nan=False) + "\n")
     _protocol_out.flush()
+
+
+def classifier(table, flags=0):
+    """A classify(exc) for serve(): the category of the first (regex, category)
+    row of `table` matching the exception's text, or None."""
+    compiled = [(re.compile(pattern, flags), category) for pattern, category in table]
+
+    def classify(exc):
+        text = str(exc)
+        for pattern, category in compiled:
+            if pattern.search(text):
+                return category
+        return None
+
+    return classify
 
 
 def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None):

@@ -21,7 +21,7 @@ import sys
 
 os.environ.setdefault("GLOG_v", "3")  # MindSpore logs warnings at import; errors only
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import Unsupported, scalar_value, serve  # noqa: E402
+from common import Unsupported, classifier, scalar_value, serve  # noqa: E402
 
 try:
     import mindspore
@@ -52,12 +52,7 @@ CATEGORIES = [
 ]
 
 
-def classify(exc):
-    text = str(exc)
-    for pattern, category in CATEGORIES:
-        if re.search(pattern, text, re.IGNORECASE):
-            return category
-    return None
+classify = classifier(CATEGORIES, re.IGNORECASE)
 
 
 def no_cpu_kernel(exc):

@@ -14,7 +14,7 @@ import sys
 
 os.environ.setdefault("GLOG_minloglevel", "2")  # paddle's C++ logging goes to stderr anyway; keep it short
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import DocumentedError, Unsupported, serve  # noqa: E402
+from common import DocumentedError, Unsupported, classifier, serve  # noqa: E402
 
 try:
     import paddle
@@ -34,12 +34,7 @@ CATEGORIES = [
 ]
 
 
-def classify(exc):
-    text = str(exc)
-    for pattern, category in CATEGORIES:
-        if re.search(pattern, text, re.IGNORECASE):
-            return category
-    return None
+classify = classifier(CATEGORIES, re.IGNORECASE)
 
 
 def run(op, args, tensors):

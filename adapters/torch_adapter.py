@@ -17,11 +17,10 @@ own, mapped to a category by message (the same texts as
 backends/libtorch/libtorch_errors.cc).
 """
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import WireTensor, scalar_value, serve  # noqa: E402
+from common import WireTensor, classifier, scalar_value, serve  # noqa: E402
 
 import numpy as np  # noqa: E402  (common.py must take stdout first)
 
@@ -56,12 +55,7 @@ CATEGORIES = [
 ]
 
 
-def classify(exc):
-    text = str(exc)
-    for pattern, category in CATEGORIES:
-        if re.search(pattern, text):
-            return category
-    return None
+classify = classifier(CATEGORIES)
 
 
 def storage_tensor(wire):
