@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference/errors.h"
@@ -48,8 +49,16 @@ class Backend {
   virtual std::string name() const = 0;
   // One line for `scatterproof backends`: what it is, version, limits.
   virtual std::string description() const = 0;
+  // Whether this backend implements `op` (an op table id) at all. For any
+  // other op run_backend() answers "unsupported" without calling run().
+  virtual bool implements(std::string_view op) const = 0;
+  // REQUIRES: implements(call.op).
   virtual Outcome run(const OpCall& call) = 0;
 };
+
+// The one way the harness runs a backend: an op the backend does not
+// implement is unsupported, with the reason, whatever the call.
+Outcome run_backend(Backend& backend, const OpCall& call);
 
 using BackendFactory = std::function<std::unique_ptr<Backend>(const std::string& name, const BackendOptions&)>;
 

@@ -1,6 +1,7 @@
 // The reference, run as a backend: it materializes one allowed outcome (the
 // reference's own visit order) so the whole path from case to report runs
 // with it, storage guards included.
+#include "reference/op_table.h"
 #include "backends/backend.h"
 #include "reference/reference.h"
 
@@ -13,6 +14,7 @@ class ReferenceBackend final : public Backend {
   std::string description() const override {
     return "the executable reference (reference/): plain loops, the documents' visit order";
   }
+  bool implements(std::string_view op) const override { return is_known_op(op); }
   Outcome run(const OpCall& call) override {
     const Expectation e = evaluate(call);
     if (e.unspecified) return Outcome::unsupported("the document leaves this call undefined: " + e.unspecified_reason);

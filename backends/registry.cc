@@ -24,6 +24,12 @@ std::string_view outcome_kind_name(Outcome::Kind k) {
   return "?";
 }
 
+Outcome run_backend(Backend& backend, const OpCall& call) {
+  if (!backend.implements(call.op))
+    return Outcome::unsupported("backend " + backend.name() + " does not implement op " + call.op);
+  return backend.run(call);
+}
+
 void register_backend(const std::string& name, std::string summary, BackendFactory factory, bool in_process) {
   registry()[name] = RegisteredBackend{std::move(summary), std::move(factory), in_process};
 }

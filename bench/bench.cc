@@ -16,6 +16,7 @@
 #include <random>
 #include <thread>
 
+#include "reference/op_table.h"
 #include "backends/backend.h"
 #include "harness/exit_codes.h"
 
@@ -84,7 +85,7 @@ Tensor expanded_row_index(const Tensor& per_row, int64_t cols) {
 OpCall make_call(std::string op, int64_t dim, std::map<std::string, Tensor> tensors) {
   OpCall c;
   c.op = std::move(op);
-  c.dim = dim;
+  c.set_arg("dim", Arg::of_int(dim));
   c.tensors = std::move(tensors);
   return c;
 }
@@ -280,12 +281,12 @@ Timing time_backend(Backend& backend, const Workload& w, int repeats) {
   };
   if (in_place) pristine = *call->tensors.at("self").storage();
 
-  Outcome warm = backend.run(*call);
+  Outcome warm = run_backend(backend, *call);
   if (warm.kind == Outcome::Kind::Error && warm.error == ErrorCategory::IndexDtype && w.int64_twin) {
     timing.note = fmt::format("rejects {} index ({}); timed with int64 index",
                               dtype_name(call->tensors.at("index").dtype()), error_name(*warm.error));
     call = &*w.int64_twin;
-    warm = backend.run(*call);
+    warm = run_backend(backend, *call);
   }
   if (warm.kind != Outcome::Kind::Outputs || warm.outputs.size() != 1) {
     timing.failure = fmt::format("{}: {}", outcome_kind_name(warm.kind), warm.message);
@@ -297,7 +298,7 @@ Timing time_backend(Backend& backend, const Workload& w, int repeats) {
   for (int r = 0; r < repeats; ++r) {
     restore();
     const auto t0 = Clock::now();
-    const Outcome out = backend.run(*call);
+    const Outcome out = run_backend(backend, *call);
     timing.seconds.push_back(seconds_since(t0));
     if (out.kind != Outcome::Kind::Outputs) {
       timing.failure = fmt::format("repeat {}: {}: {}", r, outcome_kind_name(out.kind), out.message);

@@ -295,8 +295,8 @@ void torch_gather(Choices& c, OpCall& call) {
   Shape in_shape = pick_shape(c, rank);
   clamp_numel(in_shape);
   const int64_t r = std::max<int64_t>(rank, 1);
-  call.dim = pick_dim(c, r);
-  const int64_t dim = *call.dim < 0 ? *call.dim + r : *call.dim;
+  call.set_arg("dim", Arg::of_int(pick_dim(c, r)));
+  const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + r : *call.int_arg("dim");
   const Shape logical = rank == 0 ? Shape{1} : in_shape;
   Shape x_shape = rank == 0 ? Shape{} : index_shape_within(c, logical, dim);
   if (c.chance(3)) x_shape = change_rank(c, x_shape);
@@ -311,8 +311,8 @@ void torch_scatter(Choices& c, OpCall& call, bool add_only) {
   Shape self_shape = pick_shape(c, rank);
   clamp_numel(self_shape);
   const int64_t r = std::max<int64_t>(rank, 1);
-  call.dim = pick_dim(c, r);
-  const int64_t dim = *call.dim < 0 ? *call.dim + r : *call.dim;
+  call.set_arg("dim", Arg::of_int(pick_dim(c, r)));
+  const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + r : *call.int_arg("dim");
   const Shape logical = rank == 0 ? Shape{1} : self_shape;
   Shape x_shape = rank == 0 ? Shape{} : index_shape_within(c, logical, dim);
   const bool use_value = !add_only && c.chance(25);
@@ -327,12 +327,12 @@ void torch_scatter(Choices& c, OpCall& call, bool add_only) {
   call.tensors["self"] = with_layout(c, data_tensor(c, t, self_shape));
   call.tensors["index"] = with_layout(c, index_tensor(c, pick_index_dtype(c), x_shape, s, false));
   if (use_value) {
-    call.value = pick_value(c);
+    call.set_arg("value", Arg::of_scalar(pick_value(c)));
   } else {
     const DType src_t = c.chance(3) ? pick_dtype(c) : t;
     call.tensors["src"] = with_layout(c, data_tensor(c, src_t, src_shape));
   }
-  if (!add_only) call.reduce = pick_reduce(c);
+  if (!add_only) if (auto reduce = pick_reduce(c)) call.set_arg("reduce", Arg::of_string(*reduce));
 }
 
 void mindspore_scatter(Choices& c, OpCall& call) {
@@ -343,8 +343,8 @@ void mindspore_scatter(Choices& c, OpCall& call) {
   const int64_t rank = pick_rank(c);
   Shape self_shape = pick_shape(c, rank);
   clamp_numel(self_shape);
-  call.dim = pick_dim(c, rank);
-  const int64_t dim = *call.dim < 0 ? *call.dim + rank : *call.dim;
+  call.set_arg("dim", Arg::of_int(pick_dim(c, rank)));
+  const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + rank : *call.int_arg("dim");
   Shape x_shape = index_shape_within(c, self_shape, -1);
   Shape src_shape = x_shape;
   for (auto& d : src_shape)
@@ -358,12 +358,12 @@ void mindspore_scatter(Choices& c, OpCall& call) {
   call.tensors["self"] = with_layout(c, data_tensor(c, t, self_shape));
   call.tensors["index"] = with_layout(c, index_tensor(c, index_t, x_shape, s, negatives_valid));
   if (c.chance(20)) {
-    call.value = pick_value(c);
+    call.set_arg("value", Arg::of_scalar(pick_value(c)));
   } else {
     const DType src_t = c.chance(3) ? pick_dtype(c) : t;
     call.tensors["src"] = with_layout(c, data_tensor(c, src_t, src_shape));
   }
-  call.reduce = pick_reduce(c);
+  if (auto reduce = pick_reduce(c)) call.set_arg("reduce", Arg::of_string(*reduce));
 }
 
 void paddle_scatter(Choices& c, OpCall& call) {
@@ -387,7 +387,7 @@ void paddle_scatter(Choices& c, OpCall& call) {
   const DType u_t = c.chance(3) ? pick_dtype(c) : t;
   call.tensors["updates"] = with_layout(c, data_tensor(c, u_t, updates_shape));
   const uint32_t mode = c.below(3);
-  if (mode > 0) call.overwrite = mode == 1;
+  if (mode > 0) call.set_arg("overwrite", Arg::of_bool(mode == 1));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "harness/comparator.h"
+#include "reference/op_table.h"
 
 #include <fmt/format.h>
 

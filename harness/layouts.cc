@@ -1,4 +1,5 @@
 #include "harness/layouts.h"
+#include "reference/op_table.h"
 
 #include <algorithm>
 #include <numeric>

@@ -272,7 +272,7 @@ class CaseRunner {
     const OpCall given = call.deep_copy();
     Outcome out;
     try {
-      out = backend.run(given);
+      out = sp::run_backend(backend, given);
     } catch (const std::exception& e) {
       *outcome_text = fmt::format("threw: {}", e.what());
       return Verdict::error(fmt::format("backend {} threw: {}", backend.name(), e.what()));

@@ -698,10 +698,10 @@ class CaseBuilder {
     refuse("value", sig.takes_value);
     refuse("overwrite", sig.takes_overwrite);
     if (sig.takes_dim && !args.contains("dim")) fail(field("args.dim"), std::string(sig.op) + " needs args.dim");
-    if (args.contains("dim")) call.dim = json_int64(args["dim"], field("args.dim"));
-    if (args.contains("reduce")) call.reduce = args["reduce"].get<std::string>();
-    if (args.contains("value")) call.value = scalar_from_json(args["value"], field("args.value"));
-    if (args.contains("overwrite")) call.overwrite = args["overwrite"].get<bool>();
+    if (args.contains("dim")) call.set_arg("dim", Arg::of_int(json_int64(args["dim"], field("args.dim"))));
+    if (args.contains("reduce")) call.set_arg("reduce", Arg::of_string(args["reduce"].get<std::string>()));
+    if (args.contains("value")) call.set_arg("value", Arg::of_scalar(scalar_from_json(args["value"], field("args.value"))));
+    if (args.contains("overwrite")) call.set_arg("overwrite", Arg::of_bool(args["overwrite"].get<bool>()));
   }
 
   void read_inputs(const OpSignature& sig, OpCall& call) {
@@ -717,8 +717,8 @@ class CaseBuilder {
     for (const std::string& operand : sig.operands) {
       const bool given = call.tensors.count(operand) > 0;
       if (operand == "src" && sig.takes_value) {
-        if (given && call.value) fail(field("args.value"), "give either inputs.src or args.value, not both");
-        if (!given && !call.value) fail(field("inputs.src"), "missing: " + std::string(sig.op) + " needs inputs.src or args.value");
+        if (given && call.scalar_arg("value")) fail(field("args.value"), "give either inputs.src or args.value, not both");
+        if (!given && !call.scalar_arg("value")) fail(field("inputs.src"), "missing: " + std::string(sig.op) + " needs inputs.src or args.value");
       } else if (!given) {
         fail(field("inputs." + operand), "missing: " + std::string(sig.op) + " needs operand " + operand);
       }
@@ -966,10 +966,10 @@ json case_to_json(const Case& c) {
     if (!value->empty()) source[key] = *value;
   j["source"] = source;
   json args = json::object();
-  if (c.call.dim) args["dim"] = *c.call.dim;
-  if (c.call.reduce) args["reduce"] = *c.call.reduce;
-  if (c.call.value) args["value"] = scalar_to_json(*c.call.value);
-  if (c.call.overwrite) args["overwrite"] = *c.call.overwrite;
+  if (c.call.int_arg("dim")) args["dim"] = *c.call.int_arg("dim");
+  if (c.call.string_arg("reduce")) args["reduce"] = *c.call.string_arg("reduce");
+  if (c.call.scalar_arg("value")) args["value"] = scalar_to_json(*c.call.scalar_arg("value"));
+  if (c.call.bool_arg("overwrite")) args["overwrite"] = *c.call.bool_arg("overwrite");
   if (!args.empty()) j["args"] = args;
   json inputs = json::object();
   for (const auto& [name, tensor] : c.call.tensors) inputs[name] = tensor_to_json(tensor);

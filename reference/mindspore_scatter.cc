@@ -44,11 +44,11 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
   const bool r2_10 = rules::follows_r2_10_or_later(call.doc_version);
   ref::RuleLog log(trace);
 
-  rules::dim_in_range(log, *call.dim, self.rank());
+  rules::dim_in_range(log, *call.int_arg("dim"), self.rank());
   rules::rank_within_limit(log, self);
   rules::index_dtype_supported(log, index);
   if (src) rules::src_dtype_matches(log, self, *src);
-  const std::optional<ReduceMode> mode = rules::reduce_mode(log, call.reduce);
+  const std::optional<ReduceMode> mode = rules::reduce_mode(log, call.string_arg("reduce"));
   if (!src) rules::value_overload_exists(log, r2_10);
   const bool empty = rules::index_is_empty(log, index);
   std::optional<uint64_t> value_bits;
@@ -59,7 +59,7 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
       if (src) rules::index_within(log, "MS-S2", "src", *src, index);
       rules::index_within(log, "MS-S3", "self", self, index);
     }
-    if (!src) value_bits = rules::convert_value(log, *call.value, self.dtype());
+    if (!src) value_bits = rules::convert_value(log, *call.scalar_arg("value"), self.dtype());
   }
   // An aliasing self is outside what 003 describes, even where the call
   // also breaks a listed rule: any outcome, error or not, is allowed.
@@ -69,7 +69,7 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
   if (!log.passed()) return log.error_expectation();
   if (empty) return ref::outputs_expectation({OutputBuilder("self", self, trace).finish()}, {"MS-E1: empty index"});
 
-  const int64_t dim = ref::wrap_dim(*call.dim, self.rank());
+  const int64_t dim = ref::wrap_dim(*call.int_arg("dim"), self.rank());
   const int64_t size = self.size(dim);
   if (const auto reason = rules::undefined_index_value(index, dim, size, r2_10))
     return ref::unspecified_expectation(*reason, trace);
@@ -88,7 +88,7 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
       source = ref::element_text("src", *src, pos);
     } else {
       bits = *value_bits;
-      source = "value " + call.value->to_string();
+      source = "value " + call.scalar_arg("value")->to_string();
     }
     Write why{target, pos, v, source, "self" + format_index(target) + op_text + format_value(self.dtype(), bits)};
     if (*mode == ReduceMode::None)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace sp {
 
@@ -40,37 +41,67 @@ OpCall OpCall::deep_copy() const {
   return c;
 }
 
+namespace {
+
+template <class T>
+std::optional<T> typed_arg(const OpCall& call, const std::string& name, Arg::Type type, T Arg::* member) {
+  const Arg* a = call.arg(name);
+  if (!a) return std::nullopt;
+  if (a->type != type)
+    throw std::logic_error(call.op + ": argument " + name + " is a " + std::string(arg_type_name(a->type)) +
+                           ", read as a " + std::string(arg_type_name(type)));
+  return (*a).*member;
+}
+
+}  // namespace
+
+std::string_view arg_type_name(Arg::Type t) {
+  switch (t) {
+    case Arg::Type::Int: return "int";
+    case Arg::Type::Bool: return "bool";
+    case Arg::Type::String: return "string";
+    case Arg::Type::Scalar: return "scalar";
+  }
+  return "?";
+}
+
+std::string Arg::to_string() const {
+  switch (type) {
+    case Type::Int: return std::to_string(i);
+    case Type::Bool: return b ? "True" : "False";
+    case Type::String: return "'" + s + "'";
+    case Type::Scalar: return scalar.to_string();
+  }
+  return "?";
+}
+
+std::optional<int64_t> OpCall::int_arg(const std::string& name) const {
+  return typed_arg(*this, name, Arg::Type::Int, &Arg::i);
+}
+std::optional<bool> OpCall::bool_arg(const std::string& name) const {
+  return typed_arg(*this, name, Arg::Type::Bool, &Arg::b);
+}
+std::optional<std::string> OpCall::string_arg(const std::string& name) const {
+  return typed_arg(*this, name, Arg::Type::String, &Arg::s);
+}
+std::optional<Scalar> OpCall::scalar_arg(const std::string& name) const {
+  return typed_arg(*this, name, Arg::Type::Scalar, &Arg::scalar);
+}
+
 std::string OpCall::describe() const {
   std::string s = op + "(";
   bool first = true;
-  auto arg = [&](const std::string& a) {
+  auto add = [&](const std::string& a) {
     s += (first ? "" : ", ") + a;
     first = false;
   };
-  if (dim) arg("dim=" + std::to_string(*dim));
-  for (const auto& [name, t] : tensors) arg(name + "=" + t.describe());
-  if (value) arg("value=" + value->to_string());
-  if (reduce) arg("reduce='" + *reduce + "'");
-  if (overwrite) arg(std::string("overwrite=") + (*overwrite ? "True" : "False"));
+  if (const Arg* d = arg("dim")) add("dim=" + d->to_string());
+  for (const auto& [name, t] : tensors) add(name + "=" + t.describe());
+  for (const auto& [name, a] : args)
+    if (name != "dim") add(name + "=" + a.to_string());
   s += ")";
   if (!doc_version.empty()) s += " [doc " + doc_version + "]";
   return s;
 }
-
-const std::vector<std::string>& known_ops() {
-  static const std::vector<std::string> ops = {"torch.gather",      "torch.scatter_",     "torch.scatter",
-                                               "torch.scatter_add_", "torch.scatter_add", "mindspore.scatter_",
-                                               "paddle.scatter"};
-  return ops;
-}
-
-bool is_known_op(const std::string& op) {
-  const auto& ops = known_ops();
-  return std::find(ops.begin(), ops.end(), op) != ops.end();
-}
-
-bool is_inplace_op(const std::string& op) { return !op.empty() && op.back() == '_'; }
-
-std::string output_name(const std::string& op) { return is_inplace_op(op) ? "self" : "out"; }
 
 }  // namespace sp

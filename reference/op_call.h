@@ -1,22 +1,16 @@
 // op_call.h — one invocation of a documented operation: what a Case runs.
 //
-// Op ids and their tensor operand names:
-//   torch.gather        input, index                  dim
-//   torch.scatter_      self, index, src | value      dim, reduce?      (in place)
-//   torch.scatter       self, index, src | value      dim, reduce?      (out of place)
-//   torch.scatter_add_  self, index, src              dim               (in place)
-//   torch.scatter_add   self, index, src              dim               (out of place)
-//   mindspore.scatter_  self, index, src | value      dim, reduce?      (in place; 4 overloads)
-//   paddle.scatter      x, index, updates             overwrite         (out of place)
-// `reduce` is kept as the raw string a user passed, so invalid strings are
-// representable. `value` keeps the Python type the user passed (bool, int,
-// float), because conversion to self's dtype is part of the semantics.
+// An OpCall is generic: the op id, its tensor operands by name and its
+// scalar arguments by name. Which operands and arguments an op takes, their
+// roles, types and defaults, is the op table's business
+// (reference/op_table.h), not this struct's.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference/tensor.h"
@@ -34,13 +28,33 @@ struct Scalar {
   std::string to_string() const;
 };
 
+// One scalar argument of a call, typed as the op table declares it
+// (reference/op_table.h): an int (dim), a bool (overwrite, include_self), a
+// string (reduce, kept raw so invalid strings are representable) or a Python
+// scalar (value, alpha: its Python kind matters for the conversion).
+struct Arg {
+  enum class Type { Int, Bool, String, Scalar };
+  Type type = Type::Int;
+  int64_t i = 0;
+  bool b = false;
+  std::string s;
+  Scalar scalar;
+
+  static Arg of_int(int64_t v) { return Arg{Type::Int, v, false, {}, {}}; }
+  static Arg of_bool(bool v) { return Arg{Type::Bool, 0, v, {}, {}}; }
+  static Arg of_string(std::string v) { return Arg{Type::String, 0, false, std::move(v), {}}; }
+  static Arg of_scalar(Scalar v) { return Arg{Type::Scalar, 0, false, {}, v}; }
+  // Python-style: 1, True, 'add', 1.5.
+  std::string to_string() const;
+};
+std::string_view arg_type_name(Arg::Type t);  // "int", "bool", "string", "scalar"
+
 struct OpCall {
   std::string op;
   std::map<std::string, Tensor> tensors;
-  std::optional<int64_t> dim;
-  std::optional<std::string> reduce;
-  std::optional<Scalar> value;
-  std::optional<bool> overwrite;
+  // Scalar arguments by their documented name, only those the case passes
+  // (defaults are the op table's, applied by whoever reads them).
+  std::map<std::string, Arg> args;
   // Documentation version the case follows where meaning changed across
   // versions (MindSpore); empty when it does not matter.
   std::string doc_version;
@@ -49,17 +63,23 @@ struct OpCall {
     auto it = tensors.find(name);
     return it == tensors.end() ? nullptr : &it->second;
   }
+  const Arg* arg(const std::string& name) const {
+    auto it = args.find(name);
+    return it == args.end() ? nullptr : &it->second;
+  }
+  // Typed reads of an argument the case passed; nullopt when absent. A
+  // present argument of another type is a harness bug (the loader types
+  // every argument from the op table): std::logic_error.
+  std::optional<int64_t> int_arg(const std::string& name) const;
+  std::optional<bool> bool_arg(const std::string& name) const;
+  std::optional<std::string> string_arg(const std::string& name) const;
+  std::optional<Scalar> scalar_arg(const std::string& name) const;
+  void set_arg(const std::string& name, Arg value) { args.insert_or_assign(name, std::move(value)); }
+
   // A copy whose tensors own independent storages (same layouts), so an
   // in-place backend cannot disturb the caller's inputs.
   OpCall deep_copy() const;
   std::string describe() const;  // one line: op, args, operand layouts
 };
-
-// Ops known to the reference, and which operand an in-place op writes.
-const std::vector<std::string>& known_ops();
-bool is_known_op(const std::string& op);
-bool is_inplace_op(const std::string& op);
-// The name of the output: "self" for in-place ops, "out" otherwise.
-std::string output_name(const std::string& op);
 
 }  // namespace sp

@@ -36,7 +36,7 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
   const Tensor& x = *call.tensor("x");
   const Tensor& index = *call.tensor("index");
   const Tensor& updates = *call.tensor("updates");
-  const bool overwrite = call.overwrite.value_or(true);
+  const bool overwrite = call.bool_arg("overwrite").value_or(true);
   ref::RuleLog log(trace);
 
   const bool x_rank_ok = rules::x_rank_at_least_one(log, x);

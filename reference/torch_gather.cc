@@ -37,13 +37,13 @@ Expectation torch_gather(const OpCall& call, Trace* trace) {
   namespace rules = ref::torch_rules;
 
   const int64_t rank = ref::logical_rank(input);
-  const bool dim_ok = rules::dim_in_range(log, *call.dim, rank);
+  const bool dim_ok = rules::dim_in_range(log, *call.int_arg("dim"), rank);
   const bool empty = rules::index_is_empty(log, index);
   if (!empty) {
     const bool dtype_ok = rules::index_is_int64(log, "gather", index);
     const bool rank_ok = rules::same_rank(log, "T-G3", "input", input, index);
     if (dim_ok && rank_ok) {
-      const int64_t dim = ref::wrap_dim(*call.dim, rank);
+      const int64_t dim = ref::wrap_dim(*call.int_arg("dim"), rank);
       if (rules::index_within_input_apart_from_dim(log, input, index, dim) && dtype_ok)
         rules::index_values_in_bounds(log, index, dim, ref::logical_size(input, dim));
     }
@@ -52,7 +52,7 @@ Expectation torch_gather(const OpCall& call, Trace* trace) {
 
   OutputBuilder out("out", Tensor::zeros(input.dtype(), index.shape()), trace);
   if (!empty) {
-    const int64_t dim = ref::wrap_dim(*call.dim, rank);
+    const int64_t dim = ref::wrap_dim(*call.int_arg("dim"), rank);
     Shape pos(static_cast<size_t>(index.rank()), 0);
     do {
       const int64_t v = ref::read_index(index, pos);

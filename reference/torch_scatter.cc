@@ -30,6 +30,7 @@
 // Visit order: index positions in row-major order. Duplicate targets
 // without reduce: any writer may win (002 Warning, T-S7); with reduce the
 // builder gives exact integer results and float intervals.
+#include "reference/op_table.h"
 #include "reference/dialect_torch.h"
 #include "reference/output_builder.h"
 #include "reference/reference.h"
@@ -45,8 +46,8 @@ Expectation torch_scatter(const OpCall& call, Trace* trace) {
   ref::RuleLog log(trace);
 
   const int64_t rank = ref::logical_rank(self);
-  const bool dim_ok = rules::dim_in_range(log, *call.dim, rank);
-  const int64_t dim = dim_ok ? ref::wrap_dim(*call.dim, rank) : *call.dim;
+  const bool dim_ok = rules::dim_in_range(log, *call.int_arg("dim"), rank);
+  const int64_t dim = dim_ok ? ref::wrap_dim(*call.int_arg("dim"), rank) : *call.int_arg("dim");
   const bool empty = rules::index_is_empty(log, index);
   const bool index_dtype_ok = empty || rules::index_is_int64(log, "scatter", index);
   if (src) rules::src_dtype_matches(log, "scatter", self, *src);
@@ -60,20 +61,20 @@ Expectation torch_scatter(const OpCall& call, Trace* trace) {
     }
   }
   if (is_inplace_op(call.op)) rules::no_internal_overlap(log, self);
-  const std::optional<ReduceMode> mode = rules::reduce_mode(log, call.reduce);
+  const std::optional<ReduceMode> mode = rules::reduce_mode(log, call.string_arg("reduce"));
   // The bounds check needs the structure checks above, not the value's
   // conversion: a call breaking both T-B1 and T-V1 may report either
   // (LibTorch reports T-V1 first for inf, T-B1 first for nan).
   if (log.passed() && !empty && index_dtype_ok)
     rules::index_values_in_bounds(log, index, dim, ref::logical_size(self, dim));
-  const bool value_undefined = call.value && !empty && rules::value_conversion_is_undefined(*call.value, self.dtype());
+  const bool value_undefined = call.scalar_arg("value") && !empty && rules::value_conversion_is_undefined(*call.scalar_arg("value"), self.dtype());
   std::optional<uint64_t> value_bits;
-  if (call.value && !empty && !value_undefined) value_bits = rules::convert_value(log, *call.value, self.dtype());
+  if (call.scalar_arg("value") && !empty && !value_undefined) value_bits = rules::convert_value(log, *call.scalar_arg("value"), self.dtype());
   // Undefined behaviour anywhere makes the whole call unspecified, even
   // where it also breaks a listed rule.
   if (value_undefined)
     return ref::unspecified_expectation(
-        "T-V2: converting " + call.value->to_string() + " to int64 is undefined behaviour in c10", trace);
+        "T-V2: converting " + call.scalar_arg("value")->to_string() + " to int64 is undefined behaviour in c10", trace);
   if (!log.passed()) return log.error_expectation();
 
   const std::string out_name = output_name(call.op);
@@ -95,7 +96,7 @@ Expectation torch_scatter(const OpCall& call, Trace* trace) {
         source = ref::element_text("src", *src, from);
       } else {
         bits = *value_bits;
-        source = "value " + call.value->to_string();
+        source = "value " + call.scalar_arg("value")->to_string();
       }
       Write why{target, pos, v, source, out_name + format_index(target) + op_text + format_value(self.dtype(), bits)};
       if (*mode == ReduceMode::None)

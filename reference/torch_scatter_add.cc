@@ -23,6 +23,7 @@
 // Visit order: index positions in row-major order; every visit adds one
 // term. Integer sums wrap and are exact in any order; float sums with two
 // or more terms on one element are an interval (order unspecified).
+#include "reference/op_table.h"
 #include "reference/dialect_torch.h"
 #include "reference/output_builder.h"
 #include "reference/reference.h"
@@ -38,8 +39,8 @@ Expectation torch_scatter_add(const OpCall& call, Trace* trace) {
   ref::RuleLog log(trace);
 
   const int64_t rank = ref::logical_rank(self);
-  const bool dim_ok = rules::dim_in_range(log, *call.dim, rank);
-  const int64_t dim = dim_ok ? ref::wrap_dim(*call.dim, rank) : *call.dim;
+  const bool dim_ok = rules::dim_in_range(log, *call.int_arg("dim"), rank);
+  const int64_t dim = dim_ok ? ref::wrap_dim(*call.int_arg("dim"), rank) : *call.int_arg("dim");
   const bool empty = rules::index_is_empty(log, index);
   const bool index_dtype_ok = empty || rules::index_is_int64(log, "scatter", index);
   rules::src_dtype_matches(log, "scatter", self, src);

@@ -60,6 +60,7 @@ class ZerosBackend final : public Backend {
  public:
   std::string name() const override { return "bench-test-zeros"; }
   std::string description() const override { return "test double: gather answers zeros"; }
+  bool implements(std::string_view) const override { return true; }
   Outcome run(const OpCall& call) override {
     const Tensor& input = *call.tensor("input");
     return Outcome::of_outputs({Tensor::zeros(input.dtype(), call.tensor("index")->shape())});

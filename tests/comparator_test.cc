@@ -38,7 +38,7 @@ uint64_t f32_bits(float f) {
 OpCall scatter_call() {
   OpCall c;
   c.op = "torch.scatter_";
-  c.dim = 0;
+  c.set_arg("dim", Arg::of_int(0));
   c.tensors["self"] = f32({3}, {0, 0, 0});
   c.tensors["index"] = i64({2}, {0, 2});
   c.tensors["src"] = f32({2}, {10, 20});
@@ -111,7 +111,7 @@ TEST(Comparator, UntouchedElementNamesNoWriter) {
 TEST(Comparator, StridedOutputIsComparedInLogicalOrder) {
   OpCall before;
   before.op = "torch.scatter";
-  before.dim = 0;
+  before.set_arg("dim", Arg::of_int(0));
   before.tensors["self"] = f32({2, 2}, {0, 0, 0, 0});
   before.tensors["index"] = i64({1, 2}, {1, 0});
   before.tensors["src"] = f32({1, 2}, {5, 6});

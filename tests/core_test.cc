@@ -7,6 +7,7 @@
 #include <cstring>
 #include <random>
 
+#include "reference/op_table.h"
 #include "reference/dtype.h"
 #include "reference/expectation.h"
 #include "reference/float_bounds.h"

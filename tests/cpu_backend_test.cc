@@ -15,6 +15,7 @@
 #include <random>
 #include <set>
 
+#include "reference/op_table.h"
 #include "backends/backend.h"
 #include "reference/reference.h"
 
@@ -170,7 +171,7 @@ OpCall gather_call(Tensor input, Tensor index, int64_t dim) {
   OpCall c;
   c.op = "torch.gather";
   c.tensors = {{"input", std::move(input)}, {"index", std::move(index)}};
-  c.dim = dim;
+  c.set_arg("dim", Arg::of_int(dim));
   return c;
 }
 
@@ -179,7 +180,7 @@ OpCall scatter_call(std::string op, Tensor self, Tensor index, std::optional<Ten
   c.op = std::move(op);
   c.tensors = {{"self", std::move(self)}, {"index", std::move(index)}};
   if (src) c.tensors["src"] = std::move(*src);
-  c.dim = dim;
+  c.set_arg("dim", Arg::of_int(dim));
   return c;
 }
 
@@ -286,10 +287,10 @@ TEST_F(CpuBackendTest, TorchScatterEveryDtypeReduceAndValue) {
           std::optional<Tensor> src;
           if (!use_value) src = make(t, {index_shape[0] + 1, n + 2}, kLayouts[static_cast<size_t>(uniform(0, 3))]);
           OpCall call = scatter_call(op, make(t, self_shape, self_layout), index, src, dim);
-          call.reduce = reduce;
+          if (reduce) call.set_arg("reduce", Arg::of_string(*reduce));
           if (use_value)
-            call.value = is_floating(t) ? Scalar::of_float(1.25) : t == DType::Bool ? Scalar::of_bool(true)
-                                                                                    : Scalar::of_int(3);
+            call.set_arg("value", Arg::of_scalar(is_floating(t) ? Scalar::of_float(1.25) : t == DType::Bool ? Scalar::of_bool(true)
+                                                                                    : Scalar::of_int(3)));
           agree_all_threads(call);
         }
       }
@@ -396,8 +397,8 @@ TEST_F(CpuBackendTest, MindsporeOverloadsNegativeAndInt32Indices) {
           std::optional<Tensor> src;
           if (!use_value) src = make(t, {6, 8}, kLayouts[static_cast<size_t>(uniform(0, 3))]);
           OpCall call = scatter_call("mindspore.scatter_", make(t, self_shape, Layout::Gapped), index, src, dim);
-          call.reduce = reduce;
-          if (use_value) call.value = Scalar::of_int(1);
+          if (reduce) call.set_arg("reduce", Arg::of_string(*reduce));
+          if (use_value) call.set_arg("value", Arg::of_scalar(Scalar::of_int(1)));
           agree_all_threads(call);
         }
       }
@@ -408,7 +409,7 @@ TEST_F(CpuBackendTest, MindsporeOverloadsNegativeAndInt32Indices) {
   OpCall call = scatter_call("mindspore.scatter_", make(DType::Float32, {50, 20}, Layout::Contiguous),
                              Tensor::view(DType::Int32, {5000, 20}, {1, 0}, 0, rows.storage()),
                              make(DType::Float32, {5000, 20}, Layout::Contiguous), 0);
-  call.reduce = "add";
+  call.set_arg("reduce", Arg::of_string("add"));
   agree_all_threads(call);
   // Empty index: a no-op whatever its rank.
   agree_all_threads(scatter_call("mindspore.scatter_", make(DType::Int16, {3, 4}, Layout::Contiguous),
@@ -427,7 +428,7 @@ TEST_F(CpuBackendTest, PaddleBothModes) {
           c.tensors = {{"x", make(t, {40, width}, kLayouts[static_cast<size_t>(uniform(0, 3))])},
                        {"index", make_index(index_dtype, {n}, n % 2 ? Layout::Gapped : Layout::Contiguous, 0, 39)},
                        {"updates", make(t, {n, width}, kLayouts[static_cast<size_t>(uniform(0, 2))])}};
-          c.overwrite = overwrite;
+          c.set_arg("overwrite", Arg::of_bool(overwrite));
           agree_all_threads(c);
         }
       }
@@ -439,7 +440,7 @@ TEST_F(CpuBackendTest, PaddleBothModes) {
   c.tensors = {{"x", make(DType::Float64, {1000}, Layout::Contiguous)},
                {"index", make_index(DType::Int32, {80000}, Layout::Contiguous, 0, 999)},
                {"updates", make(DType::Float64, {80000}, Layout::Contiguous)}};
-  c.overwrite = false;
+  c.set_arg("overwrite", Arg::of_bool(false));
   agree_all_threads(c);
 }
 
@@ -459,10 +460,10 @@ TEST_F(CpuBackendTest, EveryErrorCategoryTheSemanticsProduce) {
                                f, 0));
   calls.push_back(scatter_call("torch.scatter", f, make_index(DType::Int64, {2, 6}, Layout::Contiguous, 0, 1), f, 0));
   OpCall bad_reduce = scatter_call("torch.scatter_", f, i64, f, 0);
-  bad_reduce.reduce = "max";
+  bad_reduce.set_arg("reduce", Arg::of_string("max"));
   calls.push_back(bad_reduce);
   OpCall bad_value = scatter_call("torch.scatter_", make(DType::Int8, {4, 5}, Layout::Contiguous), i64, std::nullopt, 0);
-  bad_value.value = Scalar::of_int(300);
+  bad_value.set_arg("value", Arg::of_scalar(Scalar::of_int(300)));
   calls.push_back(bad_value);
   calls.push_back(scatter_call("mindspore.scatter_", make(DType::Float32, {1, 1, 1, 1, 1, 1, 1, 1, 2}, Layout::Contiguous),
                                make_index(DType::Int64, {1, 1, 1, 1, 1, 1, 1, 1, 1}, Layout::Contiguous, 0, 0),
@@ -474,7 +475,7 @@ TEST_F(CpuBackendTest, EveryErrorCategoryTheSemanticsProduce) {
   calls.push_back(scatter_call("mindspore.scatter_", f, make_index(DType::Int64, {2, 3}, Layout::Contiguous, 4, 9),
                                f, 0));  // undefined on Ascend: the reference allows anything
   OpCall ms_removed = scatter_call("mindspore.scatter_", f, i64, std::nullopt, 0);
-  ms_removed.value = Scalar::of_float(1.5);
+  ms_removed.set_arg("value", Arg::of_scalar(Scalar::of_float(1.5)));
   ms_removed.doc_version = "r2.10";
   calls.push_back(ms_removed);
   OpCall pd;

@@ -82,8 +82,8 @@ TEST(FuzzGen, DistributionCoversTheEdges) {
           seen["-0.0"] += v == 0.0 && std::signbit(v);
         }
     }
-    if (call.reduce && *call.reduce != "add" && *call.reduce != "multiply") ++seen["bad-reduce"];
-    if (call.value) ++seen["value-" + std::to_string(static_cast<int>(call.value->kind))];
+    if (call.string_arg("reduce") && *call.string_arg("reduce") != "add" && *call.string_arg("reduce") != "multiply") ++seen["bad-reduce"];
+    if (call.scalar_arg("value")) ++seen["value-" + std::to_string(static_cast<int>(call.scalar_arg("value")->kind))];
     for (const auto& err : e.errors) ++seen[std::string(error_name(err))];
   }
   EXPECT_EQ(ops.size(), 7u);

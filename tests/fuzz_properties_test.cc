@@ -92,7 +92,7 @@ RC_GTEST_PROP(FuzzProperties, GatherAfterScatterReturnsSrcForUniqueIndices, ()) 
   const auto src = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k * m), rc::gen::inRange<int64_t>(-50, 50));
   OpCall scatter;
   scatter.op = "torch.scatter";
-  scatter.dim = 0;
+  scatter.set_arg("dim", Arg::of_int(0));
   scatter.tensors["self"] = Tensor::zeros(DType::Int64, {n, m});
   scatter.tensors["index"] = int64_tensor({k, m}, index);
   scatter.tensors["src"] = int64_tensor({k, m}, src);
@@ -101,7 +101,7 @@ RC_GTEST_PROP(FuzzProperties, GatherAfterScatterReturnsSrcForUniqueIndices, ()) 
     RC_ASSERT(scattered.has_value());
     OpCall gather;
     gather.op = "torch.gather";
-    gather.dim = 0;
+    gather.set_arg("dim", Arg::of_int(0));
     gather.tensors["input"] = *scattered;
     gather.tensors["index"] = scatter.tensors["index"];
     const auto gathered = output_of(*b, gather);
@@ -121,7 +121,7 @@ RC_GTEST_PROP(FuzzProperties, ScatterAddSumsOverDuplicates, ()) {
   for (size_t j = 0; j < index.size(); ++j) expected[static_cast<size_t>(index[j])] += src[j];
   OpCall call;
   call.op = "torch.scatter_add";
-  call.dim = 0;
+  call.set_arg("dim", Arg::of_int(0));
   call.tensors["self"] = int64_tensor({n}, self);
   call.tensors["index"] = int64_tensor({k}, index);
   call.tensors["src"] = int64_tensor({k}, src);
@@ -148,7 +148,7 @@ RC_GTEST_PROP(FuzzProperties, PaddleAccumulateEqualsZeroRowsThenAdd, ()) {
       expected[static_cast<size_t>(index[i] * cols + j)] += updates[i * static_cast<size_t>(cols) + static_cast<size_t>(j)];
   OpCall call;
   call.op = "paddle.scatter";
-  call.overwrite = false;
+  call.set_arg("overwrite", Arg::of_bool(false));
   call.tensors["x"] = int64_tensor({rows, cols}, x);
   call.tensors["index"] = int64_tensor({m}, index);
   call.tensors["updates"] = int64_tensor({m, cols}, updates);
@@ -170,8 +170,8 @@ RC_GTEST_PROP(FuzzProperties, MindsporeNegativeIndicesEqualTorchNormalized, ()) 
   OpCall ms;
   ms.op = "mindspore.scatter_";
   ms.doc_version = "2.3";
-  ms.dim = 0;
-  ms.reduce = "add";  // order-independent, so duplicates do not matter
+  ms.set_arg("dim", Arg::of_int(0));
+  ms.set_arg("reduce", Arg::of_string("add"));  // order-independent, so duplicates do not matter
   ms.tensors["self"] = Tensor::zeros(DType::Int64, {n});
   ms.tensors["index"] = int64_tensor({k}, index);
   ms.tensors["src"] = int64_tensor({k}, src);

@@ -67,7 +67,7 @@ Judged run_and_judge(const OpCall& call, int threads = 0) {
 OpCall torch_call(std::string op, int64_t dim, std::map<std::string, Tensor> tensors) {
   OpCall c;
   c.op = std::move(op);
-  c.dim = dim;
+  c.set_arg("dim", Arg::of_int(dim));
   c.tensors = std::move(tensors);
   return c;
 }
@@ -100,7 +100,7 @@ TEST(LibTorchErrors, IndexOutOfBounds) {
 
 TEST(LibTorchErrors, DimOutOfRange) {
   OpCall c = scatter_3x4(i64({1, 4}, {0, 0, 0, 0}), f32({1, 4}, {1, 2, 3, 4}));
-  c.dim = 2;
+  c.set_arg("dim", Arg::of_int(2));
   expect_error(c, ErrorCategory::DimOutOfRange, "Dimension out of range");
 }
 
@@ -111,7 +111,7 @@ TEST(LibTorchErrors, IndexDtype) {
 
 TEST(LibTorchErrors, InvalidReduce) {
   OpCall c = scatter_3x4(i64({1, 4}, {0, 1, 2, 0}), f32({1, 4}, {1, 2, 3, 4}));
-  c.reduce = "sum";
+  c.set_arg("reduce", Arg::of_string("sum"));
   expect_error(c, ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply");
 }
 
@@ -146,7 +146,7 @@ TEST(LibTorchErrors, ValueOutOfRange) {
   OpCall c = torch_call(
       "torch.scatter_", 0,
       {{"self", filled(DType::UInt8, {3, 4}, std::vector<double>(12, 0.0))}, {"index", i64({1, 4}, {0, 1, 2, 0})}});
-  c.value = Scalar::of_int(300);
+  c.set_arg("value", Arg::of_scalar(Scalar::of_int(300)));
   expect_error(c, ErrorCategory::ValueOutOfRange, "value cannot be converted to type uint8_t without overflow");
 }
 
@@ -161,7 +161,7 @@ TEST(LibTorchPaddle, NegativeIndexIsRejectedNotWrapped) {
   // them the way index_fill_ would.
   OpCall c;
   c.op = "paddle.scatter";
-  c.overwrite = false;
+  c.set_arg("overwrite", Arg::of_bool(false));
   c.tensors = {{"x", f32({3, 2}, {1, 1, 2, 2, 3, 3})}, {"index", i64({1}, {-1})}, {"updates", f32({1, 2}, {9, 9})}};
   expect_error(c, ErrorCategory::IndexOutOfBounds, "is outside [0, x.shape[0] = 3)");
 }
@@ -205,8 +205,8 @@ TEST(LibTorchNative, ScatterValueReduceAndScatterAddAllForms) {
   OpCall value_mul = scatter_3x4(i64({2, 4}, {0, 1, 2, 0, 0, 1, 2, 0}), f32({1, 4}, {1, 2, 3, 4}));
   value_mul.tensors.erase("src");
   value_mul.tensors["self"] = f32({3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
-  value_mul.value = Scalar::of_float(1.23);
-  value_mul.reduce = "multiply";
+  value_mul.set_arg("value", Arg::of_scalar(Scalar::of_float(1.23)));
+  value_mul.set_arg("reduce", Arg::of_string("multiply"));
   expect_pass(value_mul);
 
   for (const char* op : {"torch.scatter_add_", "torch.scatter_add", "torch.scatter"}) {
@@ -216,7 +216,7 @@ TEST(LibTorchNative, ScatterValueReduceAndScatterAddAllForms) {
                            {"src", f32({2, 2}, {10, 20, 30, 40})}});
     expect_pass(c);
     if (std::string(op) == "torch.scatter") {
-      c.reduce = "add";
+      c.set_arg("reduce", Arg::of_string("add"));
       expect_pass(c);
     }
   }
@@ -301,8 +301,8 @@ TEST(LibTorchMindSpore, StricterShapeRuleAndRankLimit) {
 TEST(LibTorchMindSpore, ValueOverloadWithReduce) {
   OpCall c = mindspore_call(f32({2, 3}, {1, 2, 3, 4, 5, 6}), i64({1, 3}, {1, -2, 1}), f32({1, 1}, {0}), 0);
   c.tensors.erase("src");
-  c.value = Scalar::of_int(3);
-  c.reduce = "add";
+  c.set_arg("value", Arg::of_scalar(Scalar::of_int(3)));
+  c.set_arg("reduce", Arg::of_string("add"));
   expect_pass(c);
 }
 
@@ -311,7 +311,7 @@ TEST(LibTorchMindSpore, ValueOverloadWithReduce) {
 OpCall paddle_call(Tensor x, Tensor index, Tensor updates, bool overwrite) {
   OpCall c;
   c.op = "paddle.scatter";
-  c.overwrite = overwrite;
+  c.set_arg("overwrite", Arg::of_bool(overwrite));
   c.tensors = {{"x", x}, {"index", index}, {"updates", updates}};
   return c;
 }

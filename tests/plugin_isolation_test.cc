@@ -48,7 +48,7 @@ Tensor index_tensor(const Shape& shape) {
 OpCall gather_call(int64_t dim) {
   OpCall call;
   call.op = "torch.gather";
-  call.dim = dim;
+  call.set_arg("dim", Arg::of_int(dim));
   call.tensors["input"] = float_tensor({3, 4}, 1.0f);
   call.tensors["index"] = index_tensor({3, 4});
   return call;
@@ -125,8 +125,8 @@ TEST(PluginIsolation, VendorPrintsToStdoutCannotCorruptTheProtocol) {
 TEST(PluginIsolation, AbiMajorMismatchMakesTheBackendUnavailableAndSaysWhy) {
   std::string why;
   EXPECT_FALSE(make_plugin_backend(test_plugin("abi"), milliseconds{10'000}, &why));
-  EXPECT_NE(why.find("built for plugin ABI 2.0"), std::string::npos) << why;
-  EXPECT_NE(why.find("speaks ABI 1.0"), std::string::npos) << why;
+  EXPECT_NE(why.find("built for plugin ABI 3.0"), std::string::npos) << why;
+  EXPECT_NE(why.find("speaks ABI 2.0"), std::string::npos) << why;
   EXPECT_FALSE(make_backend("plugin:" + test_plugin("abi"), BackendOptions{}, &why));
 }
 
@@ -157,7 +157,7 @@ TEST(PluginIsolation, UnsupportedDtypeIsDeclinedWithoutCallingRun) {
 OpCall scatter_inplace_call() {
   OpCall call;
   call.op = "torch.scatter_";
-  call.dim = 1;
+  call.set_arg("dim", Arg::of_int(1));
   call.tensors["self"] = float_tensor({3, 4}, 100.0f);
   call.tensors["index"] = index_tensor({3, 2});
   call.tensors["src"] = float_tensor({3, 2}, -1.0f);
@@ -182,7 +182,7 @@ TEST(ExamplePlugin, ReportsDocumentedErrorsAndDeclinesWhatItDoesNotImplement) {
   out_of_bounds.tensors["index"].set_bits_at({1, 1}, 4);
   EXPECT_VERDICT(run_and_judge(*backend, out_of_bounds), Verdict::Kind::Pass);
   OpCall reduce = scatter_inplace_call();
-  reduce.reduce = "add";
+  reduce.set_arg("reduce", Arg::of_string("add"));
   EXPECT_VERDICT(run_and_judge(*backend, reduce), Verdict::Kind::Unsupported);
   OpCall out_of_place = scatter_inplace_call();
   out_of_place.op = "torch.scatter";

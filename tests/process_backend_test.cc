@@ -31,7 +31,7 @@ SupervisorOptions options_for(const std::string& mode, std::chrono::milliseconds
 OpCall scatter_case(int64_t dim) {
   OpCall call;
   call.op = "torch.scatter";
-  call.dim = dim;
+  call.set_arg("dim", Arg::of_int(dim));
   call.tensors.emplace("self", Tensor::zeros(DType::Float32, {2, 2}));
   call.tensors.emplace("index", Tensor::zeros(DType::Int64, {1, 2}));
   call.tensors.emplace("src", Tensor::zeros(DType::Float32, {1, 2}));

@@ -77,26 +77,26 @@ TEST(ProcessProtocol, HostileTensorsAreRefused) {
 TEST(ProcessProtocol, RequestRoundTripsArgsAndScalarKinds) {
   OpCall call;
   call.op = "mindspore.scatter_";
-  call.dim = -1;
-  call.reduce = "multiply";
-  call.overwrite = false;
+  call.set_arg("dim", Arg::of_int(-1));
+  call.set_arg("reduce", Arg::of_string("multiply"));
+  call.set_arg("overwrite", Arg::of_bool(false));
   call.doc_version = "2.3";
   call.tensors.emplace("self", Tensor::zeros(DType::Float16, {2, 2}));
   call.tensors.emplace("index", Tensor::zeros(DType::Int32, {1, 2}));
   for (const Scalar& value : {Scalar::of_bool(true), Scalar::of_int(-7), Scalar::of_float(0.1),
                               Scalar::of_float(-INFINITY), Scalar::of_float(NAN)}) {
-    call.value = value;
+    call.set_arg("value", Arg::of_scalar(value));
     uint64_t id = 0;
     const OpCall back = protocol::decode_request(json::parse(protocol::encode_request(42, call).dump()), &id);
     EXPECT_EQ(id, 42u);
     EXPECT_EQ(back.op, call.op);
-    EXPECT_EQ(back.dim, call.dim);
-    EXPECT_EQ(back.reduce, call.reduce);
-    EXPECT_EQ(back.overwrite, call.overwrite);
+    EXPECT_EQ(back.int_arg("dim"), call.int_arg("dim"));
+    EXPECT_EQ(back.string_arg("reduce"), call.string_arg("reduce"));
+    EXPECT_EQ(back.bool_arg("overwrite"), call.bool_arg("overwrite"));
     EXPECT_EQ(back.doc_version, call.doc_version);
-    ASSERT_TRUE(back.value.has_value());
-    EXPECT_EQ(back.value->to_string(), value.to_string());
-    EXPECT_EQ(back.value->kind, value.kind);
+    ASSERT_TRUE(back.scalar_arg("value").has_value());
+    EXPECT_EQ(back.scalar_arg("value")->to_string(), value.to_string());
+    EXPECT_EQ(back.scalar_arg("value")->kind, value.kind);
     EXPECT_EQ(back.tensors.at("index").dtype(), DType::Int32);
   }
 }

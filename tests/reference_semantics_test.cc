@@ -37,7 +37,7 @@ OpCall make_call(const std::string& op, std::map<std::string, Tensor> tensors, s
   OpCall c;
   c.op = op;
   c.tensors = std::move(tensors);
-  c.dim = dim;
+  if (dim) c.set_arg("dim", Arg::of_int(*dim));
   return c;
 }
 OpCall scatter(const std::string& op, int64_t dim, Tensor self, Tensor index, Tensor src) {
@@ -45,7 +45,7 @@ OpCall scatter(const std::string& op, int64_t dim, Tensor self, Tensor index, Te
 }
 OpCall scatter_value(const std::string& op, int64_t dim, Tensor self, Tensor index, Scalar value) {
   OpCall c = make_call(op, {{"self", self}, {"index", index}}, dim);
-  c.value = value;
+  c.set_arg("value", Arg::of_scalar(value));
   return c;
 }
 OpCall gather(int64_t dim, Tensor input, Tensor index) {
@@ -53,7 +53,7 @@ OpCall gather(int64_t dim, Tensor input, Tensor index) {
 }
 OpCall paddle(Tensor x, Tensor index, Tensor updates, bool overwrite) {
   OpCall c = make_call("paddle.scatter", {{"x", x}, {"index", index}, {"updates", updates}}, std::nullopt);
-  c.overwrite = overwrite;
+  c.set_arg("overwrite", Arg::of_bool(overwrite));
   return c;
 }
 
@@ -151,9 +151,9 @@ TEST(ReferenceTorchScatter, Seed002Examples) {
   const Tensor twos = f32({2, 4}, std::vector<double>(8, 2));
   const double mul = 2.0f * 1.23f, add = 2.0f + 1.23f;
   OpCall c = scatter_value("torch.scatter_", 1, twos, i64({2, 1}, {2, 3}), Scalar::of_float(1.23));
-  c.reduce = "multiply";
+  c.set_arg("reduce", Arg::of_string("multiply"));
   expect_exact(evaluate(c), {2, 4}, {2, 2, mul, 2, 2, 2, 2, mul});
-  c.reduce = "add";
+  c.set_arg("reduce", Arg::of_string("add"));
   expect_exact(evaluate(c), {2, 4}, {2, 2, add, 2, 2, 2, 2, add});
 }
 
@@ -194,11 +194,11 @@ TEST(ReferenceTorchScatter, DtypeAndReduceRules) {
   expect_errors(evaluate(scatter("torch.scatter_", 0, self, idx, make(DType::Float64, {1}, {1}))), {EC::DtypeMismatch});
   expect_errors(evaluate(scatter("torch.scatter_", 0, self, i32({1}, {0}), f32({1}, {1}))), {EC::IndexDtype});
   OpCall c = scatter("torch.scatter_", 0, self, idx, f32({1}, {3}));
-  c.reduce = "mul";
+  c.set_arg("reduce", Arg::of_string("mul"));
   expect_errors(evaluate(c), {EC::InvalidReduce});
-  c.reduce = "multiply";
+  c.set_arg("reduce", Arg::of_string("multiply"));
   expect_exact(evaluate(c), {2}, {0, 0});
-  c.reduce = "add";
+  c.set_arg("reduce", Arg::of_string("add"));
   expect_exact(evaluate(c), {2}, {3, 0});
 }
 
@@ -248,7 +248,7 @@ TEST(ReferenceTorchScatter, DuplicatesAreASetAndReductionsAnInterval) {
   EXPECT_EQ(out.loose.count(1), 0u);
 
   OpCall add = scatter("torch.scatter_", 0, self, idx, f32({2}, {0.1, 0.2}));
-  add.reduce = "add";
+  add.set_arg("reduce", Arg::of_string("add"));
   const Expectation sum = evaluate(add);
   ASSERT_TRUE(sum.outputs);
   ASSERT_EQ(sum.outputs->front().loose.count(0), 1u);
@@ -258,7 +258,7 @@ TEST(ReferenceTorchScatter, DuplicatesAreASetAndReductionsAnInterval) {
 TEST(ReferenceTorchScatter, IntegerMultiplyWraps) {
   OpCall c =
       scatter("torch.scatter_", 0, make(DType::Int8, {1}, {16}), i64({2}, {0, 0}), make(DType::Int8, {2}, {16, 16}));
-  c.reduce = "multiply";
+  c.set_arg("reduce", Arg::of_string("multiply"));
   expect_exact(evaluate(c), {1}, {0});  // 4096 wraps to 0, exact in any order
 }
 
@@ -321,7 +321,7 @@ TEST(ReferenceTorchScatter, RankZeroCountsAsRankOne) {
 
 TEST(ReferenceTorchScatter, AllViolationsCollectedInOrder) {
   OpCall c = scatter("torch.scatter_", 3, f32({2}, {0, 0}), i32({1, 1}, {0}), make(DType::Float64, {1}, {1}));
-  c.reduce = "max";
+  c.set_arg("reduce", Arg::of_string("max"));
   const Expectation e = evaluate(c);
   expect_errors(e, {EC::DimOutOfRange, EC::IndexDtype, EC::DtypeMismatch, EC::RankMismatch, EC::InvalidReduce});
   EXPECT_EQ(e.error_message, "Dimension out of range (expected to be in range of [-1, 0], but got 3)");
@@ -332,7 +332,7 @@ TEST(ReferenceTorchScatterAdd, SumsEqualScatterReduceAdd) {
   const Tensor self = i64({3}, {1, 1, 1}), idx = i64({4}, {0, 2, 0, 0}), src = i64({4}, {1, 2, 3, 4});
   expect_exact(evaluate(scatter("torch.scatter_add_", 0, self, idx, src)), {3}, {9, 1, 3});
   OpCall as_reduce = scatter("torch.scatter_", 0, self, idx, src);
-  as_reduce.reduce = "add";
+  as_reduce.set_arg("reduce", Arg::of_string("add"));
   expect_exact(evaluate(as_reduce), {3}, {9, 1, 3});
   expect_exact(evaluate(scatter("torch.scatter_add", 0, self, idx, src)), {3}, {9, 1, 3});
   EXPECT_EQ(values(self), (std::vector<double>{1, 1, 1}));
@@ -369,11 +369,11 @@ const Tensor kMsSelf = f32({2, 2}, {1, 2, 3, 4});
 TEST(ReferenceMindSpore, Seed003Examples) {
   expect_exact(evaluate(ms(1, kMsSelf, i64({2, 2}, {1, 0, 1, 0}), f32({2, 2}, {4, 3, 2, 1}))), {2, 2}, {3, 4, 1, 2});
   OpCall add = ms(1, kMsSelf, i64({2, 2}, {1, 0, 1, 0}), f32({2, 2}, {4, 3, 2, 1}));
-  add.reduce = "add";
+  add.set_arg("reduce", Arg::of_string("add"));
   expect_exact(evaluate(add), {2, 2}, {4, 6, 4, 6});
   expect_exact(evaluate(ms_value(0, kMsSelf, i64({2, 1}, {0, 1}), Scalar::of_int(10))), {2, 2}, {10, 2, 10, 4});
   OpCall mul = ms_value(0, kMsSelf, i64({2, 1}, {0, 1}), Scalar::of_int(3));
-  mul.reduce = "multiply";
+  mul.set_arg("reduce", Arg::of_string("multiply"));
   expect_exact(evaluate(mul), {2, 2}, {3, 2, 9, 4});
 }
 
@@ -389,7 +389,7 @@ TEST(ReferenceMindSpore, DimRankLimitAndDtypes) {
   expect_errors(evaluate(ms(0, kMsSelf, make(DType::Int16, {1, 1}, {0}), f32({1, 1}, {9}))), {EC::IndexDtype});
   expect_errors(evaluate(ms(0, kMsSelf, i64({1, 1}, {0}), make(DType::Float64, {1, 1}, {9}))), {EC::DtypeMismatch});
   OpCall bad = ms(0, kMsSelf, i64({1, 1}, {0}), f32({1, 1}, {9}));
-  bad.reduce = "sum";
+  bad.set_arg("reduce", Arg::of_string("sum"));
   expect_errors(evaluate(bad), {EC::InvalidReduce});
 }
 
@@ -506,10 +506,10 @@ TEST(ReferenceDispatch, MalformedCallsThrow) {
   OpCall missing = make_call("torch.scatter_", {{"self", f32({1}, {0})}}, 0);
   EXPECT_THROW(evaluate(missing), std::invalid_argument);
   OpCall both = scatter("torch.scatter_", 0, f32({1}, {0}), i64({1}, {0}), f32({1}, {1}));
-  both.value = Scalar::of_int(1);
+  both.set_arg("value", Arg::of_scalar(Scalar::of_int(1)));
   EXPECT_THROW(evaluate(both), std::invalid_argument);
   OpCall reduce_on_add = scatter("torch.scatter_add_", 0, f32({1}, {0}), i64({1}, {0}), f32({1}, {1}));
-  reduce_on_add.reduce = "add";
+  reduce_on_add.set_arg("reduce", Arg::of_string("add"));
   EXPECT_THROW(evaluate(reduce_on_add), std::invalid_argument);
   EXPECT_THROW(evaluate(make_call("torch.index_add", {}, 0)), std::invalid_argument);
 }

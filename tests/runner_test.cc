@@ -24,6 +24,7 @@ class ScriptedBackend final : public Backend {
   ScriptedBackend(std::string name, Mode mode) : name_(std::move(name)), mode_(mode) {}
   std::string name() const override { return name_; }
   std::string description() const override { return "runner_test backend"; }
+  bool implements(std::string_view) const override { return true; }
   Outcome run(const OpCall& call) override {
     if (mode_ == Mode::Throw) throw std::runtime_error("kernel exploded");
     if (mode_ == Mode::Unsupported) return Outcome::unsupported("not today");
@@ -71,7 +72,7 @@ Case scatter_case(const std::string& id, std::vector<std::string> tags = {}) {
   c.id = id;
   c.file = "mem.json";
   c.call.op = "torch.scatter_";
-  c.call.dim = 0;
+  c.call.set_arg("dim", Arg::of_int(0));
   c.call.tensors["self"] = f32({0, 0, 0});
   Tensor index = Tensor::zeros(DType::Int64, {2});
   store_bits(DType::Int64, index.element_ptr(1), 2);

@@ -1,5 +1,6 @@
 // spec_loader_test.cc — every class of spec error names file, case and field;
 // the writer round-trips bit-exactly.
+#include "reference/op_table.h"
 #include "harness/spec_loader.h"
 
 #include <cmath>
@@ -92,7 +93,7 @@ TEST(SpecLoader, LoadsTheFormatExample) {
   EXPECT_EQ(c.id, "torch/gather/000-example-1");
   EXPECT_EQ(c.file, kFile);
   EXPECT_EQ(c.call.op, "torch.gather");
-  EXPECT_EQ(c.call.dim, 1);
+  EXPECT_EQ(c.call.int_arg("dim"), 1);
   EXPECT_EQ(c.source.document, "000_bc03f2d9d994437c.txt");  // merged from the file
   EXPECT_EQ(c.source.kind, "example");
   EXPECT_EQ(c.tags, std::vector<std::string>{"example"});
@@ -374,7 +375,7 @@ TEST(SpecLoader, ScalarValueKeepsItsPythonType) {
     json c = scatter_case("t/value");
     c["inputs"].erase("src");
     c["args"]["value"] = v;
-    return load_spec_text(text_of(c), kFile).at(0).call.value.value();
+    return load_spec_text(text_of(c), kFile).at(0).call.scalar_arg("value").value();
   };
   EXPECT_EQ(value_of(true).kind, Scalar::Kind::Bool);
   EXPECT_EQ(value_of(3).kind, Scalar::Kind::Int);
@@ -428,7 +429,7 @@ Tensor reload(const Tensor& t) {
   Case c;
   c.id = "t/roundtrip";
   c.call.op = "torch.gather";
-  c.call.dim = 0;
+  c.call.set_arg("dim", Arg::of_int(0));
   c.source.document = "test";
   c.call.tensors["input"] = t;
   c.call.tensors["index"] = Tensor::zeros(DType::Int64, {1});
@@ -504,9 +505,9 @@ TEST(SpecLoaderRoundTrip, WholeCases) {
   Case c;
   c.id = "torch/scatter_/roundtrip";
   c.call.op = "torch.scatter_";
-  c.call.dim = -1;
-  c.call.reduce = "multiply";
-  c.call.value = Scalar::of_float(-0.0);
+  c.call.set_arg("dim", Arg::of_int(-1));
+  c.call.set_arg("reduce", Arg::of_string("multiply"));
+  c.call.set_arg("value", Arg::of_scalar(Scalar::of_float(-0.0)));
   c.source = {"002_9301e372f38f2ff8.txt", "reduce example", "", "edge"};
   c.call.tensors["self"] = from_bits(DType::BFloat16, {0x3f80, 0x7fc1, 0x8000});
   c.call.tensors["index"] = from_bits(DType::Int64, {2, 0});
@@ -520,11 +521,11 @@ TEST(SpecLoaderRoundTrip, WholeCases) {
   const Case back = load_spec_text(text, kFile).at(0);
   EXPECT_EQ(back.id, c.id);
   EXPECT_EQ(back.call.op, c.call.op);
-  EXPECT_EQ(back.call.dim, -1);
-  EXPECT_EQ(back.call.reduce, "multiply");
-  ASSERT_TRUE(back.call.value);
-  EXPECT_EQ(back.call.value->kind, Scalar::Kind::Float);
-  EXPECT_TRUE(std::signbit(back.call.value->f));
+  EXPECT_EQ(back.call.int_arg("dim"), -1);
+  EXPECT_EQ(back.call.string_arg("reduce"), "multiply");
+  ASSERT_TRUE(back.call.scalar_arg("value"));
+  EXPECT_EQ(back.call.scalar_arg("value")->kind, Scalar::Kind::Float);
+  EXPECT_TRUE(std::signbit(back.call.scalar_arg("value")->f));
   EXPECT_EQ(back.source.document, c.source.document);
   EXPECT_EQ(back.source.example, c.source.example);
   EXPECT_EQ(back.source.kind, c.source.kind);

@@ -8,8 +8,10 @@
 // tensor (output_pool.h) that starts as a copy of self/x. A src or index sharing storage with the
 // written tensor is copied first, so every read sees the values from
 // before the call, as in the reference.
+#include <algorithm>
 #include <thread>
 
+#include "reference/op_table.h"
 #include "backends/backend.h"
 #include "backends/cpu/cpu_validate.h"
 #include "backends/cpu/kernels.h"
@@ -46,6 +48,12 @@ class CpuBackend final : public Backend {
            " threads; all dtypes, int32/int64 index, strided operands walked in place)";
   }
 
+  bool implements(std::string_view op) const override {
+    static const std::vector<std::string_view> kOps = {"torch.gather", "torch.scatter_", "torch.scatter",
+                                                      "torch.scatter_add_", "torch.scatter_add", "mindspore.scatter_",
+                                                      "paddle.scatter"};
+    return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
+  }
   Outcome run(const OpCall& call) override {
     const std::string missing = missing_operand(call);
     if (!missing.empty()) return Outcome::harness_error("cpu backend: " + call.op + ": " + missing);
@@ -77,7 +85,7 @@ class CpuBackend final : public Backend {
     // The kernel writes every element and checks the index as it reads it.
     Tensor out = outputs_.uninitialized(input.dtype(), index.shape());
     const Shape input_shape = logical_shape(input), index_shape = logical_shape(index);
-    const int64_t dim = *call.dim < 0 ? *call.dim + static_cast<int64_t>(input_shape.size()) : *call.dim;
+    const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + static_cast<int64_t>(input_shape.size()) : *call.int_arg("dim");
     const int64_t size = input_shape[static_cast<size_t>(dim)];
     const IndexWalk walk = make_walk(index_shape, dim, logical_strides(input), logical_strides(index),
                                      contiguous_strides(index_shape), size);
@@ -97,15 +105,15 @@ class CpuBackend final : public Backend {
     Tensor target = is_inplace_op(call.op) ? self : fresh_copy(self);
     if (index.numel() == 0) return Outcome::of_outputs({target});
     const int64_t rank = static_cast<int64_t>(logical_shape(self).size());
-    const int64_t dim = *call.dim < 0 ? *call.dim + rank : *call.dim;
+    const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + rank : *call.int_arg("dim");
     const int64_t size = logical_shape(self)[static_cast<size_t>(dim)];
     ScatterOp op = ScatterOp::Overwrite;
-    if (call.op == "torch.scatter_add_" || call.op == "torch.scatter_add" || call.reduce == "add")
+    if (call.op == "torch.scatter_add_" || call.op == "torch.scatter_add" || call.string_arg("reduce") == "add")
       op = ScatterOp::Add;
-    else if (call.reduce == "multiply")
+    else if (call.string_arg("reduce") == "multiply")
       op = ScatterOp::Multiply;
     std::optional<uint64_t> value;
-    if (!call.tensor("src")) value = ref::torch_rules::scalar_to_bits(*call.value, self.dtype());
+    if (!call.tensor("src")) value = ref::torch_rules::scalar_to_bits(*call.scalar_arg("value"), self.dtype());
     // The kernel checks the index values (fused into its reads where it can).
     if (!scatter_into(target, index, logical_shape(index), logical_strides(index), call.tensor("src"), value, dim, op,
                       false, 0)) {
@@ -124,7 +132,7 @@ class CpuBackend final : public Backend {
     const Tensor& self = *call.tensor("self");
     const Tensor& index = *call.tensor("index");
     if (index.numel() == 0) return Outcome::of_outputs({self});
-    const int64_t dim = *call.dim < 0 ? *call.dim + self.rank() : *call.dim;
+    const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + self.rank() : *call.int_arg("dim");
     const int64_t size = self.size(dim);
     // 003 leaves these undefined (the reference allows any outcome); failing
     // cleanly is the safe choice for an in-place kernel.
@@ -137,11 +145,11 @@ class CpuBackend final : public Backend {
                                                         std::to_string(bad->value) + " is outside [" +
                                                         std::to_string(negatives_allowed ? -size : 0) + ", " +
                                                         std::to_string(size) + ") for dim " + std::to_string(dim));
-    const ScatterOp op = call.reduce == "add"        ? ScatterOp::Add
-                         : call.reduce == "multiply" ? ScatterOp::Multiply
+    const ScatterOp op = call.string_arg("reduce") == "add"        ? ScatterOp::Add
+                         : call.string_arg("reduce") == "multiply" ? ScatterOp::Multiply
                                                      : ScatterOp::Overwrite;
     std::optional<uint64_t> value;
-    if (!call.tensor("src")) value = ref::torch_rules::scalar_to_bits(*call.value, self.dtype());
+    if (!call.tensor("src")) value = ref::torch_rules::scalar_to_bits(*call.scalar_arg("value"), self.dtype());
     scatter_into(self, index, index.shape(), index.strides(), call.tensor("src"), value, dim, op, false);
     return Outcome::of_outputs({self});
   }
@@ -164,7 +172,7 @@ class CpuBackend final : public Backend {
     // Rows of x addressed along dim 0: an index expanded over updates' shape.
     Shape index_strides(updates.shape().size(), 0);
     index_strides[0] = index.stride(0);
-    const bool overwrite = call.overwrite.value_or(true);
+    const bool overwrite = call.bool_arg("overwrite").value_or(true);
     const bool zero_rows_first = !overwrite && mutation_ != Mutation::PaddleAccumulateKeepsOldRow;
     scatter_into(out, index, updates.shape(), index_strides, &updates, std::nullopt, 0,
                  overwrite ? ScatterOp::Overwrite : ScatterOp::Add, zero_rows_first);

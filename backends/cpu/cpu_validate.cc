@@ -1,4 +1,5 @@
 #include "backends/cpu/cpu_validate.h"
+#include "reference/op_table.h"
 
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
@@ -42,9 +43,9 @@ std::string missing_operand(const OpCall& call) {
     for (const char* n : {"self", "index"})
       if (why.empty()) why = need(n);
     const bool needs_src = call.op == "torch.scatter_add_" || call.op == "torch.scatter_add";
-    if (why.empty() && !call.tensor("src") && (needs_src || !call.value)) why = "missing tensor 'src' (or a value)";
+    if (why.empty() && !call.tensor("src") && (needs_src || !call.scalar_arg("value"))) why = "missing tensor 'src' (or a value)";
   }
-  if (why.empty() && !call.dim) why = "missing argument 'dim'";
+  if (why.empty() && !call.int_arg("dim")) why = "missing argument 'dim'";
   return why;
 }
 
@@ -52,12 +53,12 @@ std::optional<Violation> check_torch_gather(const OpCall& call) {
   const Tensor& input = *call.tensor("input");
   const Tensor& index = *call.tensor("index");
   const int64_t rank = torch_rank(input);
-  if (auto v = dim_rule(*call.dim, rank)) return v;
+  if (auto v = dim_rule(*call.int_arg("dim"), rank)) return v;
   if (index.numel() == 0) return std::nullopt;
   if (index.dtype() != DType::Int64) return fail(ErrorCategory::IndexDtype, "gather(): Expected dtype int64 for index");
   if (torch_rank(index) != rank)
     return fail(ErrorCategory::RankMismatch, "Index tensor must have the same number of dimensions as input tensor");
-  const int64_t dim = *call.dim < 0 ? *call.dim + rank : *call.dim;
+  const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + rank : *call.int_arg("dim");
   for (int64_t d = 0; d < rank; ++d)
     if (d != dim && torch_size(index, d) > torch_size(input, d))
       return fail(ErrorCategory::ShapeMismatch, "Size does not match at dimension " + str(d) + " expected index " +
@@ -71,7 +72,7 @@ std::optional<Violation> check_torch_scatter(const OpCall& call) {
   const Tensor& index = *call.tensor("index");
   const Tensor* src = call.tensor("src");
   const int64_t rank = torch_rank(self);
-  if (auto v = dim_rule(*call.dim, rank)) return v;
+  if (auto v = dim_rule(*call.int_arg("dim"), rank)) return v;
   const bool empty = index.numel() == 0;
   if (!empty && index.dtype() != DType::Int64)
     return fail(ErrorCategory::IndexDtype, "scatter(): Expected dtype int64 for index");
@@ -80,7 +81,7 @@ std::optional<Violation> check_torch_scatter(const OpCall& call) {
   if (!empty) {
     if (torch_rank(index) != rank || (src && torch_rank(*src) != rank))
       return fail(ErrorCategory::RankMismatch, "Index tensor must have the same number of dimensions as self tensor");
-    const int64_t dim = *call.dim < 0 ? *call.dim + rank : *call.dim;
+    const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + rank : *call.int_arg("dim");
     for (int64_t d = 0; d < rank; ++d) {
       const bool too_big = (src && torch_size(index, d) > torch_size(*src, d)) ||
                            (d != dim && torch_size(index, d) > torch_size(self, d));
@@ -94,10 +95,10 @@ std::optional<Violation> check_torch_scatter(const OpCall& call) {
     return fail(ErrorCategory::OverlappingOutput,
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location");
-  if (call.reduce && *call.reduce != "add" && *call.reduce != "multiply")
+  if (call.string_arg("reduce") && *call.string_arg("reduce") != "add" && *call.string_arg("reduce") != "multiply")
     return fail(ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply.");
-  if (!src && call.value && !empty && !value_fits(*call.value, self.dtype()))
-    return fail(ErrorCategory::ValueOutOfRange, "value " + call.value->to_string() + " cannot be converted to type " +
+  if (!src && call.scalar_arg("value") && !empty && !value_fits(*call.scalar_arg("value"), self.dtype()))
+    return fail(ErrorCategory::ValueOutOfRange, "value " + call.scalar_arg("value")->to_string() + " cannot be converted to type " +
                                                     std::string(dtype_name(self.dtype())) + " without overflow");
   return std::nullopt;
 }
@@ -107,15 +108,15 @@ std::optional<Violation> check_mindspore_scatter(const OpCall& call, bool enforc
   const Tensor& index = *call.tensor("index");
   const Tensor* src = call.tensor("src");
   const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
-  if (auto v = dim_rule(*call.dim, self.rank())) return v;
+  if (auto v = dim_rule(*call.int_arg("dim"), self.rank())) return v;
   if (enforce_rank_limit && self.rank() > 8) return fail(ErrorCategory::RankLimit, "the rank of self " + str(self.rank()) + " exceeds 8");
   if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
     return fail(ErrorCategory::IndexDtype, "index dtype " + std::string(dtype_name(index.dtype())) +
                                                " is not supported, expected int32 or int64");
   if (src && src->dtype() != self.dtype())
     return fail(ErrorCategory::DtypeMismatch, "self and src must have the same dtype");
-  if (call.reduce && *call.reduce != "add" && *call.reduce != "multiply")
-    return fail(ErrorCategory::InvalidReduce, "reduce must be \"add\" or \"multiply\", but got \"" + *call.reduce + "\"");
+  if (call.string_arg("reduce") && *call.string_arg("reduce") != "add" && *call.string_arg("reduce") != "multiply")
+    return fail(ErrorCategory::InvalidReduce, "reduce must be \"add\" or \"multiply\", but got \"" + *call.string_arg("reduce") + "\"");
   if (!src && r2_10) return fail(ErrorCategory::InvalidArgument, "value overload removed after 2.9");
   if (index.numel() == 0) return std::nullopt;
   if (index.rank() != self.rank() || (src && src->rank() != index.rank()))
@@ -128,8 +129,8 @@ std::optional<Violation> check_mindspore_scatter(const OpCall& call, bool enforc
       return fail(ErrorCategory::ShapeMismatch, "index.size(" + str(d) + ") " + str(index.size(d)) +
                                                     " > self.size(" + str(d) + ") " + str(self.size(d)));
   }
-  if (!src && !value_fits(*call.value, self.dtype()))
-    return fail(ErrorCategory::ValueOutOfRange, "value " + call.value->to_string() + " cannot be converted to " +
+  if (!src && !value_fits(*call.scalar_arg("value"), self.dtype()))
+    return fail(ErrorCategory::ValueOutOfRange, "value " + call.scalar_arg("value")->to_string() + " cannot be converted to " +
                                                     std::string(dtype_name(self.dtype())));
   return std::nullopt;
 }

@@ -14,10 +14,12 @@
 // or out-of-range indices, MindSpore self with internal overlap) any answer
 // but a crash passes; this backend reports index_out_of_bounds for values
 // outside the rule it applies and runs overlapping selves as given.
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
+#include "reference/op_table.h"
 #include "backends/backend.h"
 #include "backends/cuda/cuda_ops.h"
 #include "backends/cuda/tensor_meta.h"
@@ -108,10 +110,10 @@ void require_operands(const OpCall& call) {
     need_tensor("updates");
     return;
   }
-  if (!call.dim) throw std::invalid_argument(call.op + ": missing 'dim'");
+  if (!call.int_arg("dim")) throw std::invalid_argument(call.op + ": missing 'dim'");
   if (call.op == "torch.gather") return need_tensor("input");
   need_tensor("self");
-  if (!call.tensor("src") && !call.value) throw std::invalid_argument(call.op + ": needs 'src' or 'value'");
+  if (!call.tensor("src") && !call.scalar_arg("value")) throw std::invalid_argument(call.op + ": needs 'src' or 'value'");
 }
 
 class CudaBackend final : public Backend {
@@ -124,6 +126,12 @@ class CudaBackend final : public Backend {
            " on " + cuda::device_summary();
   }
 
+  bool implements(std::string_view op) const override {
+    static const std::vector<std::string_view> kOps = {"torch.gather", "torch.scatter_", "torch.scatter",
+                                                      "torch.scatter_add_", "torch.scatter_add", "mindspore.scatter_",
+                                                      "paddle.scatter"};
+    return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
+  }
   Outcome run(const OpCall& call) override {
     try {
       require_operands(call);
@@ -162,7 +170,7 @@ class CudaBackend final : public Backend {
     const Tensor& index = *call.tensor("index");
     const TensorMeta in = meta_or_refuse(input, true);
     const TensorMeta idx = meta_or_refuse(index, true);
-    const int64_t dim = *call.dim;
+    const int64_t dim = *call.int_arg("dim");
     if (dim < -in.rank || dim >= in.rank)
       fail(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" +
                                              std::to_string(-in.rank) + ", " + std::to_string(in.rank - 1) +
@@ -194,7 +202,7 @@ class CudaBackend final : public Backend {
     const Tensor* src = call.tensor("src");
     const TensorMeta s = meta_or_refuse(self, true);
     const TensorMeta idx = meta_or_refuse(index, true);
-    const int64_t dim = *call.dim;
+    const int64_t dim = *call.int_arg("dim");
     if (dim < -s.rank || dim >= s.rank)
       fail(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" +
                                              std::to_string(-s.rank) + ", " + std::to_string(s.rank - 1) +
@@ -217,7 +225,7 @@ class CudaBackend final : public Backend {
     if (is_inplace_op(call.op) && self.has_internal_overlap())
       fail(ErrorCategory::OverlappingOutput,
            "unsupported operation: more than one element of the written-to tensor refers to a single memory location");
-    std::optional<WriteMode> mode = is_scatter_add ? WriteMode::Add : parse_reduce(call.reduce);
+    std::optional<WriteMode> mode = is_scatter_add ? WriteMode::Add : parse_reduce(call.string_arg("reduce"));
     if (!mode) fail(ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply.");
 
     // T-E1: an empty index reads and writes nothing.
@@ -235,7 +243,7 @@ class CudaBackend final : public Backend {
       job.has_src = true;
       job.src = operand(*src, sm);
     } else {
-      job.value_bits = convert_scalar(*call.value, self.dtype());
+      job.value_bits = convert_scalar(*call.scalar_arg("value"), self.dtype());
     }
     return scatter_into(call, self, job, index, true);
   }
@@ -246,15 +254,15 @@ class CudaBackend final : public Backend {
     const Tensor* src = call.tensor("src");
     const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
     const int64_t rank = self.rank();
-    const int64_t dim = *call.dim;
+    const int64_t dim = *call.int_arg("dim");
     if (dim < -rank || dim >= rank)
       fail(ErrorCategory::DimOutOfRange, "dim must be in [" + std::to_string(-rank) + ", " + std::to_string(rank) + ")");
     if (rank > 8) fail(ErrorCategory::RankLimit, "the rank of self must be at most 8");
     if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
       fail(ErrorCategory::IndexDtype, "index must be int32 or int64");
     if (src && src->dtype() != self.dtype()) fail(ErrorCategory::DtypeMismatch, "self and src must have the same dtype");
-    std::optional<WriteMode> mode = parse_reduce(call.reduce);
-    if (!mode) fail(ErrorCategory::InvalidReduce, "reduce must be \"add\" or \"multiply\", but got \"" + *call.reduce + "\"");
+    std::optional<WriteMode> mode = parse_reduce(call.string_arg("reduce"));
+    if (!mode) fail(ErrorCategory::InvalidReduce, "reduce must be \"add\" or \"multiply\", but got \"" + *call.string_arg("reduce") + "\"");
     if (!src && r2_10) fail(ErrorCategory::InvalidArgument, "value overload removed after 2.9");
     if (index.numel() == 0) return Outcome::of_outputs({self});
 
@@ -280,7 +288,7 @@ class CudaBackend final : public Backend {
       job.has_src = true;
       job.src = operand(*src, sm);
     } else {
-      job.value_bits = convert_scalar(*call.value, self.dtype());
+      job.value_bits = convert_scalar(*call.scalar_arg("value"), self.dtype());
     }
     return scatter_into(call, self, job, index, false);
   }
@@ -320,7 +328,7 @@ class CudaBackend final : public Backend {
     job.dim = 0;
     // Negative values are undescribed by 004 (PD-B2); this backend refuses them.
     job.rule = IndexRule::ZeroBased;
-    const bool overwrite = call.overwrite.value_or(true);
+    const bool overwrite = call.bool_arg("overwrite").value_or(true);
     job.mode = overwrite ? WriteMode::Overwrite : WriteMode::Add;
     job.zero_targets_first = !overwrite;
     return scatter_into(call, x, job, index, false);

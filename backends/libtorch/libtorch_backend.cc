@@ -21,6 +21,7 @@
 // This is the only translation unit that includes Torch headers (they are
 // slow to compile and carry their own flags); the rest of scatterproof sees
 // register_libtorch_backend() only.
+#include <algorithm>
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <torch/version.h>
@@ -124,14 +125,14 @@ const Tensor& operand(const OpCall& call, const std::string& name) {
 }
 
 int64_t dim_arg(const OpCall& call) {
-  if (!call.dim) throw MalformedCall{call.op + ": missing argument 'dim'"};
-  return *call.dim;
+  if (!call.int_arg("dim")) throw MalformedCall{call.op + ": missing argument 'dim'"};
+  return *call.int_arg("dim");
 }
 
 // Exactly one of `src` (tensor) and `value` (scalar) is given.
 bool has_src(const OpCall& call) {
   const bool src = call.tensor("src") != nullptr;
-  if (src == call.value.has_value()) throw MalformedCall{call.op + ": needs exactly one of 'src' and 'value'"};
+  if (src == call.scalar_arg("value").has_value()) throw MalformedCall{call.op + ": needs exactly one of 'src' and 'value'"};
   return src;
 }
 
@@ -139,15 +140,15 @@ bool has_src(const OpCall& call) {
 void scatter_in_place(at::Tensor& self, int64_t dim, const at::Tensor& index, const OpCall& call, TorchViews& views) {
   if (has_src(call)) {
     const at::Tensor src = views.view(operand(call, "src"));
-    if (call.reduce) {
-      self.scatter_(dim, index, src, *call.reduce);
+    if (call.string_arg("reduce")) {
+      self.scatter_(dim, index, src, *call.string_arg("reduce"));
     } else {
       self.scatter_(dim, index, src);
     }
-  } else if (call.reduce) {
-    self.scatter_(dim, index, torch_scalar(*call.value), *call.reduce);
+  } else if (call.string_arg("reduce")) {
+    self.scatter_(dim, index, torch_scalar(*call.scalar_arg("value")), *call.string_arg("reduce"));
   } else {
-    self.scatter_(dim, index, torch_scalar(*call.value));
+    self.scatter_(dim, index, torch_scalar(*call.scalar_arg("value")));
   }
 }
 
@@ -173,15 +174,15 @@ Outcome run_torch_scatter(const OpCall& call, TorchViews& views, bool in_place) 
   auto [out, out_t] = views.fresh(self.dtype(), self.shape());
   if (has_src(call)) {
     const at::Tensor src = views.view(operand(call, "src"));
-    if (call.reduce) {
-      at::scatter_out(out_t, self_t, dim, index_t, src, *call.reduce);
+    if (call.string_arg("reduce")) {
+      at::scatter_out(out_t, self_t, dim, index_t, src, *call.string_arg("reduce"));
     } else {
       at::scatter_out(out_t, self_t, dim, index_t, src);
     }
-  } else if (call.reduce) {
-    at::scatter_out(out_t, self_t, dim, index_t, torch_scalar(*call.value), *call.reduce);
+  } else if (call.string_arg("reduce")) {
+    at::scatter_out(out_t, self_t, dim, index_t, torch_scalar(*call.scalar_arg("value")), *call.string_arg("reduce"));
   } else {
-    at::scatter_out(out_t, self_t, dim, index_t, torch_scalar(*call.value));
+    at::scatter_out(out_t, self_t, dim, index_t, torch_scalar(*call.scalar_arg("value")));
   }
   return Outcome::of_outputs({out});
 }
@@ -241,9 +242,9 @@ Outcome translate_mindspore_scatter(const OpCall& call, TorchViews& views) {
   if (src_given && operand(call, "src").dtype() != self.dtype()) {
     return Outcome::of_error(ErrorCategory::DtypeMismatch, op + "src dtype differs from self dtype");
   }
-  if (call.reduce && *call.reduce != "add" && *call.reduce != "multiply") {
+  if (call.string_arg("reduce") && *call.string_arg("reduce") != "add" && *call.string_arg("reduce") != "multiply") {
     return Outcome::of_error(ErrorCategory::InvalidReduce,
-                             op + "reduce must be \"add\" or \"multiply\", but got \"" + *call.reduce + "\"");
+                             op + "reduce must be \"add\" or \"multiply\", but got \"" + *call.string_arg("reduce") + "\"");
   }
   bool r2_10_or_later = false;
   try {
@@ -295,7 +296,7 @@ Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
   const Tensor& x = operand(call, "x");
   const Tensor& index = operand(call, "index");
   const Tensor& updates = operand(call, "updates");
-  const bool overwrite = call.overwrite.value_or(true);
+  const bool overwrite = call.bool_arg("overwrite").value_or(true);
   const std::string op = "paddle.scatter: ";
   if (x.rank() == 0) return Outcome::of_error(ErrorCategory::InvalidArgument, op + "x must have ndim >= 1");
   if (index.rank() != 1) {
@@ -355,6 +356,12 @@ class LibTorchBackend final : public Backend {
            " CPU kernels: torch.* ops natively, mindspore.scatter_ and paddle.scatter through a translation";
   }
 
+  bool implements(std::string_view op) const override {
+    static const std::vector<std::string_view> kOps = {"torch.gather", "torch.scatter_", "torch.scatter",
+                                                      "torch.scatter_add_", "torch.scatter_add", "mindspore.scatter_",
+                                                      "paddle.scatter"};
+    return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
+  }
   Outcome run(const OpCall& call) override {
     // LibTorch's thread count is process-wide: set it per call so several
     // instances with different counts (bench: 1 vs N threads) each get theirs.

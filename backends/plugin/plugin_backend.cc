@@ -1,5 +1,7 @@
 #include "backends/plugin/plugin_backend.h"
+#include "reference/op_table.h"
 
+#include <algorithm>
 #include <unistd.h>
 
 #include <cstdio>
@@ -28,6 +30,10 @@ class PluginBackend final : public Backend {
     return "vendor plugin " + info.name + " " + info.version + " out of process (" + supervisor_.command_line() + ")";
   }
 
+  bool implements(std::string_view op) const override {
+    const std::vector<std::string>& ops = supervisor_.info().ops;
+    return std::find(ops.begin(), ops.end(), op) != ops.end();
+  }
   Outcome run(const OpCall& call) override {
     Outcome outcome = supervisor_.call(call);
     copy_back_inplace_result(call, outcome);

@@ -32,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "reference/op_table.h"
 #include "backends/process/protocol.h"
 #include "scatterproof/plugin.h"
 #include "reference/errors.h"
@@ -148,6 +149,26 @@ const Tensor* data_operand(const OpCall& call) {
   return nullptr;
 }
 
+// An argument as the ABI passes it; its strings point into `arg`.
+sp_arg describe(const std::string& name, const Arg& arg) {
+  sp_arg a{};
+  a.name = name.c_str();
+  switch (arg.type) {
+    case Arg::Type::Int: a.type = SP_ARG_INT, a.i = arg.i; break;
+    case Arg::Type::Bool: a.type = SP_ARG_BOOL, a.i = arg.b ? 1 : 0; break;
+    case Arg::Type::String: a.type = SP_ARG_STRING, a.s = arg.s.c_str(); break;
+    case Arg::Type::Scalar:
+      a.type = SP_ARG_SCALAR;
+      a.scalar.kind = arg.scalar.kind == Scalar::Kind::Bool  ? SP_SCALAR_BOOL
+                      : arg.scalar.kind == Scalar::Kind::Int ? SP_SCALAR_INT
+                                                             : SP_SCALAR_FLOAT;
+      a.scalar.i = arg.scalar.kind == Scalar::Kind::Bool ? (arg.scalar.b ? 1 : 0) : arg.scalar.i;
+      a.scalar.f = arg.scalar.f;
+      break;
+  }
+  return a;
+}
+
 // The preallocated output of an out-of-place op (plugin.h, sp_named_tensor).
 Tensor allocate_out(const OpCall& call, const Tensor& data) {
   const Tensor* index = call.tensor("index");
@@ -186,19 +207,10 @@ nlohmann::json run_case(const sp_plugin& plugin, uint64_t id, OpCall& call) {
   c.op = call.op.c_str();
   c.tensors = operands.data();
   c.num_tensors = operands.size();
-  c.has_dim = call.dim.has_value();
-  c.dim = call.dim.value_or(0);
-  c.reduce = call.reduce ? call.reduce->c_str() : nullptr;
-  c.has_value = call.value.has_value();
-  if (call.value) {
-    c.value.kind = call.value->kind == Scalar::Kind::Bool  ? SP_SCALAR_BOOL
-                   : call.value->kind == Scalar::Kind::Int ? SP_SCALAR_INT
-                                                           : SP_SCALAR_FLOAT;
-    c.value.i = call.value->kind == Scalar::Kind::Bool ? (call.value->b ? 1 : 0) : call.value->i;
-    c.value.f = call.value->f;
-  }
-  c.has_overwrite = call.overwrite.has_value();
-  c.overwrite = call.overwrite.value_or(false);
+  std::vector<sp_arg> args;
+  for (const auto& [name, arg] : call.args) args.push_back(describe(name, arg));
+  c.args = args.data();
+  c.num_args = args.size();
   c.doc_version = call.doc_version.c_str();
 
   sp_result result{};

@@ -15,6 +15,7 @@
 //
 // Environment: SCATTERPROOF_CASE_TIMEOUT_S (default 10) bounds each case;
 // SCATTERPROOF_PYTHON overrides the interpreter of the named adapters.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -35,6 +36,10 @@ class ProcessBackend final : public Backend {
   std::string description() const override {
     const AdapterInfo& info = supervisor_.info();
     return info.name + " " + info.version + " in a subprocess (" + supervisor_.command_line() + ")";
+  }
+  bool implements(std::string_view op) const override {
+    const std::vector<std::string>& ops = supervisor_.info().ops;
+    return std::find(ops.begin(), ops.end(), op) != ops.end();
   }
   Outcome run(const OpCall& call) override { return supervisor_.call(call); }
 

@@ -184,10 +184,10 @@ Tensor decode_tensor(const json& j) {
 
 json encode_request(uint64_t id, const OpCall& call) {
   json args = json::object();
-  if (call.dim) args["dim"] = *call.dim;
-  if (call.reduce) args["reduce"] = *call.reduce;
-  if (call.value) args["value"] = encode_scalar(*call.value);
-  if (call.overwrite) args["overwrite"] = *call.overwrite;
+  if (call.int_arg("dim")) args["dim"] = *call.int_arg("dim");
+  if (call.string_arg("reduce")) args["reduce"] = *call.string_arg("reduce");
+  if (call.scalar_arg("value")) args["value"] = encode_scalar(*call.scalar_arg("value"));
+  if (call.bool_arg("overwrite")) args["overwrite"] = *call.bool_arg("overwrite");
   if (!call.doc_version.empty()) args["doc_version"] = call.doc_version;
   json tensors = json::object();
   for (const auto& [name, t] : call.tensors) tensors[name] = encode_tensor(t);
@@ -201,12 +201,12 @@ OpCall decode_request(const json& j, uint64_t* id) {
   call.op = string_field(j, "op", "request");
   const json& args = field(j, "args", "request");
   if (!args.is_object()) throw ProtocolError("request field 'args' is not an object");
-  if (args.contains("dim")) call.dim = int_field(args, "dim", "args");
-  if (args.contains("reduce")) call.reduce = string_field(args, "reduce", "args");
-  if (args.contains("value")) call.value = decode_scalar(args["value"]);
+  if (args.contains("dim")) call.set_arg("dim", Arg::of_int(int_field(args, "dim", "args")));
+  if (args.contains("reduce")) call.set_arg("reduce", Arg::of_string(string_field(args, "reduce", "args")));
+  if (args.contains("value")) call.set_arg("value", Arg::of_scalar(decode_scalar(args["value"])));
   if (args.contains("overwrite")) {
     if (!args["overwrite"].is_boolean()) throw ProtocolError("args field 'overwrite' is not a boolean");
-    call.overwrite = args["overwrite"].get<bool>();
+    call.set_arg("overwrite", Arg::of_bool(args["overwrite"].get<bool>()));
   }
   if (args.contains("doc_version")) call.doc_version = string_field(args, "doc_version", "args");
   const json& tensors = field(j, "tensors", "request");

@@ -1,4 +1,5 @@
 #include "backends/process/supervisor.h"
+#include "reference/op_table.h"
 
 #include <fcntl.h>
 #include <poll.h>

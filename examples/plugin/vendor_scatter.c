@@ -70,11 +70,13 @@ static int64_t index_at(const sp_tensor* index, const int64_t* pos) {
 
 static int check_dim(const sp_call* call, const sp_tensor* t, int64_t* dim, sp_result* result) {
   const int64_t rank = logical_rank(t);
-  if (!call->has_dim || call->dim < -rank || call->dim >= rank)
+  const sp_arg* given = sp_call_arg(call, "dim");
+  const int64_t value = given ? given->i : 0;
+  if (!given || value < -rank || value >= rank)
     return fail(result, SP_ERROR_DIM_OUT_OF_RANGE,
                 "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)", (long long)-rank,
-                (long long)(rank - 1), (long long)call->dim);
-  *dim = call->dim < 0 ? call->dim + rank : call->dim;
+                (long long)(rank - 1), (long long)value);
+  *dim = value < 0 ? value + rank : value;
   return SP_STATUS_OK;
 }
 
@@ -148,7 +150,7 @@ static int scatter_inplace(const sp_call* call, sp_result* result) {
   const sp_tensor* src = sp_call_tensor(call, "src");
   int64_t dim = 0;
   if (!src) return decline(result, "vendor_scatter implements only the src form of scatter_");
-  if (call->reduce) return decline(result, "vendor_scatter implements scatter_ without reduce only");
+  if (sp_call_arg(call, "reduce")) return decline(result, "vendor_scatter implements scatter_ without reduce only");
   if (!self || !index) return decline(result, "torch.scatter_ needs self, index and src");
   if (check_dim(call, self, &dim, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
   const int empty = numel(index) == 0;

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 
+#include "reference/op_table.h"
 #include "backends/cpu/mutation.h"
 
 namespace sp::fuzz {
@@ -26,7 +27,7 @@ int64_t op_rank(const OpCall& c) {
 }
 std::optional<int64_t> normalized_dim(const OpCall& c) {
   if (is_paddle(c)) return 0;
-  const int64_t r = op_rank(c), d = c.dim.value_or(0);
+  const int64_t r = op_rank(c), d = c.int_arg("dim").value_or(0);
   if (d < -r || d >= r) return std::nullopt;
   return d < 0 ? d + r : d;
 }
@@ -94,10 +95,10 @@ std::vector<Write> writes_of(const OpCall& c) {
 }
 
 bool is_add_reduction(const OpCall& c) {
-  return c.op == "torch.scatter_add_" || c.op == "torch.scatter_add" || c.reduce == "add" ||
-         (is_paddle(c) && c.overwrite == false);
+  return c.op == "torch.scatter_add_" || c.op == "torch.scatter_add" || c.string_arg("reduce") == "add" ||
+         (is_paddle(c) && c.bool_arg("overwrite") == false);
 }
-bool is_reduction(const OpCall& c) { return is_add_reduction(c) || c.reduce == "multiply"; }
+bool is_reduction(const OpCall& c) { return is_add_reduction(c) || c.string_arg("reduce") == "multiply"; }
 
 using MutantRun = std::function<Outcome(Backend& cpu, OpCall& call)>;
 
@@ -178,18 +179,19 @@ MutantRun read_storage_order(bool keep_offset) {
 }
 
 Outcome negative_dim_off_by_one(Backend& cpu, OpCall& c) {
-  if (c.dim && *c.dim < 0 && *c.dim + op_rank(c) - 1 >= 0) *c.dim += op_rank(c) - 1;
+  if (const auto dim = c.int_arg("dim"); dim && *dim < 0 && *dim + op_rank(c) - 1 >= 0)
+    c.set_arg("dim", Arg::of_int(*dim + op_rank(c) - 1));
   return cpu.run(c);
 }
 
 Outcome multiply_as_add(Backend& cpu, OpCall& c) {
-  if (c.reduce == "multiply") c.reduce = "add";
+  if (c.string_arg("reduce") == "multiply") c.set_arg("reduce", Arg::of_string("add"));
   return cpu.run(c);
 }
 
 Outcome value_to_positional_slots(Backend& cpu, OpCall& c) {
   const auto dim = normalized_dim(c);
-  if (c.tensor("src") || !c.value || !dim || is_gather(c) || is_paddle(c)) return cpu.run(c);
+  if (c.tensor("src") || !c.scalar_arg("value") || !dim || is_gather(c) || is_paddle(c)) return cpu.run(c);
   const int64_t s = indexed_size(c, *dim);
   Tensor& index = c.tensors["index"];
   if (s > 0 && index.rank() > 0)
@@ -207,9 +209,9 @@ Outcome drop_duplicate_term(Backend& cpu, OpCall& c) {
   Tensor& p = c.tensors[positional_name(c)];
   const Tensor original = p;
   const uint64_t identity =
-      bits_from_value(p.dtype(), c.reduce == "multiply" ? Value::of_int(1) : Value::of_int(0));
+      bits_from_value(p.dtype(), c.string_arg("reduce") == "multiply" ? Value::of_int(1) : Value::of_int(0));
   const uint64_t identity_f =
-      bits_from_value(p.dtype(), Value::of_float(c.reduce == "multiply" ? 1.0 : 0.0));
+      bits_from_value(p.dtype(), Value::of_float(c.string_arg("reduce") == "multiply" ? 1.0 : 0.0));
   p = remap(original.dtype(), original.shape(), [&](const Shape& pos) {
     if (std::find(lost.begin(), lost.end(), pos) != lost.end()) return is_floating(original.dtype()) ? identity_f : identity;
     return original.bits_at(pos);
@@ -286,23 +288,23 @@ Outcome out_of_place_writes_input(Backend& cpu, OpCall& c) {
 
 Outcome value_rounds(Backend& cpu, OpCall& c) {
   const Tensor& self = *c.tensor(written_name(c));
-  if (c.value && c.value->kind == Scalar::Kind::Float && is_integral(self.dtype()) && std::isfinite(c.value->f))
-    c.value = Scalar::of_float(std::nearbyint(c.value->f));
+  if (c.scalar_arg("value") && c.scalar_arg("value")->kind == Scalar::Kind::Float && is_integral(self.dtype()) && std::isfinite(c.scalar_arg("value")->f))
+    c.set_arg("value", Arg::of_scalar(Scalar::of_float(std::nearbyint(c.scalar_arg("value")->f))));
   return cpu.run(c);
 }
 
 Outcome dim_modulo_rank(Backend& cpu, OpCall& c) {
   const int64_t r = op_rank(c);
-  if (c.dim && r > 0 && is_error(dry_run(cpu, c), ErrorCategory::DimOutOfRange)) c.dim = ((*c.dim % r) + r) % r;
+  if (c.int_arg("dim") && r > 0 && is_error(dry_run(cpu, c), ErrorCategory::DimOutOfRange)) c.set_arg("dim", Arg::of_int(((*c.int_arg("dim") % r) + r) % r));
   return cpu.run(c);
 }
 
 Outcome reduce_case_insensitive(Backend& cpu, OpCall& c) {
-  if (c.reduce) {
+  if (c.string_arg("reduce")) {
     std::string r;
-    for (char ch : *c.reduce)
+    for (char ch : *c.string_arg("reduce"))
       if (!std::isspace(static_cast<unsigned char>(ch))) r += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    c.reduce = r;
+    c.set_arg("reduce", Arg::of_string(r));
   }
   return cpu.run(c);
 }
@@ -360,8 +362,9 @@ class MutantBackend final : public Backend {
       : def_(def), cpu_(cpu::make_cpu_backend(opts.threads, def.hook, "mutant:" + def.info.name)) {}
   std::string name() const override { return "mutant:" + def_.info.name; }
   std::string description() const override { return "deliberately wrong cpu backend: " + def_.info.bug; }
+  bool implements(std::string_view op) const override { return cpu_->implements(op); }
   Outcome run(const OpCall& call) override {
-    if (!def_.run || !call.tensor("index") || !call.tensor(written_name(call)) || (!call.dim && !is_paddle(call)))
+    if (!def_.run || !call.tensor("index") || !call.tensor(written_name(call)) || (!call.int_arg("dim") && !is_paddle(call)))
       return cpu_->run(call);
     // A shallow copy: replacing an operand stays private to the mutant, while
     // writes through shared storages reach the caller as a real bug's would.

@@ -70,7 +70,7 @@
 extern "C" {
 #endif
 
-#define SP_PLUGIN_ABI_MAJOR 1
+#define SP_PLUGIN_ABI_MAJOR 2
 #define SP_PLUGIN_ABI_MINOR 0
 
 /* The symbol the host looks up. */
@@ -145,19 +145,33 @@ typedef struct sp_scalar {
   double f;   /* SP_SCALAR_FLOAT (may be NaN or infinite) */
 } sp_scalar;
 
-/* One call of one op. Absent optional arguments have has_* == 0. */
+/* A scalar argument, named and typed as the harness's op table declares it
+ * (`scatterproof ops` lists every op's arguments). New arguments need no
+ * ABI change: they arrive as further entries. */
+typedef enum sp_arg_type {
+  SP_ARG_INT = 0,    /* `i`: dim, ... */
+  SP_ARG_BOOL = 1,   /* `i` is 0 or 1: overwrite, include_self, ... */
+  SP_ARG_STRING = 2, /* `s`, NUL-terminated, as the user passed it: reduce, ... */
+  SP_ARG_SCALAR = 3  /* `scalar`, a Python number with its kind: value, alpha, ... */
+} sp_arg_type;
+
+typedef struct sp_arg {
+  const char* name;
+  sp_arg_type type;
+  int64_t i;        /* SP_ARG_INT; SP_ARG_BOOL (0 or 1) */
+  const char* s;    /* SP_ARG_STRING; NULL otherwise */
+  sp_scalar scalar; /* SP_ARG_SCALAR */
+} sp_arg;
+
+/* One call of one op. `args` holds exactly the arguments the case passes
+ * (an argument the case leaves out is absent; its default is the op's). */
 typedef struct sp_call {
   size_t struct_size; /* sizeof(sp_call) of the host's header */
   const char* op;     /* "torch.scatter_", ... */
   const sp_named_tensor* tensors;
   size_t num_tensors;
-  int32_t has_dim;
-  int64_t dim; /* as the user passed it: may be negative or out of range */
-  const char* reduce; /* the raw string the user passed, or NULL */
-  int32_t has_value;
-  sp_scalar value;
-  int32_t has_overwrite;
-  int32_t overwrite; /* paddle.scatter */
+  const sp_arg* args;
+  size_t num_args;
   const char* doc_version; /* documentation version the case follows, "" if it does not matter */
 } sp_call;
 
@@ -222,6 +236,15 @@ static inline const sp_tensor* sp_call_tensor(const sp_call* call, const char* n
   size_t i;
   for (i = 0; i < call->num_tensors; ++i)
     if (strcmp(call->tensors[i].name, name) == 0) return &call->tensors[i].tensor;
+  return NULL;
+}
+
+/* Convenience: the argument called `name`, or NULL when the case does not
+ * pass it. */
+static inline const sp_arg* sp_call_arg(const sp_call* call, const char* name) {
+  size_t i;
+  for (i = 0; i < call->num_args; ++i)
+    if (strcmp(call->args[i].name, name) == 0) return &call->args[i];
   return NULL;
 }
 

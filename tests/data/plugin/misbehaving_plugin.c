@@ -52,7 +52,9 @@ static int run(const sp_call* call, sp_result* result) {
   const sp_tensor* input = sp_call_tensor(call, "input");
   const sp_tensor* index = sp_call_tensor(call, "index");
   const sp_tensor* out = sp_call_tensor(call, "out");
-  const int misbehave = call->dim == 1;
+  const sp_arg* dim_arg = sp_call_arg(call, "dim");
+  const int64_t dim = dim_arg ? dim_arg->i : 0;
+  const int misbehave = dim == 1;
   (void)result;
   if (SP_TEST_MODE == MODE_PRINT) {
     printf("{\"type\":\"result\",\"id\":999} garbage from printf\n");
@@ -70,7 +72,7 @@ static int run(const sp_call* call, sp_result* result) {
   do {
     float value;
     memcpy(from, pos, sizeof pos);
-    memcpy(&from[call->dim], element(index, pos), sizeof(int64_t));
+    memcpy(&from[dim], element(index, pos), sizeof(int64_t));
     memcpy(&value, element(input, from), sizeof value);
     if (misbehave && SP_TEST_MODE == MODE_LIE) value = 42.0f;
     memcpy(element(out, pos), &value, sizeof value);

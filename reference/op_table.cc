@@ -1,0 +1,232 @@
+// op_table.cc — the entries of the op table (op_table.h), one per op, and
+// the declarations of the reference functions they name (each defined in
+// its own semantic file).
+#include "reference/op_table.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace sp {
+
+// The reference functions, one semantic file each.
+Expectation torch_gather(const OpCall& call, Trace* trace);          // torch_gather.cc
+Expectation torch_scatter(const OpCall& call, Trace* trace);         // torch_scatter.cc
+Expectation torch_scatter_add(const OpCall& call, Trace* trace);     // torch_scatter_add.cc
+Expectation mindspore_scatter(const OpCall& call, Trace* trace);     // mindspore_scatter.cc
+Expectation paddle_scatter(const OpCall& call, Trace* trace);        // paddle_scatter.cc
+
+namespace {
+
+using T = Arg::Type;
+using R = OperandRole;
+
+const DTypeSet kAll = DTypeSet::all();
+// PyTorch 1.13 documents and accepts an int64 index only.
+const DTypeSet kTorchIndex{DType::Int64};
+const DTypeSet kInt32Or64{DType::Int32, DType::Int64};
+
+ArgSpec dim_arg() { return {"dim", T::Int, true, std::nullopt, {}}; }
+
+// torch.scatter_ / torch.scatter: src or value, optional reduce.
+OpSpec torch_scatter_entry(std::string id, bool in_place) {
+  return {std::move(id),
+          "torch",
+          in_place ? "Tensor.scatter_: writes src (or value) into self at index along dim, optionally reducing"
+                   : "torch.scatter: out = self.clone().scatter_(dim, index, src|value, reduce)",
+          "seed 002 (PyTorch Tensor.scatter_ documentation, 1.13)",
+          {{"self", in_place ? R::InPlace : R::Read, kAll, ""},
+           {"index", R::Index, kTorchIndex, ""},
+           {"src", R::Read, kAll, "value"}},
+          {dim_arg(), {"value", T::Scalar, false, std::nullopt, {}}, {"reduce", T::String, false, std::nullopt, {"add", "multiply"}}},
+          in_place,
+          in_place ? "self" : "out",
+          "self",
+          "self",
+          "self",
+          ShapeFamily::ScatterElements,
+          torch_scatter};
+}
+
+OpSpec torch_scatter_add_entry(std::string id, bool in_place) {
+  return {std::move(id),
+          "torch",
+          in_place ? "Tensor.scatter_add_: adds src into self at index along dim"
+                   : "torch.scatter_add: out = self.clone().scatter_add_(dim, index, src)",
+          "seed 002 (PyTorch Tensor.scatter_ documentation, 1.13: 'the same as scatter_add_')",
+          {{"self", in_place ? R::InPlace : R::Read, kAll, ""}, {"index", R::Index, kTorchIndex, ""}, {"src", R::Read, kAll, ""}},
+          {dim_arg()},
+          in_place,
+          in_place ? "self" : "out",
+          "self",
+          "self",
+          "self",
+          ShapeFamily::ScatterElements,
+          torch_scatter_add};
+}
+
+std::vector<OpSpec> build_table() {
+  std::vector<OpSpec> t;
+  t.push_back({"torch.gather",
+               "torch",
+               "torch.gather: out[i][j][k] = input[index[i][j][k]][j][k] (dim 0)",
+               "seed 000 (torch.gather explained, PyTorch 1.13)",
+               {{"input", R::Read, kAll, ""}, {"index", R::Index, kTorchIndex, ""}},
+               {dim_arg()},
+               false,
+               "out",
+               "index",
+               "input",
+               "input",
+               ShapeFamily::Gather,
+               torch_gather});
+  t.push_back(torch_scatter_entry("torch.scatter_", true));
+  t.push_back(torch_scatter_entry("torch.scatter", false));
+  t.push_back(torch_scatter_add_entry("torch.scatter_add_", true));
+  t.push_back(torch_scatter_add_entry("torch.scatter_add", false));
+  t.push_back({"mindspore.scatter_",
+               "mindspore",
+               "MindSpore Tensor.scatter_: 4 overloads (src|value, reduce), negative indices allowed before r2.10",
+               "seed 003 (MindSpore Tensor.scatter_ documentation; doc_version r2.10+ rules)",
+               {{"self", R::InPlace, kAll, ""}, {"index", R::Index, kInt32Or64, ""}, {"src", R::Read, kAll, "value"}},
+               {dim_arg(), {"value", T::Scalar, false, std::nullopt, {}}, {"reduce", T::String, false, std::nullopt, {"add", "multiply"}}},
+               true,
+               "self",
+               "self",
+               "self",
+               "self",
+               ShapeFamily::ScatterElements,
+               mindspore_scatter});
+  t.push_back({"paddle.scatter",
+               "paddle",
+               "paddle.scatter: rows of x replaced (overwrite=True) or accumulated from updates at index",
+               "seed 004 (PaddlePaddle paddle.scatter documentation)",
+               {{"x", R::Read, kAll, ""}, {"index", R::Index, kInt32Or64, ""}, {"updates", R::Read, kAll, ""}},
+               {{"overwrite", T::Bool, false, Arg::of_bool(true), {}}},
+               false,
+               "out",
+               "x",
+               "x",
+               "x",
+               ShapeFamily::RowScatter,
+               paddle_scatter});
+  return t;
+}
+
+}  // namespace
+
+std::vector<DType> DTypeSet::members() const {
+  std::vector<DType> out;
+  for (DType t : kAllDTypes)
+    if (contains(t)) out.push_back(t);
+  return out;
+}
+
+std::string DTypeSet::describe() const {
+  const std::vector<DType> m = members();
+  if (m.size() == static_cast<size_t>(kNumDTypes)) return "every dtype";
+  std::string s;
+  for (DType t : m) s += (s.empty() ? "" : ", ") + std::string(dtype_name(t));
+  return s.empty() ? "none" : s;
+}
+
+std::string_view operand_role_name(OperandRole r) {
+  switch (r) {
+    case OperandRole::Read: return "read";
+    case OperandRole::Index: return "index";
+    case OperandRole::InPlace: return "in place";
+  }
+  return "?";
+}
+
+const OperandSpec* OpSpec::operand(std::string_view name) const {
+  for (const OperandSpec& o : operands)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+const ArgSpec* OpSpec::arg(std::string_view name) const {
+  for (const ArgSpec& a : args)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+std::optional<Arg> OpSpec::arg_or_default(const OpCall& call, std::string_view name) const {
+  if (const Arg* given = call.arg(std::string(name))) return *given;
+  if (const ArgSpec* spec = arg(name)) return spec->default_value;
+  return std::nullopt;
+}
+
+const std::vector<OpSpec>& op_table() {
+  static const std::vector<OpSpec> table = build_table();
+  return table;
+}
+
+const OpSpec* find_op(std::string_view id) {
+  for (const OpSpec& op : op_table())
+    if (op.id == id) return &op;
+  return nullptr;
+}
+
+const OpSpec& op_spec(std::string_view id) {
+  const OpSpec* op = find_op(id);
+  if (!op) throw std::invalid_argument("unknown op '" + std::string(id) + "'");
+  return *op;
+}
+
+std::vector<std::string> known_ops() {
+  std::vector<std::string> ids;
+  for (const OpSpec& op : op_table()) ids.push_back(op.id);
+  return ids;
+}
+
+bool is_known_op(std::string_view op) { return find_op(op) != nullptr; }
+
+bool is_inplace_op(std::string_view op) {
+  const OpSpec* spec = find_op(op);
+  return spec ? spec->in_place : (!op.empty() && op.back() == '_');
+}
+
+std::string output_name(std::string_view op) { return is_inplace_op(op) ? "self" : "out"; }
+
+std::optional<SignatureProblem> check_signature(const OpCall& call) {
+  const OpSpec* spec = find_op(call.op);
+  if (!spec) return SignatureProblem{"op", "unknown op \"" + call.op + "\""};
+  auto names_of = [](const auto& list) {
+    std::string names;
+    for (const auto& x : list) names += (names.empty() ? "" : ", ") + x.name;
+    return names.empty() ? std::string("none") : names;
+  };
+  for (const auto& [name, tensor] : call.tensors)
+    if (!spec->operand(name))
+      return SignatureProblem{"inputs." + name,
+                              call.op + " has no operand " + name + " (its operands: " + names_of(spec->operands) + ")"};
+  for (const auto& [name, value] : call.args) {
+    const ArgSpec* a = spec->arg(name);
+    if (!a)
+      return SignatureProblem{"args." + name,
+                              call.op + " takes no argument " + name + " (its arguments: " + names_of(spec->args) + ")"};
+    if (value.type != a->type)
+      return SignatureProblem{"args." + name, call.op + " argument " + name + " is a " +
+                                                  std::string(arg_type_name(a->type)) + ", not a " +
+                                                  std::string(arg_type_name(value.type))};
+  }
+  for (const OperandSpec& o : spec->operands) {
+    const bool given = call.tensor(o.name) != nullptr;
+    if (!o.or_arg.empty()) {
+      const bool arg_given = call.arg(o.or_arg) != nullptr;
+      if (given && arg_given)
+        return SignatureProblem{"args." + o.or_arg, "give either inputs." + o.name + " or args." + o.or_arg + ", not both"};
+      if (!given && !arg_given)
+        return SignatureProblem{"inputs." + o.name,
+                                "missing: " + call.op + " needs inputs." + o.name + " or args." + o.or_arg};
+    } else if (!given) {
+      return SignatureProblem{"inputs." + o.name, "missing: " + call.op + " needs operand " + o.name};
+    }
+  }
+  for (const ArgSpec& a : spec->args)
+    if (a.required && !call.arg(a.name))
+      return SignatureProblem{"args." + a.name, "missing: " + call.op + " needs args." + a.name};
+  return std::nullopt;
+}
+
+}  // namespace sp

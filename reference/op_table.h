@@ -1,0 +1,133 @@
+// op_table.h — the one table of documented ops. Everything that needs to
+// know an op reads it here: the spec loader and the JSON Schema (the op ids,
+// operand names and argument types), the case writer, `list` and `explain`,
+// the fuzz case generator, the runner's signature check, the plugin host and
+// the process protocol (arguments travel as named, typed values), and every
+// backend (which declares the op ids it implements; every other op is
+// unsupported for it).
+//
+// Adding an op: one entry in op_table.cc (naming its reference function,
+// declared beside the table), one reference file, its specs, and one kernel
+// file per backend that implements it.
+//
+// Thread-safety: the table is built once (thread-safe static) and immutable.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference/dtype.h"
+#include "reference/expectation.h"
+#include "reference/op_call.h"
+
+namespace sp {
+
+// A set of dtypes (bit i: the DType with underlying value i).
+class DTypeSet {
+ public:
+  constexpr DTypeSet() = default;
+  constexpr DTypeSet(std::initializer_list<DType> types) {
+    for (DType t : types) bits_ |= 1u << static_cast<unsigned>(t);
+  }
+  static constexpr DTypeSet all() {
+    DTypeSet s;
+    s.bits_ = (1u << kNumDTypes) - 1;
+    return s;
+  }
+  constexpr bool contains(DType t) const { return (bits_ >> static_cast<unsigned>(t)) & 1u; }
+  std::vector<DType> members() const;
+  std::string describe() const;  // "int32, int64" / "every dtype"
+
+ private:
+  uint32_t bits_ = 0;
+};
+
+enum class OperandRole {
+  Read,     // read only (input, src, updates, x)
+  Index,    // read only, holds indices
+  InPlace,  // read, then written in place (self of an in-place op)
+};
+std::string_view operand_role_name(OperandRole r);  // "read", "index", "in place"
+
+struct OperandSpec {
+  std::string name;  // the framework's own parameter name
+  OperandRole role = OperandRole::Read;
+  // The dtypes the document allows (other dtypes are still representable:
+  // the reference answers them, usually with an error).
+  DTypeSet dtypes = DTypeSet::all();
+  // Non-empty: the case passes either this tensor or the scalar argument of
+  // this name, exactly one (scatter_'s src / value).
+  std::string or_arg;
+};
+
+struct ArgSpec {
+  std::string name;  // the framework's own parameter name
+  Arg::Type type = Arg::Type::Int;
+  bool required = false;
+  // What the op uses when the argument is not passed (nullopt: absent means
+  // "not given", e.g. scatter_'s reduce=None).
+  std::optional<Arg> default_value;
+  // String arguments: the documented values. Other strings are valid case
+  // input (the reference rejects them as the document says).
+  std::vector<std::string> allowed;
+};
+
+// How the operands' shapes relate, for the fuzz generator, which builds
+// cases family by family with the table's operand and argument names.
+enum class ShapeFamily {
+  Gather,           // out[...] = input[... index ... ]: index like input, free along dim
+  ScatterElements,  // self[... index ...] = src[...]: index <= src, index <= self apart from dim
+  RowScatter,       // x[index[i], ...] = updates[i, ...]: a 1-D index of rows (paddle.scatter)
+};
+
+struct OpSpec {
+  std::string id;       // "torch.scatter_reduce_"
+  std::string dialect;  // "torch", "mindspore", "paddle"
+  std::string summary;  // one line for `list` / `explain`
+  std::string source;   // the document it follows (name, version)
+  std::vector<OperandSpec> operands;
+  std::vector<ArgSpec> args;
+  bool in_place = false;
+  // The output: "self" for in-place ops (written into the caller's self),
+  // "out" otherwise, a fresh tensor with the shape of operand
+  // `output_shape_of` and the dtype of operand `output_dtype_of`.
+  std::string output;
+  std::string output_shape_of;
+  std::string output_dtype_of;
+  // The operand whose dtype a backend's supports(op, dtype) is asked about.
+  std::string data_operand;
+  ShapeFamily family = ShapeFamily::ScatterElements;
+  Expectation (*reference)(const OpCall&, Trace*) = nullptr;
+
+  const OperandSpec* operand(std::string_view name) const;
+  const ArgSpec* arg(std::string_view name) const;
+  // The argument as passed, else its default, else nullopt.
+  std::optional<Arg> arg_or_default(const OpCall& call, std::string_view name) const;
+};
+
+const std::vector<OpSpec>& op_table();
+// nullptr for an unknown op id.
+const OpSpec* find_op(std::string_view id);
+// REQUIRES: a known op id (std::invalid_argument otherwise).
+const OpSpec& op_spec(std::string_view id);
+
+// Conveniences over the table.
+std::vector<std::string> known_ops();
+bool is_known_op(std::string_view op);
+bool is_inplace_op(std::string_view op);
+std::string output_name(std::string_view op);  // "self" / "out"
+
+// Whether `call` fits its op's signature: known op, every required operand
+// and argument present, no unknown ones, each argument of its declared type,
+// exactly one of an operand and its `or_arg`. Returns the first problem as
+// (field, message) — field like "inputs.src" or "args.dim" — or nullopt.
+struct SignatureProblem {
+  std::string field;
+  std::string message;
+};
+std::optional<SignatureProblem> check_signature(const OpCall& call);
+
+}  // namespace sp
