@@ -5,19 +5,34 @@ each request the harness sends. This module does everything but the
 operation: it keeps stdout for the protocol alone (anything a framework
 prints, from Python or from C, goes to stderr), answers the handshake, turns
 the wire tensors into NumPy views (strides and offset included) and back,
-and turns exceptions into protocol responses.
+turns the wire arguments into Python values, and turns exceptions into
+protocol responses.
 
     from common import serve, Unsupported, DocumentedError
-    serve(name="paddle", version=paddle.__version__, ops=["paddle.scatter"], run=run)
+    serve(name="paddle", version=paddle.__version__, ops={"paddle.scatter": ["overwrite"]}, run=run)
 
-`run(op, args, tensors)` gets the op id, the scalar args (dim, reduce,
-value, overwrite, doc_version) and a dict of WireTensor; it returns the list
-of output NumPy arrays (or, for an in-place op, the updated self via
-WireTensor.with_values), or raises Unsupported / DocumentedError. Any other
-exception becomes an error response whose category comes from the adapter's
-`classify(exc)` (None: the error is reported without a category).
+`run(op, args, tensors)` gets the op id, the arguments the case passes as a
+dict of plain Python values keyed by the op table's names (`scatterproof
+ops` lists them): ints, bools and strings as they are, and Python-scalar
+arguments (value, alpha, ...) as the bool / int / float the user passed, so
+their kind survives; an argument the case leaves out is absent (the op's
+default applies). Nothing here names an argument: a new one (include_self,
+alpha, ...) arrives in the dict with no change to this module. `tensors` is
+a dict of WireTensor. run() returns the list of output NumPy arrays (or, for
+an in-place op, the updated self via WireTensor.with_values), or raises
+Unsupported / DocumentedError. Any other exception becomes an error response
+whose category comes from the adapter's `classify(exc)` (None: the error is
+reported without a category).
+
+`ops` is either a list of op ids or a dict from op id to the argument names
+the adapter implements for it (None: no check, for an op run() declines
+whole). With the dict, a request carrying any other argument is answered
+"unsupported" naming it, before run() is called: an adapter written before
+an argument existed must not run the op as if the argument were not there.
+
+The backend that runs an adapter is declared in adapters/manifest.json
+(adapters/README.md): one Python file and one manifest entry per adapter.
 """
-
 import base64
 import json
 import math
@@ -28,7 +43,9 @@ import traceback
 
 import numpy as np
 
-PROTOCOL_VERSION = 1
+# 2: args are every op-table argument the case passes, typed; the request's
+# doc_version is a field of its own (backends/process/PROTOCOL.md).
+PROTOCOL_VERSION = 2
 
 # The real stdout is kept for the protocol; fd 1 (and sys.stdout) now point
 # at stderr, so a framework's banner or C++ log line cannot corrupt a response.
@@ -149,7 +166,7 @@ def encode_array(array):
 
 
 def scalar_value(wire):
-    """The Python value of a scalar `value` arg, keeping its kind (bool/int/float)."""
+    """The Python value of a wire scalar {"kind", "value"}, keeping its kind (bool/int/float)."""
     kind, v = wire["kind"], wire["value"]
     if kind == "bool":
         return bool(v)
@@ -158,6 +175,13 @@ def scalar_value(wire):
     if isinstance(v, str):
         return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}[v]
     return float(v)
+
+
+def python_args(wire_args):
+    """The request's args as Python values: a JSON object is a scalar argument
+    ({"kind", "value"}); every other JSON value (int, bool, string) is already
+    the argument's value."""
+    return {name: scalar_value(v) if isinstance(v, dict) else v for name, v in wire_args.items()}
 
 
 def _send(message):
@@ -182,6 +206,7 @@ def classifier(table, flags=0):
 
 def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None):
     """The protocol loop: handshake, then one response per request until bye/EOF."""
+    known_args = ops if isinstance(ops, dict) else None
     for line in sys.stdin:
         message = json.loads(line)
         kind = message.get("type")
@@ -192,20 +217,26 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None):
             if message.get("protocol") != PROTOCOL_VERSION:
                 print("harness speaks protocol %r, this adapter %d" % (message.get("protocol"), PROTOCOL_VERSION),
                       file=sys.stderr)
-            _send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version, "ops": ops})
+            _send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version, "ops": list(ops)})
         elif kind == "run":
-            _send(_answer(message, run, classify))
+            _send(_answer(message, run, classify, known_args))
         elif kind == "bye":
             return
         else:
             raise SystemExit("unknown message type %r" % kind)
 
 
-def _answer(message, run, classify):
+def _answer(message, run, classify, known_args):
     request_id = message["id"]
     try:
+        args = python_args(message.get("args", {}))
+        if known_args is not None:
+            implemented = known_args.get(message["op"], ())
+            unknown = [] if implemented is None else sorted(set(args) - set(implemented))
+            if unknown:
+                raise Unsupported("this adapter does not implement argument %s of %s" % (", ".join(unknown), message["op"]))
         tensors = {k: WireTensor(v) for k, v in message["tensors"].items()}
-        outputs = run(message["op"], message.get("args", {}), tensors)
+        outputs = run(message["op"], args, tensors)
         return {
             "type": "result",
             "id": request_id,

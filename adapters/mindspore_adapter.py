@@ -21,7 +21,7 @@ import sys
 
 os.environ.setdefault("GLOG_v", "3")  # MindSpore logs warnings at import; errors only
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import Unsupported, classifier, scalar_value, serve  # noqa: E402
+from common import Unsupported, classifier, serve  # noqa: E402
 
 try:
     import mindspore
@@ -67,7 +67,7 @@ def run(op, args, tensors):
         raise Unsupported("an overlapping (stride-0) self cannot be built as a MindSpore tensor from host memory")
     # Fresh copies: Tensor(ndarray) may share the array's memory.
     index = Tensor(tensors["index"].array())
-    operand = Tensor(tensors["src"].array()) if "src" in tensors else scalar_value(args["value"])
+    operand = Tensor(tensors["src"].array()) if "src" in tensors else args["value"]
     kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
     try:
         # The documented API, as written: MindSpore validates dim, reduce,
@@ -103,4 +103,4 @@ def run_on_cpu_kernel(self_wire, args, index, operand):
 
 
 serve("mindspore", mindspore.__version__ + " (Tensor.scatter_ has no CPU kernel: src overloads run ops.tensor_scatter_elements, written back)",
-      ["mindspore.scatter_"], run, classify)
+      {"mindspore.scatter_": ["dim", "value", "reduce"]}, run, classify)

@@ -32,11 +32,18 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import DocumentedError, Unsupported, WireTensor, scalar_value, serve  # noqa: E402
+from common import DocumentedError, Unsupported, WireTensor, serve  # noqa: E402
 
 import numpy as np  # noqa: E402  (common.py must take stdout first)
 
-TORCH_OPS = ["torch.gather", "torch.scatter_", "torch.scatter", "torch.scatter_add_", "torch.scatter_add"]
+# Each converted op with the arguments it implements (common.serve declines any other).
+TORCH_OPS = {
+    "torch.gather": ["dim"],
+    "torch.scatter_": ["dim", "value", "reduce"],
+    "torch.scatter": ["dim", "value", "reduce"],
+    "torch.scatter_add_": ["dim"],
+    "torch.scatter_add": ["dim"],
+}
 OTHER_OPS = {
     "paddle.scatter": "paddle.scatter writes whole rows x[index[i]] (overwrite, or zero-then-accumulate); "
                       "that is row indexing, not take_along_axis/put_along_axis, which this adapter converts to",
@@ -239,7 +246,7 @@ def scatter(op, args, tensors):
         if src_wire is not None:
             values = logical(elements(src_wire))[extent_slices(index.shape)]
         else:
-            values = converted_value(scalar_value(args["value"]), self_wire.dtype)
+            values = converted_value(args["value"], self_wire.dtype)
         if reduce is not None and self_wire.dtype == "bfloat16":
             raise Unsupported("reduce on bfloat16: NumPy has no bfloat16 arithmetic")
         written = logical(target)[extent_slices(index.shape, dim)]  # a view: writes reach target
@@ -264,4 +271,4 @@ def run(op, args, tensors):
 
 
 serve("numpy", np.__version__ + " (PyTorch ops converted to take_along_axis/put_along_axis, ufunc.at for reduce)",
-      TORCH_OPS + sorted(OTHER_OPS), run)
+      dict(TORCH_OPS, **{op: None for op in OTHER_OPS}), run)

@@ -47,4 +47,4 @@ def run(op, args, tensors):
     return [out.numpy()]
 
 
-serve("paddle", paddle.__version__, ["paddle.scatter"], run, classify)
+serve("paddle", paddle.__version__, {"paddle.scatter": ["overwrite"]}, run, classify)

@@ -1,6 +1,7 @@
 """Runs PyTorch through its Python API for scatterproof: torch.gather,
 Tensor.scatter_ (src / value, with or without reduce), torch.scatter,
-Tensor.scatter_add_ and torch.scatter_add, on CPU.
+Tensor.scatter_add_, torch.scatter_add, Tensor.scatter_reduce_ and
+torch.scatter_reduce, on CPU.
 
     .venv/bin/python adapters/torch_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -20,7 +21,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import WireTensor, classifier, scalar_value, serve  # noqa: E402
+from common import WireTensor, classifier, serve  # noqa: E402
 
 import numpy as np  # noqa: E402  (common.py must take stdout first)
 
@@ -32,7 +33,16 @@ except ImportError as e:  # OSError too would mean a broken install; let it show
                       "(the venv sees system site-packages)" % e)
     sys.exit(0)
 
-OPS = ["torch.gather", "torch.scatter_", "torch.scatter", "torch.scatter_add_", "torch.scatter_add"]
+# Each op with the arguments run() passes on to PyTorch (common.serve declines any other).
+OPS = {
+    "torch.gather": ["dim"],
+    "torch.scatter_": ["dim", "value", "reduce"],
+    "torch.scatter": ["dim", "value", "reduce"],
+    "torch.scatter_add_": ["dim"],
+    "torch.scatter_add": ["dim"],
+    "torch.scatter_reduce_": ["dim", "reduce", "include_self"],
+    "torch.scatter_reduce": ["dim", "reduce", "include_self"],
+}
 
 TORCH_DTYPES = {
     "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32,
@@ -46,12 +56,14 @@ CATEGORIES = [
     (r"is out of bounds for dimension|index out of range in self", "index_out_of_bounds"),
     (r"Dimension out of range", "dim_out_of_range"),
     (r"Expected dtype int64 for index", "index_dtype"),
-    (r"reduce argument must be either add or multiply", "invalid_reduce"),
+    (r"reduce argument must be either", "invalid_reduce"),  # add or multiply / sum, prod, mean, amax or amin
     (r"Index tensor must have the same number of dimensions", "rank_mismatch"),
     (r"Size does not match at dimension|Expected index \[.*to be smaller", "shape_mismatch"),
     (r"Expected self\.dtype to be equal to src\.dtype", "dtype_mismatch"),
     (r"refers? to a single memory location", "overlapping_output"),
     (r"value cannot be converted to type .* without overflow", "value_out_of_range"),
+    # AT_DISPATCH found no kernel for the dtype: '"scatter_gather_tensor_cpu_reduce_mean" not implemented for 'Bool''
+    (r"not implemented for '", "unsupported_dtype"),
 ]
 
 
@@ -105,7 +117,7 @@ def run(op, args, tensors):
     self_wire = tensors["self"]
     self_storage = storage_tensor(self_wire)
     self_tensor = as_torch(self_wire, self_storage)
-    operand = as_torch(tensors["src"]) if "src" in tensors else scalar_value(args["value"])
+    operand = as_torch(tensors["src"]) if "src" in tensors else args["value"]
     kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
     if op == "torch.scatter_":
         self_tensor.scatter_(dim, index, operand, **kwargs)
@@ -117,6 +129,13 @@ def run(op, args, tensors):
         return [written_back(self_wire, self_storage)]
     if op == "torch.scatter_add":
         return [fresh(torch.scatter_add(self_tensor, dim, index, operand))]
+    # include_self absent: PyTorch's default (True), as the op table says.
+    if op == "torch.scatter_reduce_":
+        self_tensor.scatter_reduce_(dim, index, operand, args["reduce"], include_self=args.get("include_self", True))
+        return [written_back(self_wire, self_storage)]
+    if op == "torch.scatter_reduce":
+        return [fresh(torch.scatter_reduce(self_tensor, dim, index, operand, args["reduce"],
+                                           include_self=args.get("include_self", True)))]
     raise ValueError("op %s was not offered in the handshake" % op)
 
 

@@ -12,6 +12,11 @@ void register_plugin_backend();
 #ifdef SP_HAVE_CPU
 void register_cpu_backend();
 #endif
+#ifdef SP_HAVE_MUTANT
+namespace mutant {
+void register_mutant_backend();  // "mutant:NAME", deliberately wrong wrappers of cpu
+}
+#endif
 #ifdef SP_HAVE_LIBTORCH
 void register_libtorch_backend();
 #endif
@@ -27,6 +32,9 @@ void register_builtin_backends() {
     register_plugin_backend();
 #ifdef SP_HAVE_CPU
     register_cpu_backend();
+#endif
+#ifdef SP_HAVE_MUTANT
+    mutant::register_mutant_backend();
 #endif
 #ifdef SP_HAVE_LIBTORCH
     register_libtorch_backend();

@@ -1,6 +1,7 @@
 #include <map>
 
 #include "backends/backend.h"
+#include "reference/op_table.h"
 
 namespace sp {
 namespace {
@@ -25,6 +26,8 @@ std::string_view outcome_kind_name(Outcome::Kind k) {
 }
 
 Outcome run_backend(Backend& backend, const OpCall& call) {
+  if (const auto problem = check_signature(call))
+    return Outcome::harness_error(call.op + ": " + problem->field + ": " + problem->message);
   if (!backend.implements(call.op))
     return Outcome::unsupported("backend " + backend.name() + " does not implement op " + call.op);
   return backend.run(call);

@@ -2,15 +2,20 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
+#include <cctype>
 #include <limits>
+#include <stdexcept>
 
 #include "harness/layouts.h"
+#include "reference/dialect_mindspore.h"
+#include "reference/op_table.h"
 
 namespace sp::fuzz {
 
 Choices::Choices(uint64_t seed, std::vector<uint32_t> prefix)
-    : source_(std::move(prefix)), extend_randomly_(true), rng_(static_cast<std::mt19937::result_type>(seed ^ (seed >> 32))) {}
+    : source_(std::move(prefix)),
+      extend_randomly_(true),
+      rng_(static_cast<std::mt19937::result_type>(seed ^ (seed >> 32))) {}
 
 Choices Choices::replay(std::vector<uint32_t> sequence) {
   Choices c;
@@ -42,12 +47,9 @@ int64_t Choices::between(int64_t lo, int64_t hi) {
 namespace {
 
 // Dtypes in order of simplicity: choice 0 is int64.
-constexpr std::array<DType, kNumDTypes> kDTypeOrder = {DType::Int64,   DType::Float32, DType::Float64, DType::Int32,
-                                                       DType::Float16, DType::BFloat16, DType::Int16,  DType::Int8,
+constexpr std::array<DType, kNumDTypes> kDTypeOrder = {DType::Int64,   DType::Float32,  DType::Float64, DType::Int32,
+                                                       DType::Float16, DType::BFloat16, DType::Int16,   DType::Int8,
                                                        DType::UInt8,   DType::Bool};
-constexpr std::array<const char*, 8> kInvalidReduces = {"sum", "Add", "mean", "", "multiply ", "ADD", "prod", "replace"};
-
-DType pick_dtype(Choices& c) { return kDTypeOrder[c.below(kNumDTypes)]; }
 
 // Mostly 1–3, sometimes 0 (a scalar) and up to 9 (over MindSpore's 8).
 int64_t pick_rank(Choices& c) {
@@ -97,28 +99,44 @@ uint64_t float_bits(DType t, double v) { return bits_from_value(t, Value::of_flo
 uint64_t special_bits(Choices& c, DType t) {
   if (!is_floating(t)) {
     switch (c.below(4)) {
-      case 0: return bits_from_value(t, Value::of_int(dtype_int_max(t)));
-      case 1: return bits_from_value(t, Value::of_int(dtype_int_min(t)));
-      case 2: return bits_from_value(t, Value::of_int(t == DType::Bool ? 1 : -1));
-      default: return bits_from_value(t, Value::of_int(1));
+      case 0:
+        return bits_from_value(t, Value::of_int(dtype_int_max(t)));
+      case 1:
+        return bits_from_value(t, Value::of_int(dtype_int_min(t)));
+      case 2:
+        return bits_from_value(t, Value::of_int(t == DType::Bool ? 1 : -1));
+      default:
+        return bits_from_value(t, Value::of_int(1));
     }
   }
   switch (c.below(9)) {
-    case 0: return float_bits(t, std::numeric_limits<double>::quiet_NaN());
+    case 0:
+      return float_bits(t, std::numeric_limits<double>::quiet_NaN());
     case 1:  // a quiet NaN with payload 1: its bits must survive untouched
       switch (t) {
-        case DType::Float16: return 0x7e01;
-        case DType::BFloat16: return 0x7fc1;
-        case DType::Float32: return 0x7fc00001;
-        default: return 0x7ff8000000000001ull;
+        case DType::Float16:
+          return 0x7e01;
+        case DType::BFloat16:
+          return 0x7fc1;
+        case DType::Float32:
+          return 0x7fc00001;
+        default:
+          return 0x7ff8000000000001ull;
       }
-    case 2: return float_bits(t, std::numeric_limits<double>::infinity());
-    case 3: return float_bits(t, -std::numeric_limits<double>::infinity());
-    case 4: return float_bits(t, -0.0);
-    case 5: return float_bits(t, dtype_max(t));
-    case 6: return float_bits(t, dtype_lowest(t));
-    case 7: return 1;  // smallest positive subnormal
-    default: return float_bits(t, 0.1);
+    case 2:
+      return float_bits(t, std::numeric_limits<double>::infinity());
+    case 3:
+      return float_bits(t, -std::numeric_limits<double>::infinity());
+    case 4:
+      return float_bits(t, -0.0);
+    case 5:
+      return float_bits(t, dtype_max(t));
+    case 6:
+      return float_bits(t, dtype_lowest(t));
+    case 7:
+      return 1;  // smallest positive subnormal
+    default:
+      return float_bits(t, 0.1);
   }
 }
 
@@ -172,27 +190,32 @@ Tensor index_tensor(Choices& c, DType t, const Shape& shape, int64_t s, bool neg
       v = s == 0 ? 0 : c.between(lo, s - 1);
     } else {
       switch (c.below(20)) {
-        case 14: v = s - 1; break;
-        case 15: v = 0; break;
-        case 16: v = -1; break;
-        case 17: v = -s; break;
-        case 18: v = s; break;
-        case 19: v = -s - 1; break;
-        default: v = in_range();
+        case 14:
+          v = s - 1;
+          break;
+        case 15:
+          v = 0;
+          break;
+        case 16:
+          v = -1;
+          break;
+        case 17:
+          v = -s;
+          break;
+        case 18:
+          v = s;
+          break;
+        case 19:
+          v = -s - 1;
+          break;
+        default:
+          v = in_range();
       }
     }
     const Value value = is_floating(t) ? Value::of_float(static_cast<double>(v)) : Value::of_int(v);
     out.set_bits_at(idx, bits_from_value(t, value));
   } while (next_index(idx, shape));
   return out;
-}
-
-DType pick_index_dtype(Choices& c) {
-  const uint32_t r = c.below(40);
-  if (r < 34) return DType::Int64;
-  if (r < 38) return DType::Int32;
-  static constexpr std::array<DType, 4> kOdd = {DType::Int16, DType::UInt8, DType::Float32, DType::Bool};
-  return kOdd[r - 38 + 2 * c.below(2)];
 }
 
 // Re-lays a tensor out: contiguous, transposed, gapped, offset, or stride 0
@@ -232,8 +255,10 @@ Tensor with_layout(Choices& c, Tensor t) {
 
 // A rank one away from `r` (rank mismatch), keeping sizes small.
 Shape change_rank(Choices& c, Shape s) {
-  if (s.empty() || c.below(2)) s.push_back(1 + c.below(2));
-  else s.pop_back();
+  if (s.empty() || c.below(2))
+    s.push_back(1 + c.below(2));
+  else
+    s.pop_back();
   return s;
 }
 
@@ -250,7 +275,11 @@ Scalar pick_value(Choices& c) {
   switch (c.below(3)) {
     case 0: {
       if (!c.chance(20)) return Scalar::of_int(zigzag(c.below(9)));
-      static constexpr std::array<int64_t, 7> kBig = {128, 256, -129, 40000, int64_t{1} << 31,
+      static constexpr std::array<int64_t, 7> kBig = {128,
+                                                      256,
+                                                      -129,
+                                                      40000,
+                                                      int64_t{1} << 31,
                                                       std::numeric_limits<int64_t>::max(),
                                                       std::numeric_limits<int64_t>::min()};
       return Scalar::of_int(kBig[c.below(kBig.size())]);
@@ -260,19 +289,16 @@ Scalar pick_value(Choices& c) {
       static constexpr std::array<double, 8> kOdd = {std::numeric_limits<double>::quiet_NaN(),
                                                      std::numeric_limits<double>::infinity(),
                                                      -std::numeric_limits<double>::infinity(),
-                                                     -0.0, 1e40, 65504.0, 70000.0, 3.4e38};
+                                                     -0.0,
+                                                     1e40,
+                                                     65504.0,
+                                                     70000.0,
+                                                     3.4e38};
       return Scalar::of_float(kOdd[c.below(kOdd.size())]);
     }
-    default: return Scalar::of_bool(c.below(2) == 1);
+    default:
+      return Scalar::of_bool(c.below(2) == 1);
   }
-}
-
-std::optional<std::string> pick_reduce(Choices& c) {
-  const uint32_t r = c.below(20);
-  if (r < 11) return std::nullopt;
-  if (r < 14) return std::string("add");
-  if (r < 18) return std::string("multiply");
-  return std::string(kInvalidReduces[c.below(kInvalidReduces.size())]);
 }
 
 // Sizes of an index bounded by `limit` per dim (or free along `free_dim`),
@@ -289,87 +315,224 @@ Shape index_shape_within(Choices& c, const Shape& limit, int64_t free_dim) {
   return s;
 }
 
-void torch_gather(Choices& c, OpCall& call) {
-  const DType t = pick_dtype(c);
+// Mostly one of the dtypes the document allows for the operand (in
+// kDTypeOrder, so choice 0 is its simplest), sometimes one it does not
+// allow: the documented dtype error.
+DType pick_dtype_for(Choices& c, const OperandSpec& operand) {
+  const bool any_dtype =
+      std::all_of(kDTypeOrder.begin(), kDTypeOrder.end(), [&](DType t) { return operand.dtypes.contains(t); });
+  if (any_dtype) return kDTypeOrder[c.below(kNumDTypes)];
+  std::vector<DType> allowed, others;
+  for (DType t : kDTypeOrder) (operand.dtypes.contains(t) ? allowed : others).push_back(t);
+  const bool documented = c.below(40) < 36;
+  const std::vector<DType>& from = documented || others.empty() ? allowed : others;
+  return from[c.below(static_cast<uint32_t>(from.size()))];
+}
+
+// Strings an ArgSpec does not allow but a user might write: near misses of
+// the allowed ones (case, a trailing space), the empty string, and the
+// names other frameworks use for such arguments.
+std::vector<std::string> invalid_strings(const ArgSpec& arg) {
+  static const std::array<const char*, 8> kOtherNames = {"sum", "mean",     "prod", "replace",
+                                                         "add", "multiply", "max",  "none"};
+  std::vector<std::string> out = {""};
+  const auto add = [&](std::string s) {
+    if (std::find(arg.allowed.begin(), arg.allowed.end(), s) == arg.allowed.end() &&
+        std::find(out.begin(), out.end(), s) == out.end())
+      out.push_back(std::move(s));
+  };
+  for (const std::string& a : arg.allowed) {
+    std::string capitalized = a, upper = a;
+    if (!capitalized.empty()) capitalized[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a[0])));
+    for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    add(capitalized);
+    add(upper);
+    add(a + " ");
+  }
+  for (const char* name : kOtherNames) add(name);
+  return out;
+}
+
+// An argument the family builders do not draw themselves, by its declared
+// type. Choice 0 is the simplest: absent when optional (the documented
+// default), else the first allowed value.
+void draw_arg(Choices& c, const ArgSpec& arg, OpCall& call) {
+  switch (arg.type) {
+    case Arg::Type::Int:
+      if (!arg.required && !c.chance(50)) return;
+      call.set_arg(arg.name, Arg::of_int(zigzag(c.below(9))));
+      return;
+    case Arg::Type::Bool: {
+      const uint32_t mode = arg.required ? 1 + c.below(2) : c.below(3);
+      if (mode > 0) call.set_arg(arg.name, Arg::of_bool(mode == 1));
+      return;
+    }
+    case Arg::Type::String: {
+      // Mostly absent when optional, mostly allowed when given; 1 in 10 invalid.
+      const uint32_t r = c.below(20);
+      if (!arg.required && r < 11) return;
+      if (r < 18 && !arg.allowed.empty()) {
+        call.set_arg(arg.name, Arg::of_string(arg.allowed[c.below(static_cast<uint32_t>(arg.allowed.size()))]));
+        return;
+      }
+      const std::vector<std::string> invalid = invalid_strings(arg);
+      call.set_arg(arg.name, Arg::of_string(invalid[c.below(static_cast<uint32_t>(invalid.size()))]));
+      return;
+    }
+    case Arg::Type::Scalar:
+      if (!arg.required && !c.chance(50)) return;
+      call.set_arg(arg.name, Arg::of_scalar(pick_value(c)));
+      return;
+  }
+}
+
+// What a dialect changes in how cases are drawn, keyed by OpSpec::dialect;
+// an unknown dialect gets the defaults.
+struct DialectKnobs {
+  // Drawn into OpCall::doc_version (choice 0 first); empty: none is set.
+  std::vector<std::string> doc_versions;
+  // PyTorch addresses a 0-d tensor as shape [1]: dim 0 and index [] valid.
+  bool rank0_as_one = false;
+  // MindSpore's MS-S3 bounds index.size(d) by self.size(d) for every d,
+  // dim included; PyTorch lets the index run longer along dim.
+  bool index_bounded_along_dim = false;
+  // Whether index values in [-s, 0) are in range, for a doc_version.
+  bool (*negatives_in_range)(const std::string& doc_version) = nullptr;
+};
+
+const DialectKnobs& knobs_for(std::string_view dialect) {
+  static const DialectKnobs kTorch{{}, true, false, nullptr};
+  static const DialectKnobs kMindspore{{"", "2.3", "2.10"}, false, true, [](const std::string& version) {
+                                         return !ref::mindspore_rules::follows_r2_10_or_later(version);
+                                       }};
+  static const DialectKnobs kDefault{};
+  if (dialect == "torch") return kTorch;
+  if (dialect == "mindspore") return kMindspore;
+  return kDefault;
+}
+
+// The operands a family builds, by role in the op table: the data operand
+// (written in place, else the first read one), the index, and the source of
+// the values (the operand with an or_arg alternative, else the other read
+// operand; null for gathers).
+struct Roles {
+  const OperandSpec* data = nullptr;
+  const OperandSpec* index = nullptr;
+  const OperandSpec* source = nullptr;
+};
+
+Roles roles_of(const OpSpec& op) {
+  Roles r;
+  for (const OperandSpec& o : op.operands)
+    if (o.role == OperandRole::InPlace && !r.data) r.data = &o;
+  for (const OperandSpec& o : op.operands)
+    if (o.role == OperandRole::Read && !r.data) r.data = &o;
+  for (const OperandSpec& o : op.operands) {
+    if (o.role == OperandRole::Index && !r.index) r.index = &o;
+    if (!o.or_arg.empty() && !r.source) r.source = &o;
+  }
+  for (const OperandSpec& o : op.operands)
+    if (o.role == OperandRole::Read && &o != r.data && !r.source) r.source = &o;
+  const bool needs_source = op.family != ShapeFamily::Gather;
+  if (!r.data || !r.index || (needs_source && !r.source))
+    throw std::logic_error("op table entry " + op.id + " lacks the operands its shape family needs");
+  return r;
+}
+
+// The axis of a Gather / ScatterElements op: its first Int argument (dim).
+const ArgSpec* axis_arg(const OpSpec& op) {
+  for (const ArgSpec& a : op.args)
+    if (a.type == Arg::Type::Int) return &a;
+  return nullptr;
+}
+
+// What the family builders share: the op, its roles, the dialect's knobs,
+// and the call being built.
+struct Draw {
+  Choices& c;
+  const OpSpec& op;
+  const Roles roles;
+  const DialectKnobs& knobs;
+  bool negatives_valid;
+  OpCall& call;
+
+  // Draws dim for a tensor of `rank` (as the dialect counts it), sets the
+  // axis argument, and returns it normalized (possibly still out of range).
+  int64_t draw_dim(int64_t rank) {
+    const int64_t d = pick_dim(c, rank);
+    if (const ArgSpec* axis = axis_arg(op)) call.set_arg(axis->name, Arg::of_int(d));
+    return d < 0 ? d + rank : d;
+  }
+  void put(const OperandSpec& operand, Tensor t) { call.tensors[operand.name] = with_layout(c, std::move(t)); }
+};
+
+// A src shape near the index's: each dim sometimes one longer (valid), and
+// sometimes one dim one shorter (index larger than src: invalid).
+Shape source_shape_near(Choices& c, const Shape& x_shape) {
+  Shape src_shape = x_shape;
+  for (auto& d : src_shape)
+    if (c.chance(25)) d += 1;
+  if (checked_numel(src_shape) > kMaxGeneratedElements) src_shape = x_shape;
+  if (!src_shape.empty() && c.chance(3)) src_shape[c.below(static_cast<uint32_t>(src_shape.size()))] -= 1;
+  for (auto& d : src_shape) d = std::max<int64_t>(d, 0);
+  return src_shape;
+}
+
+// out = input gathered at index along dim.
+void gather_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
   const int64_t rank = pick_rank(c);
   Shape in_shape = pick_shape(c, rank);
   clamp_numel(in_shape);
-  const int64_t r = std::max<int64_t>(rank, 1);
-  call.set_arg("dim", Arg::of_int(pick_dim(c, r)));
-  const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + r : *call.int_arg("dim");
-  const Shape logical = rank == 0 ? Shape{1} : in_shape;
-  Shape x_shape = rank == 0 ? Shape{} : index_shape_within(c, logical, dim);
+  const bool promoted = rank == 0 && g.knobs.rank0_as_one;
+  const int64_t r = promoted ? 1 : rank;
+  const int64_t dim = g.draw_dim(r);
+  const Shape logical = promoted ? Shape{1} : in_shape;
+  Shape x_shape = rank == 0 ? Shape{} : index_shape_within(c, logical, g.knobs.index_bounded_along_dim ? -1 : dim);
   if (c.chance(3)) x_shape = change_rank(c, x_shape);
   const int64_t s = dim >= 0 && dim < r ? logical[static_cast<size_t>(dim)] : 1;
-  call.tensors["input"] = with_layout(c, data_tensor(c, t, in_shape));
-  call.tensors["index"] = with_layout(c, index_tensor(c, pick_index_dtype(c), x_shape, s, false));
+  g.put(*g.roles.data, data_tensor(c, t, in_shape));
+  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), x_shape, s, g.negatives_valid));
 }
 
-void torch_scatter(Choices& c, OpCall& call, bool add_only) {
-  const DType t = pick_dtype(c);
+// self[... index ...] = src[...] (or the scalar alternative), along dim.
+void scatter_elements_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
   const int64_t rank = pick_rank(c);
   Shape self_shape = pick_shape(c, rank);
   clamp_numel(self_shape);
-  const int64_t r = std::max<int64_t>(rank, 1);
-  call.set_arg("dim", Arg::of_int(pick_dim(c, r)));
-  const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + r : *call.int_arg("dim");
-  const Shape logical = rank == 0 ? Shape{1} : self_shape;
-  Shape x_shape = rank == 0 ? Shape{} : index_shape_within(c, logical, dim);
-  const bool use_value = !add_only && c.chance(25);
-  Shape src_shape = x_shape;
-  for (auto& d : src_shape)
-    if (c.chance(25)) d += 1;
-  if (checked_numel(src_shape) > kMaxGeneratedElements) src_shape = x_shape;
-  if (!src_shape.empty() && c.chance(3)) src_shape[c.below(static_cast<uint32_t>(src_shape.size()))] -= 1;
-  for (auto& d : src_shape) d = std::max<int64_t>(d, 0);
+  const bool promoted = rank == 0 && g.knobs.rank0_as_one;
+  const int64_t r = promoted ? 1 : rank;
+  const int64_t dim = g.draw_dim(r);
+  const Shape logical = promoted ? Shape{1} : self_shape;
+  Shape x_shape = rank == 0 ? Shape{} : index_shape_within(c, logical, g.knobs.index_bounded_along_dim ? -1 : dim);
+  const OperandSpec& source = *g.roles.source;
+  const bool use_arg = !source.or_arg.empty() && c.chance(25);
+  const Shape src_shape = source_shape_near(c, x_shape);
   if (c.chance(3)) x_shape = change_rank(c, x_shape);
   const int64_t s = dim >= 0 && dim < r ? logical[static_cast<size_t>(dim)] : 1;
-  call.tensors["self"] = with_layout(c, data_tensor(c, t, self_shape));
-  call.tensors["index"] = with_layout(c, index_tensor(c, pick_index_dtype(c), x_shape, s, false));
-  if (use_value) {
-    call.set_arg("value", Arg::of_scalar(pick_value(c)));
-  } else {
-    const DType src_t = c.chance(3) ? pick_dtype(c) : t;
-    call.tensors["src"] = with_layout(c, data_tensor(c, src_t, src_shape));
+  g.put(*g.roles.data, data_tensor(c, t, self_shape));
+  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), x_shape, s, g.negatives_valid));
+  if (use_arg) {
+    if (const ArgSpec* alternative = g.op.arg(source.or_arg)) {
+      ArgSpec given = *alternative;  // standing in for the operand: never absent
+      given.required = true;
+      draw_arg(c, given, g.call);
+    }
+    return;
   }
-  if (!add_only) if (auto reduce = pick_reduce(c)) call.set_arg("reduce", Arg::of_string(*reduce));
+  const DType src_t = c.chance(3) ? pick_dtype_for(c, source) : t;
+  g.put(source, data_tensor(c, src_t, src_shape));
 }
 
-void mindspore_scatter(Choices& c, OpCall& call) {
-  static constexpr std::array<const char*, 3> kVersions = {"", "2.3", "2.10"};
-  call.doc_version = kVersions[c.below(kVersions.size())];
-  const bool negatives_valid = call.doc_version != "2.10";
-  const DType t = pick_dtype(c);
-  const int64_t rank = pick_rank(c);
-  Shape self_shape = pick_shape(c, rank);
-  clamp_numel(self_shape);
-  call.set_arg("dim", Arg::of_int(pick_dim(c, rank)));
-  const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + rank : *call.int_arg("dim");
-  Shape x_shape = index_shape_within(c, self_shape, -1);
-  Shape src_shape = x_shape;
-  for (auto& d : src_shape)
-    if (c.chance(25)) d += 1;
-  if (checked_numel(src_shape) > kMaxGeneratedElements) src_shape = x_shape;
-  if (!src_shape.empty() && c.chance(3)) src_shape[c.below(static_cast<uint32_t>(src_shape.size()))] -= 1;
-  for (auto& d : src_shape) d = std::max<int64_t>(d, 0);
-  if (c.chance(3)) x_shape = change_rank(c, x_shape);
-  const int64_t s = dim >= 0 && dim < rank ? self_shape[static_cast<size_t>(dim)] : 1;
-  const DType index_t = c.chance(30) ? DType::Int32 : pick_index_dtype(c);
-  call.tensors["self"] = with_layout(c, data_tensor(c, t, self_shape));
-  call.tensors["index"] = with_layout(c, index_tensor(c, index_t, x_shape, s, negatives_valid));
-  if (c.chance(20)) {
-    call.set_arg("value", Arg::of_scalar(pick_value(c)));
-  } else {
-    const DType src_t = c.chance(3) ? pick_dtype(c) : t;
-    call.tensors["src"] = with_layout(c, data_tensor(c, src_t, src_shape));
-  }
-  if (auto reduce = pick_reduce(c)) call.set_arg("reduce", Arg::of_string(*reduce));
-}
-
-void paddle_scatter(Choices& c, OpCall& call) {
-  const DType t = pick_dtype(c);
+// x[index[i], ...] = updates[i, ...]: rows of x addressed by a 1-D index.
+void row_scatter_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
   int64_t rank = pick_rank(c);
-  if (rank == 0 && !c.chance(50)) rank = 1;
+  if (rank == 0 && !c.chance(50)) rank = 1;  // x of rank 0 is an error: keep it rarer
   Shape x_shape = pick_shape(c, rank);
   clamp_numel(x_shape);
   const int64_t rows = x_shape.empty() ? 1 : x_shape[0];
@@ -381,31 +544,48 @@ void paddle_scatter(Choices& c, OpCall& call) {
   Shape index_shape{m_final};
   if (c.chance(3)) index_shape = Shape{m_final, 1};
   if (c.chance(3)) updates_shape = change_rank(c, updates_shape);
-  const DType index_t = c.chance(30) ? DType::Int32 : pick_index_dtype(c);
-  call.tensors["x"] = with_layout(c, data_tensor(c, t, x_shape));
-  call.tensors["index"] = with_layout(c, index_tensor(c, index_t, index_shape, rows, false));
-  const DType u_t = c.chance(3) ? pick_dtype(c) : t;
-  call.tensors["updates"] = with_layout(c, data_tensor(c, u_t, updates_shape));
-  const uint32_t mode = c.below(3);
-  if (mode > 0) call.set_arg("overwrite", Arg::of_bool(mode == 1));
+  const DType index_t = pick_dtype_for(c, *g.roles.index);
+  g.put(*g.roles.data, data_tensor(c, t, x_shape));
+  g.put(*g.roles.index, index_tensor(c, index_t, index_shape, rows, g.negatives_valid));
+  const DType u_t = c.chance(3) ? pick_dtype_for(c, *g.roles.source) : t;
+  g.put(*g.roles.source, data_tensor(c, u_t, updates_shape));
 }
 
 }  // namespace
 
 OpCall generate_call(Choices& choices) {
-  static const std::array<const char*, 7> kOps = {"torch.gather",       "torch.scatter_",     "torch.scatter",
-                                                  "torch.scatter_add_", "torch.scatter_add",  "mindspore.scatter_",
-                                                  "paddle.scatter"};
+  const std::vector<OpSpec>& table = op_table();
+  return generate_call_for(choices, table[choices.below(static_cast<uint32_t>(table.size()))]);
+}
+
+OpCall generate_call_for(Choices& choices, const OpSpec& op) {
   OpCall call;
-  call.op = kOps[choices.below(kOps.size())];
-  if (call.op == "torch.gather")
-    torch_gather(choices, call);
-  else if (call.op == "mindspore.scatter_")
-    mindspore_scatter(choices, call);
-  else if (call.op == "paddle.scatter")
-    paddle_scatter(choices, call);
-  else
-    torch_scatter(choices, call, call.op == "torch.scatter_add_" || call.op == "torch.scatter_add");
+  call.op = op.id;
+  const DialectKnobs& knobs = knobs_for(op.dialect);
+  if (!knobs.doc_versions.empty())
+    call.doc_version = knobs.doc_versions[choices.below(static_cast<uint32_t>(knobs.doc_versions.size()))];
+  const bool negatives_valid = knobs.negatives_in_range && knobs.negatives_in_range(call.doc_version);
+  Draw draw{choices, op, roles_of(op), knobs, negatives_valid, call};
+  switch (op.family) {
+    case ShapeFamily::Gather:
+      gather_case(draw);
+      break;
+    case ShapeFamily::ScatterElements:
+      scatter_elements_case(draw);
+      break;
+    case ShapeFamily::RowScatter:
+      row_scatter_case(draw);
+      break;
+  }
+  // Every other argument by its declared type: not the axis (drawn with the
+  // shapes) and not an operand's alternative (drawn instead of the operand).
+  const ArgSpec* axis = op.family == ShapeFamily::RowScatter ? nullptr : axis_arg(op);
+  for (const ArgSpec& arg : op.args) {
+    if (&arg == axis) continue;
+    const bool is_alternative =
+        std::any_of(op.operands.begin(), op.operands.end(), [&](const OperandSpec& o) { return o.or_arg == arg.name; });
+    if (!is_alternative) draw_arg(choices, arg, call);
+  }
   return call;
 }
 

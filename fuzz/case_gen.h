@@ -7,6 +7,19 @@
 // RapidCheck properties (choices drawn by rc::gen) and the libFuzzer target
 // (choices read from the fuzzer's bytes) all drive the same generator.
 //
+// The generator knows no op by name: it draws an entry of the op table
+// (reference/op_table.h) and builds the case by the entry's ShapeFamily
+// (Gather, ScatterElements, RowScatter), naming operands as the table does
+// and picking them by role (the in-place or first read operand is the data,
+// the Index operand the index, the operand with an or_arg alternative or
+// the other read operand the source), dtypes mostly from each operand's
+// documented set; every other argument is drawn by its ArgSpec type (String
+// mostly from `allowed`, sometimes absent or invalid; Bool true / false /
+// absent; Scalar from the edge values below). What a dialect changes
+// (MindSpore's doc_version and its negative indices, PyTorch's 0-d tensor
+// addressed as [1]) is keyed by OpSpec::dialect. A new op of an existing
+// family is generated with no change here.
+//
 // Choice 0 always means the simplest option (rank 1, size 1, value 0, index
 // 0, contiguous, valid argument), so a shrinker that moves choices toward
 // zero moves the case toward a small, plain, valid one. Everything else is
@@ -28,6 +41,7 @@
 #include <vector>
 
 #include "reference/op_call.h"
+#include "reference/op_table.h"
 
 namespace sp::fuzz {
 
@@ -63,6 +77,9 @@ class Choices {
   std::vector<uint32_t> consumed_;
 };
 
+// A call of an op drawn from op_table() (choice 0: its first entry).
 OpCall generate_call(Choices& choices);
+// A call of `op`, which need not be in the table (tests build entries).
+OpCall generate_call_for(Choices& choices, const OpSpec& op);
 
 }  // namespace sp::fuzz

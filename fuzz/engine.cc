@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "fuzz/case_gen.h"
-#include "harness/comparator.h"
+#include "harness/run_judge.h"
 #include "harness/spec_loader.h"
 #include "reference/reference.h"
 
@@ -27,14 +27,9 @@ Trial judge_call(Backend& backend, const OpCall& call) {
     t.verdict = Verdict::error(std::string("the reference threw on a generated call: ") + e.what());
     return t;
   }
-  const OpCall before = call.deep_copy();
-  const OpCall given = call.deep_copy();
-  try {
-    t.outcome = run_backend(backend, given);
-  } catch (const std::exception& e) {
-    t.outcome = Outcome::harness_error(std::string("backend threw: ") + e.what());
-  }
-  t.verdict = judge(before, t.expectation, t.outcome, given);
+  Judged j = run_and_judge(backend, call, t.expectation);
+  t.outcome = std::move(j.outcome);
+  t.verdict = std::move(j.verdict);
   return t;
 }
 

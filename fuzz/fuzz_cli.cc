@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "backends/mutant/mutant.h"
 #include "fuzz/engine.h"
-#include "fuzz/mutants/mutants.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
 #include "harness/runner.h"
@@ -26,7 +26,6 @@ std::chrono::milliseconds to_ms(double seconds) {
 }
 
 std::unique_ptr<Backend> open_backend(const std::string& name, int threads) {
-  register_mutant_backends();
   std::string why;
   BackendOptions opts;
   opts.threads = threads;
@@ -83,7 +82,6 @@ int fuzz_main(const FuzzOptions& options) {
 }
 
 int repro_main(const ReproOptions& options) {
-  register_mutant_backends();
   std::vector<Case> cases;
   try {
     cases = load_spec_file(options.file);
@@ -124,7 +122,6 @@ int repro_main(const ReproOptions& options) {
 }
 
 int mutants_main(const MutantsOptions& options) {
-  register_mutant_backends();
   const std::vector<std::string> paths =
       options.spec_paths.empty() ? std::vector<std::string>{std::string(SP_SOURCE_DIR) + "/specs"} : options.spec_paths;
   const LoadedSpecs specs = load_specs(paths);
@@ -138,10 +135,11 @@ int mutants_main(const MutantsOptions& options) {
   // the unmutated cpu backend does not.
   auto baseline = open_backend("cpu", 1);
   if (!baseline) return exit_code::kBackendUnavailable;
-  for (const MutantInfo& m : mutant_catalog()) {
+  for (const mutant::MutantInfo& m : mutant::mutant_catalog()) {
     if (!options.only.empty() && std::find(options.only.begin(), options.only.end(), m.name) == options.only.end())
       continue;
-    auto backend = make_mutant(m.name, BackendOptions{1, false});
+    auto backend = open_backend("mutant:" + m.name, 1);
+    if (!backend) return exit_code::kBackendUnavailable;
     std::string spec_killer;
     for (const Case& c : specs.cases) {
       if (is_new_finding(judge_call(*backend, c.call), baseline.get())) {

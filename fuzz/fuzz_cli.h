@@ -1,5 +1,5 @@
 // fuzz_cli.h — the `fuzz`, `repro` and `mutants` subcommands of
-// `scatterproof`, as functions harness/main.cc wires to CLI11 options.
+// `scatterproof`, as functions cli/main.cc wires to CLI11 options.
 //
 //   scatterproof fuzz --backend NAME [--seconds N] [--seed S] [--out DIR] [--max-cases N]
 //       generate cases, run the reference and the backend, judge; on the

@@ -1,6 +1,7 @@
 #include "fuzz/shrink.h"
 
 #include <algorithm>
+#include <random>
 
 namespace sp::fuzz {
 
@@ -26,6 +27,8 @@ class Shrinker {
       for (size_t chunk : {8u, 4u, 2u, 1u}) improved |= zero_chunks(chunk);
       improved |= reduce_values();
       for (size_t chunk : {8u, 2u}) improved |= sort_chunks(chunk);
+      if (!improved) improved = lower_and_delete();
+      if (!improved) improved = lower_with_fresh_tail();
     }
     return result_;
   }
@@ -54,8 +57,10 @@ class Shrinker {
     for (size_t i = 0; i + chunk <= result_.choices.size();) {
       std::vector<uint32_t> c = result_.choices;
       c.erase(c.begin() + static_cast<std::ptrdiff_t>(i), c.begin() + static_cast<std::ptrdiff_t>(i + chunk));
-      if (attempt(c)) any = true;  // the next chunk now sits at i
-      else ++i;
+      if (attempt(c))
+        any = true;  // the next chunk now sits at i
+      else
+        ++i;
       if (out_of_budget()) break;
     }
     return any;
@@ -92,6 +97,45 @@ class Shrinker {
       }
     }
     return any;
+  }
+
+  // A choice that sets a length (a dim size) is followed, later in the
+  // sequence, by one choice per element it sized: lowering it alone leaves
+  // the following choices misaligned, and deleting them alone changes
+  // nothing. Tried together, one choice lowered by one and one later chunk
+  // deleted; only when the cheaper passes are stuck (it costs O(n^2)).
+  bool lower_and_delete() {
+    for (size_t i = 0; i < result_.choices.size() && !out_of_budget(); ++i) {
+      if (result_.choices[i] == 0) continue;
+      for (size_t chunk : {1u, 2u}) {
+        for (size_t j = i + 1; j + chunk <= result_.choices.size() && !out_of_budget(); ++j) {
+          std::vector<uint32_t> c = result_.choices;
+          c[i] -= 1;
+          c.erase(c.begin() + static_cast<std::ptrdiff_t>(j), c.begin() + static_cast<std::ptrdiff_t>(j + chunk));
+          if (attempt(c)) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // Where a lowered choice reshapes everything after it (a lower rank: one
+  // size fewer, a fraction of the elements), no local edit keeps the case
+  // failing; a fresh random tail often does (half the tries small choices,
+  // half any), and is shortlex-smaller whatever it holds. A fixed seed keeps shrinking
+  // reproducible.
+  bool lower_with_fresh_tail() {
+    std::mt19937 rng(0x5eed);
+    for (size_t i = 0; i < result_.choices.size() && !out_of_budget(); ++i) {
+      if (result_.choices[i] == 0) continue;
+      for (int tries = 0; tries < 16 && !out_of_budget(); ++tries) {
+        std::vector<uint32_t> c(result_.choices.begin(), result_.choices.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+        c[i] = tries % 4 < 2 ? c[i] - 1 : c[i] / 2;
+        for (size_t j = i + 1; j < result_.choices.size(); ++j) c.push_back(tries % 2 ? rng() : rng() % 8);
+        if (attempt(c)) return true;
+      }
+    }
+    return false;
   }
 
   bool sort_chunks(size_t chunk) {

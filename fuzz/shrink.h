@@ -3,7 +3,9 @@
 // works for every case the generator can make).
 //
 // Passes, repeated until none improves: delete chunks (8, 4, 2, 1 choices),
-// zero chunks, halve / decrement single choices, sort chunks ascending.
+// zero chunks, halve / decrement single choices, sort chunks ascending;
+// when those are stuck, decrement one choice while deleting a later chunk
+// (a shorter dim together with the choices of its dropped elements).
 // A candidate is kept when it is shortlex-smaller (shorter, or as long and
 // lexicographically smaller) than the current best and the predicate says
 // it still fails; the predicate returns the choices its replay consumed,

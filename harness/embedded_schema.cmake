@@ -1,5 +1,7 @@
-# embedded_schema.cmake — compiles specs/schema/spec.schema.json into sp_harness,
-# so the installed `scatterproof` binary needs no source tree at run time.
+# embedded_schema.cmake — compiles specs/schema/spec.schema.json (the
+# structural schema; harness/spec_schema.cc fills its op-specific part from
+# the op table at run time) into sp_harness, so the installed `scatterproof`
+# binary needs no source tree at run time.
 # Use: include(harness/embedded_schema.cmake) after add_library(sp_harness ...).
 # Without it the loader reads SP_SOURCE_DIR/specs/schema/spec.schema.json.
 set(SP_SPEC_SCHEMA_FILE ${CMAKE_CURRENT_SOURCE_DIR}/specs/schema/spec.schema.json)

@@ -1,23 +1,23 @@
+// runner.cc — the case loop behind `scatterproof run` (runner.h).
 #include "harness/runner.h"
 
+#include <fmt/format.h>
 #include <fnmatch.h>
 
 #include <atomic>
 #include <chrono>
 #include <exception>
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
 
-#include <fmt/format.h>
-
 #include "backends/backend.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
 #include "harness/layouts.h"
+#include "harness/run_judge.h"
 #include "harness/spec_loader.h"
 #include "reference/reference.h"
 
@@ -67,24 +67,14 @@ std::string document_expectation_summary(const CaseExpect& e) {
   switch (e.kind) {
     case CaseExpect::Kind::Output:
       return e.outputs.empty() ? "output (none given)" : "output " + render_tensor_values(e.outputs.front(), 16);
-    case CaseExpect::Kind::OneOf: return fmt::format("one of {} outputs", e.outputs.size());
-    case CaseExpect::Kind::Error: return "error " + (e.error ? std::string(error_name(*e.error)) : std::string("?"));
-    case CaseExpect::Kind::Unspecified: return "unspecified: " + e.text;
+    case CaseExpect::Kind::OneOf:
+      return fmt::format("one of {} outputs", e.outputs.size());
+    case CaseExpect::Kind::Error:
+      return "error " + (e.error ? std::string(error_name(*e.error)) : std::string("?"));
+    case CaseExpect::Kind::Unspecified:
+      return "unspecified: " + e.text;
   }
   return "?";
-}
-
-std::string outcome_summary(const Outcome& o) {
-  switch (o.kind) {
-    case Outcome::Kind::Outputs: {
-      std::string s = "outputs";
-      for (const Tensor& t : o.outputs) s += " " + render_tensor_values(t, 16);
-      return s;
-    }
-    case Outcome::Kind::Error:
-      return fmt::format("error {}: {}", o.error ? error_name(*o.error) : std::string_view("(no category)"), o.message);
-    default: return fmt::format("{}: {}", outcome_kind_name(o.kind), o.message);
-  }
 }
 
 namespace {
@@ -102,7 +92,8 @@ std::optional<std::string> expectation_difference(const Expectation& a, const Ex
   for (size_t i = 0; i < a.outputs->size(); ++i) {
     const ExpectedTensor& x = (*a.outputs)[i];
     const ExpectedTensor& y = (*b.outputs)[i];
-    if (x.exact.shape() != y.exact.shape() || x.exact.dtype() != y.exact.dtype()) return "output shape or dtype differs";
+    if (x.exact.shape() != y.exact.shape() || x.exact.dtype() != y.exact.dtype())
+      return "output shape or dtype differs";
     if (x.exact.to_bits() != y.exact.to_bits()) return "output " + x.name + " differs";
     if (x.loose.size() != y.loose.size()) return "output " + x.name + " has different loose elements";
     for (const auto& [linear, allowed] : x.loose) {
@@ -156,7 +147,7 @@ using BackendSet = std::vector<std::unique_ptr<Backend>>;
 
 class CaseRunner {
  public:
-  CaseRunner(const RunOptions& options, ResultStream& stream) : options_(options), stream_(stream) {}
+  CaseRunner(const RunOptions& options, ResultSink& sink) : options_(options), sink_(sink) {}
 
   void emit(ResultRecord r) {
     if (r.check != "load") {
@@ -166,13 +157,13 @@ class CaseRunner {
         r.detail = v.detail;
       }
     }
-    stream_.write(r);
     std::lock_guard<std::mutex> lock(mutex_);
+    sink_.write(r);
     ++verdicts_[r.verdict];
-    if (r.check == "load") saw_spec_error_ = true;
+    if (r.check == "load")
+      saw_spec_error_ = true;
     else if (verdict_is_unexpected(r.verdict) && !(r.verdict == Verdict::Kind::XPass && options_.xpass_warn))
       saw_unexpected_ = true;
-    if (options_.on_result) options_.on_result(r);
   }
 
   void run_case(const Case& c, BackendSet& backends) {
@@ -250,9 +241,10 @@ class CaseRunner {
         r.detail = "not judged: the reference failed on this case";
       } else {
         r.expected = exp->summary();
-        const Verdict v = run_backend(*backend, c.call, *exp, &r.outcome);
-        r.verdict = v.kind;
-        r.detail = v.detail;
+        Judged j = run_and_judge(*backend, c.call, *exp);
+        r.outcome = outcome_summary(j.outcome);
+        r.verdict = j.verdict.kind;
+        r.detail = std::move(j.verdict.detail);
       }
       r.duration_ms = ms_since(start);
       emit(r);
@@ -262,34 +254,15 @@ class CaseRunner {
   RunSummary summary() const {
     RunSummary s;
     s.verdicts = verdicts_;
-    s.exit_code = saw_unexpected_ ? exit_code::kUnexpectedResults : saw_spec_error_ ? exit_code::kBadSpecInput : exit_code::kOk;
+    s.exit_code = saw_unexpected_   ? exit_code::kUnexpectedResults
+                  : saw_spec_error_ ? exit_code::kBadSpecInput
+                                    : exit_code::kOk;
     return s;
   }
 
  private:
-  static Verdict run_backend(Backend& backend, const OpCall& call, const Expectation& exp, std::string* outcome_text) {
-    const OpCall before = call.deep_copy();
-    const OpCall given = call.deep_copy();
-    Outcome out;
-    try {
-      out = sp::run_backend(backend, given);
-    } catch (const std::exception& e) {
-      *outcome_text = fmt::format("threw: {}", e.what());
-      return Verdict::error(fmt::format("backend {} threw: {}", backend.name(), e.what()));
-    } catch (...) {
-      *outcome_text = "threw a non-standard exception";
-      return Verdict::error(fmt::format("backend {} threw a non-standard exception", backend.name()));
-    }
-    *outcome_text = outcome_summary(out);
-    try {
-      return judge(before, exp, out, given);
-    } catch (const std::exception& e) {
-      return Verdict::error(fmt::format("judging failed: {}", e.what()));
-    }
-  }
-
   const RunOptions& options_;
-  ResultStream& stream_;
+  ResultSink& sink_;
   std::mutex mutex_;
   std::map<Verdict::Kind, size_t> verdicts_;
   bool saw_unexpected_ = false;
@@ -298,7 +271,8 @@ class CaseRunner {
 
 }  // namespace
 
-RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError>& spec_errors, const RunOptions& options) {
+RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError>& spec_errors,
+                     const RunOptions& options, ResultSink& sink) {
   const size_t workers = static_cast<size_t>(std::max(1, options.threads));
   std::vector<BackendSet> backend_sets(workers);
   for (BackendSet& set : backend_sets) {
@@ -309,51 +283,43 @@ RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError
       set.push_back(std::move(b));
     }
   }
+  if (std::string why = sink.open(); !why.empty()) return RunSummary{exit_code::kUsage, why, {}};
 
-  std::error_code ec;
-  std::filesystem::create_directories(options.report_dir, ec);
-  if (ec) return RunSummary{exit_code::kUsage, fmt::format("{}: cannot create report directory: {}", options.report_dir, ec.message()), {}};
-  const std::string results_path = options.report_dir + "/results.jsonl";
-  RunSummary summary;
-  {
-    ResultStream stream(results_path);
-    CaseRunner runner(options, stream);
-    for (const SpecError& e : spec_errors) runner.emit(record_for_spec_error(e));
+  CaseRunner runner(options, sink);
+  for (const SpecError& e : spec_errors) runner.emit(record_for_spec_error(e));
 
-    std::vector<const Case*> selected;
-    size_t matching = 0;
-    for (const Case& c : cases)
-      if (case_matches(c, options.filters) &&
-          matching++ % static_cast<size_t>(options.shard_count) == static_cast<size_t>(options.shard_index))
-        selected.push_back(&c);
-    std::atomic<size_t> next{0};
-    std::mutex failure_mutex;
-    std::exception_ptr failure;  // e.g. results.jsonl became unwritable; rethrown after the join
-    auto work = [&](BackendSet& backends) {
-      try {
-        for (size_t i = next++; i < selected.size(); i = next++) runner.run_case(*selected[i], backends);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = selected.size();
-      }
-    };
-    if (workers == 1) {
-      work(backend_sets.front());
-    } else {
-      std::vector<std::jthread> threads;
-      for (BackendSet& set : backend_sets) threads.emplace_back(work, std::ref(set));
+  std::vector<const Case*> selected;
+  size_t matching = 0;
+  for (const Case& c : cases)
+    if (case_matches(c, options.filters) &&
+        matching++ % static_cast<size_t>(options.shard_count) == static_cast<size_t>(options.shard_index))
+      selected.push_back(&c);
+  std::atomic<size_t> next{0};
+  std::mutex failure_mutex;
+  std::exception_ptr failure;  // e.g. the sink could not write; rethrown after the join
+  auto work = [&](BackendSet& backends) {
+    try {
+      for (size_t i = next++; i < selected.size(); i = next++) runner.run_case(*selected[i], backends);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      next = selected.size();
     }
-    if (failure) std::rethrow_exception(failure);
-    summary = runner.summary();
+  };
+  if (workers == 1) {
+    work(backend_sets.front());
+  } else {
+    std::vector<std::jthread> threads;
+    for (BackendSet& set : backend_sets) threads.emplace_back(work, std::ref(set));
   }
-  write_reports(read_results(results_path), options.report_dir);
-  return summary;
+  if (failure) std::rethrow_exception(failure);
+  sink.close();
+  return runner.summary();
 }
 
-RunSummary run_specs(const std::vector<std::string>& paths, const RunOptions& options) {
+RunSummary run_specs(const std::vector<std::string>& paths, const RunOptions& options, ResultSink& sink) {
   const LoadedSpecs specs = load_specs(paths);
-  return run_cases(specs.cases, specs.errors, options);
+  return run_cases(specs.cases, specs.errors, options, sink);
 }
 
 }  // namespace sp

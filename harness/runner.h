@@ -1,32 +1,33 @@
 // runner.h — runs spec cases through the reference and the chosen
-// backends, judges every result and records it.
+// backends, judges every result and hands each record to a sink.
 //
 // For each case: the reference is evaluated once and checked against the
 // case's documented expectation (check "document", backend "reference");
-// then each backend gets its own deep copy of the call (a second deep copy
-// is kept as `before` for the storage guards), runs, and is judged (check
-// "differential"). Every exception a backend throws becomes an `error`
-// result; the run never aborts on a case. Spec files that fail to load
-// become `error` results with check "load" and backend "loader" (always
-// reported, whatever the filters, so broken input is never hidden).
+// then each backend is run and judged by run_and_judge() (run_judge.h: its
+// own deep copy of the call, a second one kept as `before` for the storage
+// guards; check "differential"). Every exception a backend throws becomes
+// an `error` result; the run never aborts on a case. Spec files that fail
+// to load become `error` results with check "load" and backend "loader"
+// (always reported, whatever the filters, so broken input is never hidden).
 //
-// Results stream to REPORT_DIR/results.jsonl as they are known; at the end
-// report.json, junit.xml and report.md are rebuilt from that file.
+// Records go to a ResultSink (result_record.h) as they are known; the
+// runner writes no files. reports/report_dir.h has the sink behind
+// `scatterproof run`: results.jsonl, then report.json, junit.xml and
+// report.md rebuilt from it at the end.
 //
 // Thread-safety: run_* may run cases on `threads` worker threads; each
-// worker owns its backend instances. on_result is called serialized.
+// worker owns its backend instances. The sink is called serialized.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "backends/backend.h"
-#include "harness/expectations.h"
 #include "harness/case.h"
-#include "reports/report_writers.h"
-#include "reports/result_stream.h"
+#include "harness/expectations.h"
+#include "harness/result_record.h"
+#include "harness/run_judge.h"
 
 namespace sp {
 
@@ -35,7 +36,6 @@ struct RunOptions {
   // A case runs when the list is empty or any filter matches: a glob
   // (fnmatch, `*` crosses `/`) on the case id, or "tag:GLOB" on its tags.
   std::vector<std::string> filters;
-  std::string report_dir = "reports-out";
   int threads = 1;  // cases run concurrently
   // Besides each case as written, re-run it with its operands re-laid out
   // (harness/layouts.h: transposed, gapped, offset, expanded). A variant's
@@ -53,12 +53,11 @@ struct RunOptions {
   int shard_index = 0;
   int shard_count = 1;
   bool verbose = false;
-  std::function<void(const ResultRecord&)> on_result;  // progress; may be empty
 };
 
 struct RunSummary {
-  int exit_code = 0;     // harness/exit_codes.h
-  std::string message;   // why the run stopped early (backend unavailable, report dir)
+  int exit_code = 0;    // harness/exit_codes.h
+  std::string message;  // why the run stopped early (backend unavailable, the sink's open())
   std::map<Verdict::Kind, size_t> verdicts;
 };
 
@@ -73,12 +72,13 @@ struct LoadedSpecs {
 LoadedSpecs load_specs(const std::vector<std::string>& paths);
 
 // Loads `paths` leniently and runs the matching cases.
-RunSummary run_specs(const std::vector<std::string>& paths, const RunOptions& options);
+RunSummary run_specs(const std::vector<std::string>& paths, const RunOptions& options, ResultSink& sink);
 // Runs already-loaded cases; `spec_errors` are recorded as load errors.
-RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError>& spec_errors, const RunOptions& options);
+RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError>& spec_errors,
+                     const RunOptions& options, ResultSink& sink);
 
-// One-line summaries used in records.
+// One-line summary of a case's documented expectation, used in records
+// (outcome_summary, for a backend's answer, is in run_judge.h).
 std::string document_expectation_summary(const CaseExpect& e);
-std::string outcome_summary(const Outcome& o);
 
 }  // namespace sp

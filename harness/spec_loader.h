@@ -7,11 +7,14 @@
 //   1. a pre-scan of the raw text for the limits that must hold before a
 //      parser touches it (file size, nesting depth, string length), then
 //      JSON parsing (errors carry line and column);
-//   2. the JSON Schema specs/schema/spec.schema.json (structure, names,
-//      enums), checked with valijson;
-//   3. semantic checks the schema cannot express: operands per op, shapes vs
-//      values, dtype ranges, views inside storage, element limits (computed
-//      overflow-safe before anything is allocated), unique ids.
+//   2. the JSON Schema (structure, names, enums), checked with valijson:
+//      specs/schema/spec.schema.json with its op-specific part (op ids,
+//      argument names and types, operand names) generated from the op table;
+//   3. semantic checks the schema cannot express: operands and arguments
+//      per op (from the op table), shapes vs values, dtype ranges, views
+//      inside storage, element limits (computed overflow-safe before
+//      anything is allocated), unique ids.
+// The stages live in harness/spec_*.cc (spec_loader_internal.h says which).
 // A problem inside one case never affects the other cases of the file (see
 // load_spec_file_lenient); the strict entry points throw the first problem.
 //
@@ -73,7 +76,8 @@ nlohmann::json case_to_json(const Case& c);
 // A whole spec file holding `cases`.
 nlohmann::json spec_file_json(const std::vector<Case>& cases, const std::string& description);
 
-// The schema text the loader enforces.
+// The complete schema the loader enforces (`scatterproof schema` prints it):
+// the structural file with the op table's part filled in.
 std::string_view spec_schema_text();
 
 }  // namespace sp

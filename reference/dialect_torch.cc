@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace sp::ref::torch_rules {
 namespace {
@@ -99,6 +100,30 @@ std::optional<ReduceMode> reduce_mode(RuleLog& log, const std::optional<std::str
                  ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply."))
     return std::nullopt;
   return add ? ReduceMode::Add : ReduceMode::Multiply;
+}
+
+std::optional<ReduceMode> scatter_reduce_mode(RuleLog& log, const std::string& reduce) {
+  const std::pair<const char*, ReduceMode> modes[] = {{"sum", ReduceMode::Add},
+                                                      {"prod", ReduceMode::Multiply},
+                                                      {"mean", ReduceMode::Mean},
+                                                      {"amax", ReduceMode::Max},
+                                                      {"amin", ReduceMode::Min}};
+  for (const auto& [name, mode] : modes)
+    if (reduce == name) {
+      log.check(true, "T-RD3", "reduce='" + reduce + "' is one of sum, prod, mean, amax, amin",
+                ErrorCategory::InvalidReduce, "");
+      return mode;
+    }
+  log.check(false, "T-RD3", "reduce='" + reduce + "' is one of sum, prod, mean, amax, amin",
+            ErrorCategory::InvalidReduce, "reduce argument must be either sum, prod, mean, amax or amin.");
+  return std::nullopt;
+}
+
+bool reduction_supports_dtype(RuleLog& log, ReduceMode mode, DType t) {
+  const std::string dtype(dtype_name(t));
+  return log.check(!(mode == ReduceMode::Mean && t == DType::Bool), "T-RD7",
+                   "reduce of dtype " + dtype + " is implemented", ErrorCategory::UnsupportedDtype,
+                   "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'");
 }
 
 bool same_rank(RuleLog& log, std::string_view clause, std::string_view other_name, const Tensor& other,

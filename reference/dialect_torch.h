@@ -1,5 +1,5 @@
 // dialect_torch.h — PyTorch's argument rules for gather / scatter_ /
-// scatter_add_, one small check per rule, each citing its clause in
+// scatter_add_ / scatter_reduce_, one small check per rule, each citing its clause in
 // reference/SEMANTICS.md. Sources: seeds 000 and 002, plus LibTorch 1.13
 // behaviour recorded in SEMANTICS-NOTES.md where the seeds are silent.
 //
@@ -31,6 +31,11 @@ bool src_dtype_matches(RuleLog& log, std::string_view op, const Tensor& self, co
 // T-R1: reduce, when given, is exactly "add" or "multiply". Returns the mode
 // (None when absent); nullopt when invalid.
 std::optional<ReduceMode> reduce_mode(RuleLog& log, const std::optional<std::string>& reduce);
+// T-RD3: scatter_reduce's reduce is exactly "sum", "prod", "mean", "amax"
+// or "amin". Returns the mode; nullopt (and a violation) otherwise.
+std::optional<ReduceMode> scatter_reduce_mode(RuleLog& log, const std::string& reduce);
+// T-RD7: LibTorch 1.13 reduces every dtype every way but bool by "mean".
+bool reduction_supports_dtype(RuleLog& log, ReduceMode mode, DType t);
 // T-S2 / T-G3: index has the same logical rank as `other` (named).
 bool same_rank(RuleLog& log, std::string_view clause, std::string_view other_name, const Tensor& other,
                const Tensor& index);

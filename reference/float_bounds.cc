@@ -63,6 +63,64 @@ ElementAllowed add_bounds(DType t, const std::vector<double>& terms) {
   return a;
 }
 
+// The smallest positive subnormal of a float dtype.
+double min_subnormal(DType t) {
+  switch (t) {
+    case DType::Float16:
+      return std::ldexp(1.0, -24);
+    case DType::BFloat16:
+      return std::ldexp(1.0, -133);
+    case DType::Float32:
+      return std::ldexp(1.0, -149);
+    default:
+      return std::numeric_limits<double>::denorm_min();
+  }
+}
+
+ElementAllowed mean_bounds(DType t, const std::vector<double>& terms) {
+  ElementAllowed a;
+  bool pos_inf = false, neg_inf = false;
+  long double pos_sum = 0, neg_sum = 0, exact = 0, abs_sum = 0;
+  for (double x : terms) {
+    if (std::isnan(x)) {
+      a.any_nan = true;
+      return a;
+    }
+    if (std::isinf(x)) {
+      (x > 0 ? pos_inf : neg_inf) = true;
+      continue;
+    }
+    (x > 0 ? pos_sum : neg_sum) += x;
+    exact += x;
+    abs_sum += std::fabs(x);
+  }
+  const double u = unit_roundoff(t);
+  const double n = static_cast<double>(terms.size());
+  const double max = dtype_max(t);
+  // A sum in the dtype could overflow an intermediate of one sign.
+  const double g_sum = growth(u, terms.size() - 1);
+  const bool may_overflow_pos = static_cast<double>(pos_sum) * (1 + g_sum) > max;
+  const bool may_overflow_neg = -static_cast<double>(neg_sum) * (1 + g_sum) > max;
+  if ((pos_inf && neg_inf) || ((pos_inf || may_overflow_pos) && (neg_inf || may_overflow_neg))) a.any_nan = true;
+  if (pos_inf || neg_inf) {
+    if (!(pos_inf && neg_inf)) a.bits.push_back(inf_bits(t, neg_inf));
+    return a;
+  }
+  // n - 1 additions and one division (or n divisions and n - 1 additions).
+  const double slack = static_cast<double>(abs_sum) * n * std::ldexp(1.0, -62);
+  const double bound = (growth(u, terms.size()) * static_cast<double>(abs_sum) + slack) / n + min_subnormal(t);
+  a.has_interval = true;
+  a.lo = static_cast<double>(exact) / n - bound;
+  a.hi = static_cast<double>(exact) / n + bound;
+  if (neg_sum == 0) a.lo = std::max(a.lo, 0.0);
+  if (pos_sum == 0) a.hi = std::min(a.hi, 0.0);
+  a.lo = std::max(a.lo, -max);
+  a.hi = std::min(a.hi, max);
+  if (may_overflow_pos) a.bits.push_back(inf_bits(t, false));
+  if (may_overflow_neg) a.bits.push_back(inf_bits(t, true));
+  return a;
+}
+
 ElementAllowed multiply_bounds(DType t, const std::vector<double>& terms) {
   ElementAllowed a;
   bool negative = false, has_zero = false, has_inf = false;
@@ -148,5 +206,7 @@ ElementAllowed multiply_bounds(DType t, const std::vector<double>& terms) {
 ElementAllowed float_reduction_bounds(DType t, ReduceMode mode, const std::vector<double>& terms) {
   return mode == ReduceMode::Multiply ? multiply_bounds(t, terms) : add_bounds(t, terms);
 }
+
+ElementAllowed float_mean_bounds(DType t, const std::vector<double>& terms) { return mean_bounds(t, terms); }
 
 }  // namespace sp

@@ -25,4 +25,14 @@ namespace sp {
 
 ElementAllowed float_reduction_bounds(DType t, ReduceMode mode, const std::vector<double>& terms);
 
+// The mean of `terms` (all of them, the element's own value included where
+// it takes part; at least 2) computed in an unspecified way: a sum in any
+// order divided once by the count (LibTorch), or each term divided first.
+// Both stay within n rounded operations of the exact mean, so
+//   |result - exact/n| <= ((1+u)^n - 1) * sum|t_i| / n  (+ one subnormal
+// step for an underflowing quotient). The exact mean is allowed even where
+// the sum leaves the dtype's range; the infinity (NaN with both signs) that
+// an overflowing intermediate sum gives is allowed too. Specials as for add.
+ElementAllowed float_mean_bounds(DType t, const std::vector<double>& terms);
+
 }  // namespace sp

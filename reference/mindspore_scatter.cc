@@ -41,10 +41,12 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor* src = call.tensor("src");  // null: a value overload
+  const std::optional<Scalar> value = call.scalar_arg("value");
+  const int64_t dim_arg = *call.int_arg("dim");
   const bool r2_10 = rules::follows_r2_10_or_later(call.doc_version);
   ref::RuleLog log(trace);
 
-  rules::dim_in_range(log, *call.int_arg("dim"), self.rank());
+  rules::dim_in_range(log, dim_arg, self.rank());
   rules::rank_within_limit(log, self);
   rules::index_dtype_supported(log, index);
   if (src) rules::src_dtype_matches(log, self, *src);
@@ -59,7 +61,7 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
       if (src) rules::index_within(log, "MS-S2", "src", *src, index);
       rules::index_within(log, "MS-S3", "self", self, index);
     }
-    if (!src) value_bits = rules::convert_value(log, *call.scalar_arg("value"), self.dtype());
+    if (!src) value_bits = rules::convert_value(log, *value, self.dtype());
   }
   // An aliasing self is outside what 003 describes, even where the call
   // also breaks a listed rule: any outcome, error or not, is allowed.
@@ -69,33 +71,27 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
   if (!log.passed()) return log.error_expectation();
   if (empty) return ref::outputs_expectation({OutputBuilder("self", self, trace).finish()}, {"MS-E1: empty index"});
 
-  const int64_t dim = ref::wrap_dim(*call.int_arg("dim"), self.rank());
+  const int64_t dim = ref::wrap_dim(dim_arg, self.rank());
   const int64_t size = self.size(dim);
   if (const auto reason = rules::undefined_index_value(index, dim, size, r2_10))
     return ref::unspecified_expectation(*reason, trace);
 
   OutputBuilder out("self", self, trace);
-  const char* op_text = *mode == ReduceMode::Add ? " += " : *mode == ReduceMode::Multiply ? " *= " : " = ";
-  Shape pos(static_cast<size_t>(index.rank()), 0);
-  do {
-    const int64_t v = ref::read_index(index, pos);
-    Shape target = pos;
-    target[static_cast<size_t>(dim)] = v < 0 ? v + size : v;
-    uint64_t bits = 0;
-    std::string source;
-    if (src) {
-      bits = src->bits_at(pos);
-      source = ref::element_text("src", *src, pos);
-    } else {
-      bits = *value_bits;
-      source = "value " + call.scalar_arg("value")->to_string();
-    }
-    Write why{target, pos, v, source, "self" + format_index(target) + op_text + format_value(self.dtype(), bits)};
+  const std::string value_text = value && trace ? "value " + value->to_string() : "";
+  const auto write = [&](const Shape& target, uint64_t bits, const WriteOrigin& from) {
     if (*mode == ReduceMode::None)
-      out.overwrite(target, bits, std::move(why));
+      out.overwrite(target, bits, from);
     else
-      out.reduce(target, *mode, value_from_bits(self.dtype(), bits), std::move(why));
-  } while (next_index(pos, index.shape()));
+      out.reduce(target, *mode, value_from_bits(self.dtype(), bits), from);
+  };
+  // self[index[i][j][k]][j][k] (op)= src[i][j][k]; a negative index counts from the end
+  ref::for_each_index_position(index, [&](const ref::IndexPosition& p) {
+    const Shape target = ref::position_along_dim(self, p, dim, p.value < 0 ? p.value + size : p.value);
+    if (src)
+      write(target, src->bits_at(p.pos), ref::read_from(p, "src", *src, p.pos));
+    else
+      write(target, *value_bits, ref::scalar_from(p, value_text));
+  });
   return ref::outputs_expectation({out.finish()},
                                   {"MS-S3: index.size(d) <= self.size(d) checked for every d, following 003's letter"});
 }

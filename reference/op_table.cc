@@ -12,6 +12,7 @@ namespace sp {
 Expectation torch_gather(const OpCall& call, Trace* trace);          // torch_gather.cc
 Expectation torch_scatter(const OpCall& call, Trace* trace);         // torch_scatter.cc
 Expectation torch_scatter_add(const OpCall& call, Trace* trace);     // torch_scatter_add.cc
+Expectation torch_scatter_reduce(const OpCall& call, Trace* trace);  // torch_scatter_reduce.cc
 Expectation mindspore_scatter(const OpCall& call, Trace* trace);     // mindspore_scatter.cc
 Expectation paddle_scatter(const OpCall& call, Trace* trace);        // paddle_scatter.cc
 
@@ -64,6 +65,30 @@ OpSpec torch_scatter_add_entry(std::string id, bool in_place) {
           torch_scatter_add};
 }
 
+// torch.scatter_reduce_ / torch.scatter_reduce (PyTorch 1.13 documentation).
+OpSpec torch_scatter_reduce_entry(std::string id, bool in_place) {
+  return {std::move(id),
+          "torch",
+          in_place ? "Tensor.scatter_reduce_: reduces src into self at index along dim (sum, prod, mean, amax, amin), "
+                     "optionally without self's own values"
+                   : "torch.scatter_reduce: out = self.clone().scatter_reduce_(dim, index, src, reduce, include_self)",
+          "PyTorch documentation of Tensor.scatter_reduce_ / torch.scatter_reduce, 1.13 "
+          "(https://pytorch.org/docs/1.13/generated/torch.Tensor.scatter_reduce_.html)",
+          {{"self", in_place ? R::InPlace : R::Read, kAll, ""},
+           {"index", R::Index, kTorchIndex, ""},
+           {"src", R::Read, kAll, ""}},
+          {dim_arg(),
+           {"reduce", T::String, true, std::nullopt, {"sum", "prod", "mean", "amax", "amin"}},
+           {"include_self", T::Bool, false, Arg::of_bool(true), {}}},
+          in_place,
+          in_place ? "self" : "out",
+          "self",
+          "self",
+          "self",
+          ShapeFamily::ScatterElements,
+          torch_scatter_reduce};
+}
+
 std::vector<OpSpec> build_table() {
   std::vector<OpSpec> t;
   t.push_back({"torch.gather",
@@ -83,6 +108,8 @@ std::vector<OpSpec> build_table() {
   t.push_back(torch_scatter_entry("torch.scatter", false));
   t.push_back(torch_scatter_add_entry("torch.scatter_add_", true));
   t.push_back(torch_scatter_add_entry("torch.scatter_add", false));
+  t.push_back(torch_scatter_reduce_entry("torch.scatter_reduce_", true));
+  t.push_back(torch_scatter_reduce_entry("torch.scatter_reduce", false));
   t.push_back({"mindspore.scatter_",
                "mindspore",
                "MindSpore Tensor.scatter_: 4 overloads (src|value, reduce), negative indices allowed before r2.10",

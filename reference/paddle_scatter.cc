@@ -24,7 +24,10 @@
 // Duplicates (NOTICE: "nondeterministic", PD-U1): overwrite mode allows any
 // writer (004: CPU last writer [[3,3],[4,4],[1,1]], GPU also
 // [[3,3],[2,2],[1,1]]); accumulate mode allows any summation order.
+#include <functional>
+
 #include "reference/dialect_paddle.h"
+#include "reference/op_table.h"
 #include "reference/output_builder.h"
 #include "reference/reference.h"
 #include "reference/semantics_common.h"
@@ -36,7 +39,7 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
   const Tensor& x = *call.tensor("x");
   const Tensor& index = *call.tensor("index");
   const Tensor& updates = *call.tensor("updates");
-  const bool overwrite = call.bool_arg("overwrite").value_or(true);
+  const bool overwrite = op_spec(call.op).arg_or_default(call, "overwrite")->b;  // default True
   ref::RuleLog log(trace);
 
   const bool x_rank_ok = rules::x_rank_at_least_one(log, x);
@@ -54,39 +57,37 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
   if (const auto reason = rules::negative_index_value(index)) return ref::unspecified_expectation(*reason, trace);
 
   OutputBuilder out("out", x, trace);
-  Shape row_shape(x.shape().begin() + 1, x.shape().end());
-  // Rows with no elements (x.shape[1:] holds a 0) receive no writes.
-  const int64_t rows = checked_numel(row_shape) == 0 ? 0 : index.size(0);
-  if (!overwrite) {
-    for (int64_t i = 0; i < rows; ++i) {
-      Shape rest(row_shape.size(), 0);
-      do {
-        Shape target{ref::read_index(index, {i})};
-        target.insert(target.end(), rest.begin(), rest.end());
-        out.reset_to_zero(target);
-      } while (next_index(rest, row_shape));
-    }
-    log.note("every indexed row of out is set to zero before accumulating [PD-F2]");
-  }
-  for (int64_t i = 0; i < rows; ++i) {
-    const int64_t v = ref::read_index(index, {i});
+  const Shape row_shape(x.shape().begin() + 1, x.shape().end());
+  // Calls `visit(target, at)` for every element of row index[i] of out
+  // (target) and of row i of updates (at). Rows with no elements: none.
+  const auto for_each_row_element = [&](const ref::IndexPosition& p,
+                                        const std::function<void(const Shape&, const Shape&)>& visit) {
+    if (checked_numel(row_shape) == 0) return;
     Shape rest(row_shape.size(), 0);
     do {
-      Shape target{v}, from{i};
+      Shape target{p.value}, at{p.pos[0]};
       target.insert(target.end(), rest.begin(), rest.end());
-      from.insert(from.end(), rest.begin(), rest.end());
-      const uint64_t bits = updates.bits_at(from);
-      Write why{target,
-                {i},
-                v,
-                ref::element_text("updates", updates, from),
-                "out" + format_index(target) + (overwrite ? " = " : " += ") + format_value(x.dtype(), bits)};
-      if (overwrite)
-        out.overwrite(target, bits, std::move(why));
-      else
-        out.reduce(target, ReduceMode::Add, value_from_bits(x.dtype(), bits), std::move(why));
+      at.insert(at.end(), rest.begin(), rest.end());
+      visit(target, at);
     } while (next_index(rest, row_shape));
+  };
+  if (!overwrite) {
+    // out[index[i]] = zeros  (first, for every i)
+    ref::for_each_index_position(index, [&](const ref::IndexPosition& p) {
+      for_each_row_element(p, [&](const Shape& target, const Shape&) { out.reset_to_zero(target); });
+    });
+    log.note("every indexed row of out is set to zero before accumulating [PD-F2]");
   }
+  // out[index[i]] = updates[i]  (overwrite)  /  out[index[i]] += updates[i]
+  ref::for_each_index_position(index, [&](const ref::IndexPosition& p) {
+    for_each_row_element(p, [&](const Shape& target, const Shape& at) {
+      const WriteOrigin from = ref::read_from(p, "updates", updates, at);
+      if (overwrite)
+        out.overwrite(target, updates.bits_at(at), from);
+      else
+        out.reduce(target, ReduceMode::Add, updates.value_at(at), from);
+    });
+  });
 
   Expectation e = ref::outputs_expectation({out.finish()}, {"PD-S1: updates.shape = [len(index)] + x.shape[1:] "
                                                             "(004's example; parameter text is erratum PD-E1)"});

@@ -26,11 +26,11 @@ std::vector<std::string> explain_lines(const OpCall& call, const Expectation& e,
   std::vector<std::string> lines{"call: " + call.describe(), "checks:"};
   for (const std::string& c : trace.checks) lines.push_back("  " + c);
   if (!trace.writes.empty()) lines.push_back("writes (visit order):");
-  const std::string out = output_name(call.op);
+  const std::string out = op_spec(call.op).output;
+  const std::optional<int64_t> given_dim = call.int_arg("dim");  // paddle.scatter takes none: rows, dim 0
   for (const Write& w : trace.writes) {
     const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(w.target.size()));
-    const std::optional<int64_t> given = call.int_arg("dim");
-    const int64_t dim = given ? ref::wrap_dim(*given, rank) : 0;
+    const int64_t dim = given_dim ? ref::wrap_dim(*given_dim, rank) : 0;
     lines.push_back("  " + w.source + " -> " + out + format_index(w.target) + " because index" +
                     format_index(w.index_pos) + "=" + std::to_string(w.index_value) + " on dim " + std::to_string(dim) +
                     ": " + w.effect);

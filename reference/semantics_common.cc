@@ -19,6 +19,32 @@ std::string element_text(std::string_view name, const Tensor& t, const Shape& po
   return std::string(name) + format_index(pos) + "=" + format_value(t.dtype(), t.bits_at(pos));
 }
 
+void for_each_index_position(const Tensor& index, const std::function<void(const IndexPosition&)>& visit) {
+  if (index.numel() == 0) return;
+  IndexPosition p{Shape(static_cast<size_t>(index.rank()), 0), {}, 0};
+  do {
+    p.logical = logical_index(index, p.pos);
+    p.value = read_index(index, p.pos);
+    visit(p);
+  } while (next_index(p.pos, index.shape()));
+}
+
+Shape position_along_dim(const Tensor& t, const IndexPosition& p, int64_t dim, int64_t along_dim) {
+  Shape at = p.logical;
+  at[static_cast<size_t>(dim)] = along_dim;
+  return physical_index(t, at);
+}
+
+Shape same_position(const Tensor& t, const IndexPosition& p) { return physical_index(t, p.logical); }
+
+WriteOrigin read_from(const IndexPosition& p, std::string_view name, const Tensor& t, const Shape& at) {
+  return WriteOrigin{name, &t, &at, &p.pos, p.value};
+}
+
+WriteOrigin scalar_from(const IndexPosition& p, std::string_view text) {
+  return WriteOrigin{text, nullptr, nullptr, &p.pos, p.value};
+}
+
 bool RuleLog::check(bool holds, std::string_view clause, const std::string& fact, ErrorCategory category,
                     const std::string& message) {
   if (!holds) violations_.push_back(RuleViolation{category, message, std::string(clause)});

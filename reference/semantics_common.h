@@ -2,7 +2,9 @@
 //
 // What lives here: reading an index element as int64, treating a rank-0
 // tensor as one element addressed by a logical multi-index, wrapping a dim,
-// naming elements for traces, and `RuleLog`, which records each rule check
+// walking the positions of an index (`for_each_index_position`, the loop
+// every semantic file's formula is written over), naming elements for
+// traces, and `RuleLog`, which records each rule check
 // (for `explain`) and collects every violated rule so the error Expectation
 // can list them all in check order. Which rules exist, their order and
 // their clause ids belong to the dialect files (dialect_*.h) and the
@@ -12,12 +14,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "reference/errors.h"
 #include "reference/expectation.h"
+#include "reference/output_builder.h"
 #include "reference/tensor.h"
 
 namespace sp::ref {
@@ -42,6 +46,31 @@ int64_t wrap_dim(int64_t dim, int64_t rank);
 
 // "src[1][0]=4" for the element at physical position `pos` of `t`.
 std::string element_text(std::string_view name, const Tensor& t, const Shape& pos);
+
+// One position of an index tensor, as the formulas read it: in
+// `self[index[i][j][k]][j][k] op= src[i][j][k]`, `pos` is (i, j, k) and
+// `value` is index[i][j][k].
+struct IndexPosition {
+  Shape pos;      // physical position in index ({} for a rank-0 index)
+  Shape logical;  // the same position with a rank-0 index read as shape [1]
+  int64_t value;  // the index value stored there
+};
+// Calls `visit` for every position of `index` in row-major order (the visit
+// order of every semantic file); an empty index visits nothing.
+// REQUIRES: is_integral(index.dtype()).
+void for_each_index_position(const Tensor& index, const std::function<void(const IndexPosition&)>& visit);
+// The element of `t` that position `p` addresses along `dim`: p's logical
+// position with coordinate `dim` replaced by `along_dim`, as t's own
+// multi-index (rank 0 drops the [0]). The formulas' `self[index[i][j][k]][j][k]`.
+Shape position_along_dim(const Tensor& t, const IndexPosition& p, int64_t dim, int64_t along_dim);
+// The element of `t` at p's own position (`src[i][j][k]`).
+Shape same_position(const Tensor& t, const IndexPosition& p);
+
+// What a write read, for the trace: operand `name` of `t` at `at`, chosen by
+// index position `p`. Non-owning; text is built only when tracing.
+WriteOrigin read_from(const IndexPosition& p, std::string_view name, const Tensor& t, const Shape& at);
+// A write of a scalar argument (`text` is e.g. "value 1.23").
+WriteOrigin scalar_from(const IndexPosition& p, std::string_view text);
 
 // Records rule checks in order. `check` returns whether the rule holds; a
 // violated rule is kept (category, message, clause) and the trace line says

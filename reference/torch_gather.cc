@@ -21,8 +21,6 @@
 // Visit order: index positions in row-major order; every out element is
 // written exactly once, so the result is exact bits (input's own bits,
 // -0.0 and NaN payloads included).
-#include <stdexcept>
-
 #include "reference/dialect_torch.h"
 #include "reference/output_builder.h"
 #include "reference/reference.h"
@@ -31,40 +29,30 @@
 namespace sp {
 
 Expectation torch_gather(const OpCall& call, Trace* trace) {
+  namespace rules = ref::torch_rules;
   const Tensor& input = *call.tensor("input");
   const Tensor& index = *call.tensor("index");
+  const int64_t dim_arg = *call.int_arg("dim");
   ref::RuleLog log(trace);
-  namespace rules = ref::torch_rules;
 
   const int64_t rank = ref::logical_rank(input);
-  const bool dim_ok = rules::dim_in_range(log, *call.int_arg("dim"), rank);
+  const bool dim_ok = rules::dim_in_range(log, dim_arg, rank);
+  const int64_t dim = dim_ok ? ref::wrap_dim(dim_arg, rank) : dim_arg;
   const bool empty = rules::index_is_empty(log, index);
   if (!empty) {
     const bool dtype_ok = rules::index_is_int64(log, "gather", index);
     const bool rank_ok = rules::same_rank(log, "T-G3", "input", input, index);
-    if (dim_ok && rank_ok) {
-      const int64_t dim = ref::wrap_dim(*call.int_arg("dim"), rank);
-      if (rules::index_within_input_apart_from_dim(log, input, index, dim) && dtype_ok)
-        rules::index_values_in_bounds(log, index, dim, ref::logical_size(input, dim));
-    }
+    if (dim_ok && rank_ok && rules::index_within_input_apart_from_dim(log, input, index, dim) && dtype_ok)
+      rules::index_values_in_bounds(log, index, dim, ref::logical_size(input, dim));
   }
   if (!log.passed()) return log.error_expectation();
 
   OutputBuilder out("out", Tensor::zeros(input.dtype(), index.shape()), trace);
-  if (!empty) {
-    const int64_t dim = ref::wrap_dim(*call.int_arg("dim"), rank);
-    Shape pos(static_cast<size_t>(index.rank()), 0);
-    do {
-      const int64_t v = ref::read_index(index, pos);
-      Shape from = ref::logical_index(index, pos);
-      from[static_cast<size_t>(dim)] = v;
-      const Shape source = ref::physical_index(input, from);
-      const uint64_t bits = input.bits_at(source);
-      out.overwrite(pos, bits,
-                    Write{pos, pos, v, ref::element_text("input", input, source),
-                          "out" + format_index(pos) + " = " + format_value(input.dtype(), bits)});
-    } while (next_index(pos, index.shape()));
-  }
+  // out[i][j][k] = input[index[i][j][k]][j][k]
+  ref::for_each_index_position(index, [&](const ref::IndexPosition& p) {
+    const Shape from = ref::position_along_dim(input, p, dim, p.value);
+    out.overwrite(p.pos, input.bits_at(from), ref::read_from(p, "input", input, from));
+  });
   return ref::outputs_expectation({out.finish()}, {"T-G4: index.size(d) <= input.size(d) for d != dim "
                                                    "(LibTorch 1.13; not stated by seed 000)"});
 }

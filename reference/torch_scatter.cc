@@ -30,24 +30,30 @@
 // Visit order: index positions in row-major order. Duplicate targets
 // without reduce: any writer may win (002 Warning, T-S7); with reduce the
 // builder gives exact integer results and float intervals.
-#include "reference/op_table.h"
 #include "reference/dialect_torch.h"
+#include "reference/op_table.h"
 #include "reference/output_builder.h"
-#include "reference/reference.h"
 #include "reference/semantics_common.h"
 
 namespace sp {
+namespace ref {
 
-Expectation torch_scatter(const OpCall& call, Trace* trace) {
-  namespace rules = ref::torch_rules;
+// scatter_'s checks and writes. `fixed_mode` is the reduction of an op that
+// takes no reduce argument: scatter_add_ is scatter_ with reduce='add'
+// (002, T-A1). nullopt for scatter_ itself, whose reduce is checked (T-R1).
+Expectation torch_scatter_core(const OpCall& call, std::optional<ReduceMode> fixed_mode, Trace* trace) {
+  namespace rules = torch_rules;
+  const OpSpec& op = op_spec(call.op);
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor* src = call.tensor("src");  // null: the `value` form
-  ref::RuleLog log(trace);
+  const std::optional<Scalar> value = call.scalar_arg("value");
+  const int64_t dim_arg = *call.int_arg("dim");
+  RuleLog log(trace);
 
-  const int64_t rank = ref::logical_rank(self);
-  const bool dim_ok = rules::dim_in_range(log, *call.int_arg("dim"), rank);
-  const int64_t dim = dim_ok ? ref::wrap_dim(*call.int_arg("dim"), rank) : *call.int_arg("dim");
+  const int64_t rank = logical_rank(self);
+  const bool dim_ok = rules::dim_in_range(log, dim_arg, rank);
+  const int64_t dim = dim_ok ? wrap_dim(dim_arg, rank) : dim_arg;
   const bool empty = rules::index_is_empty(log, index);
   const bool index_dtype_ok = empty || rules::index_is_int64(log, "scatter", index);
   if (src) rules::src_dtype_matches(log, "scatter", self, *src);
@@ -60,55 +66,50 @@ Expectation torch_scatter(const OpCall& call, Trace* trace) {
       if (dim_ok) rules::index_within_self_apart_from_dim(log, self, index, dim, message);
     }
   }
-  if (is_inplace_op(call.op)) rules::no_internal_overlap(log, self);
-  const std::optional<ReduceMode> mode = rules::reduce_mode(log, call.string_arg("reduce"));
+  if (op.in_place) rules::no_internal_overlap(log, self);
+  const std::optional<ReduceMode> mode = fixed_mode ? fixed_mode : rules::reduce_mode(log, call.string_arg("reduce"));
   // The bounds check needs the structure checks above, not the value's
   // conversion: a call breaking both T-B1 and T-V1 may report either
   // (LibTorch reports T-V1 first for inf, T-B1 first for nan).
-  if (log.passed() && !empty && index_dtype_ok)
-    rules::index_values_in_bounds(log, index, dim, ref::logical_size(self, dim));
-  const bool value_undefined = call.scalar_arg("value") && !empty && rules::value_conversion_is_undefined(*call.scalar_arg("value"), self.dtype());
+  if (log.passed() && !empty && index_dtype_ok) rules::index_values_in_bounds(log, index, dim, logical_size(self, dim));
+  const bool value_undefined = value && !empty && rules::value_conversion_is_undefined(*value, self.dtype());
   std::optional<uint64_t> value_bits;
-  if (call.scalar_arg("value") && !empty && !value_undefined) value_bits = rules::convert_value(log, *call.scalar_arg("value"), self.dtype());
+  if (value && !empty && !value_undefined) value_bits = rules::convert_value(log, *value, self.dtype());
   // Undefined behaviour anywhere makes the whole call unspecified, even
   // where it also breaks a listed rule.
   if (value_undefined)
-    return ref::unspecified_expectation(
-        "T-V2: converting " + call.scalar_arg("value")->to_string() + " to int64 is undefined behaviour in c10", trace);
+    return unspecified_expectation("T-V2: converting " + value->to_string() + " to int64 is undefined behaviour in c10",
+                                   trace);
   if (!log.passed()) return log.error_expectation();
 
-  const std::string out_name = output_name(call.op);
-  OutputBuilder out(out_name, self, trace);
-  const char* op_text = *mode == ReduceMode::Add ? " += " : *mode == ReduceMode::Multiply ? " *= " : " = ";
-  if (!empty) {
-    Shape pos(static_cast<size_t>(index.rank()), 0);
-    do {
-      const int64_t v = ref::read_index(index, pos);
-      const Shape at = ref::logical_index(index, pos);
-      Shape target = at;
-      target[static_cast<size_t>(dim)] = v;
-      target = ref::physical_index(self, target);
-      uint64_t bits = 0;
-      std::string source;
-      if (src) {
-        const Shape from = ref::physical_index(*src, at);
-        bits = src->bits_at(from);
-        source = ref::element_text("src", *src, from);
-      } else {
-        bits = *value_bits;
-        source = "value " + call.scalar_arg("value")->to_string();
-      }
-      Write why{target, pos, v, source, out_name + format_index(target) + op_text + format_value(self.dtype(), bits)};
-      if (*mode == ReduceMode::None)
-        out.overwrite(target, bits, std::move(why));
-      else
-        out.reduce(target, *mode, value_from_bits(self.dtype(), bits), std::move(why));
-    } while (next_index(pos, index.shape()));
-  }
+  OutputBuilder out(op.output, self, trace);
+  const std::string value_text = value && trace ? "value " + value->to_string() : "";
+  const auto write = [&](const Shape& target, uint64_t bits, const WriteOrigin& from) {
+    if (*mode == ReduceMode::None)
+      out.overwrite(target, bits, from);
+    else
+      out.reduce(target, *mode, value_from_bits(self.dtype(), bits), from);
+  };
+  // self[index[i][j][k]][j][k] (op)= src[i][j][k]  (or the converted value)
+  for_each_index_position(index, [&](const IndexPosition& p) {
+    const Shape target = position_along_dim(self, p, dim, p.value);
+    if (src) {
+      const Shape at = same_position(*src, p);
+      write(target, src->bits_at(at), read_from(p, "src", *src, at));
+    } else {
+      write(target, *value_bits, scalar_from(p, value_text));
+    }
+  });
   std::vector<std::string> notes;
   if (empty) notes.push_back("T-E1: empty index, no-op (LibTorch 1.13)");
-  if (!is_inplace_op(call.op)) notes.push_back("T-S9: out-of-place, out = copy of self then the writes");
-  return ref::outputs_expectation({out.finish()}, std::move(notes));
+  if (!op.in_place) notes.push_back("T-S9: out-of-place, out = copy of self then the writes");
+  return outputs_expectation({out.finish()}, std::move(notes));
+}
+
+}  // namespace ref
+
+Expectation torch_scatter(const OpCall& call, Trace* trace) {
+  return ref::torch_scatter_core(call, std::nullopt, trace);
 }
 
 }  // namespace sp

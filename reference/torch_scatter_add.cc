@@ -23,61 +23,22 @@
 // Visit order: index positions in row-major order; every visit adds one
 // term. Integer sums wrap and are exact in any order; float sums with two
 // or more terms on one element are an interval (order unspecified).
-#include "reference/op_table.h"
-#include "reference/dialect_torch.h"
+#include <optional>
+
 #include "reference/output_builder.h"
 #include "reference/reference.h"
-#include "reference/semantics_common.h"
 
 namespace sp {
+namespace ref {
+// scatter_'s checks and writes with a fixed reduction (torch_scatter.cc).
+Expectation torch_scatter_core(const OpCall& call, std::optional<ReduceMode> fixed_mode, Trace* trace);
+}  // namespace ref
 
+// 002: "Reducing with the addition operation is the same as using
+// scatter_add_()": scatter_(dim, index, src, reduce='add'), whose checks
+// LibTorch runs under the same name, "scatter" (T-A2).
 Expectation torch_scatter_add(const OpCall& call, Trace* trace) {
-  namespace rules = ref::torch_rules;
-  const Tensor& self = *call.tensor("self");
-  const Tensor& index = *call.tensor("index");
-  const Tensor& src = *call.tensor("src");
-  ref::RuleLog log(trace);
-
-  const int64_t rank = ref::logical_rank(self);
-  const bool dim_ok = rules::dim_in_range(log, *call.int_arg("dim"), rank);
-  const int64_t dim = dim_ok ? ref::wrap_dim(*call.int_arg("dim"), rank) : *call.int_arg("dim");
-  const bool empty = rules::index_is_empty(log, index);
-  const bool index_dtype_ok = empty || rules::index_is_int64(log, "scatter", index);
-  rules::src_dtype_matches(log, "scatter", self, src);
-  if (!empty) {
-    const bool self_rank_ok = rules::same_rank(log, "T-S2", "self", self, index);
-    if (rules::same_rank(log, "T-S2", "src", src, index) && self_rank_ok) {
-      const std::string message = rules::scatter_shape_message(self, index, &src, dim);
-      rules::index_within_src(log, index, src, message);
-      if (dim_ok) rules::index_within_self_apart_from_dim(log, self, index, dim, message);
-    }
-  }
-  if (is_inplace_op(call.op)) rules::no_internal_overlap(log, self);
-  if (log.passed() && !empty && index_dtype_ok)
-    rules::index_values_in_bounds(log, index, dim, ref::logical_size(self, dim));
-  if (!log.passed()) return log.error_expectation();
-
-  const std::string out_name = output_name(call.op);
-  OutputBuilder out(out_name, self, trace);
-  if (!empty) {
-    Shape pos(static_cast<size_t>(index.rank()), 0);
-    do {
-      const int64_t v = ref::read_index(index, pos);
-      const Shape at = ref::logical_index(index, pos);
-      Shape target = at;
-      target[static_cast<size_t>(dim)] = v;
-      target = ref::physical_index(self, target);
-      const Shape from = ref::physical_index(src, at);
-      const uint64_t bits = src.bits_at(from);
-      out.reduce(target, ReduceMode::Add, value_from_bits(src.dtype(), bits),
-                 Write{target, pos, v, ref::element_text("src", src, from),
-                       out_name + format_index(target) + " += " + format_value(src.dtype(), bits)});
-    } while (next_index(pos, index.shape()));
-  }
-  std::vector<std::string> notes;
-  if (empty) notes.push_back("T-E1: empty index, no-op (LibTorch 1.13)");
-  if (!is_inplace_op(call.op)) notes.push_back("T-S9: out-of-place, out = copy of self then the writes");
-  return ref::outputs_expectation({out.finish()}, std::move(notes));
+  return ref::torch_scatter_core(call, ReduceMode::Add, trace);
 }
 
 }  // namespace sp

@@ -1,9 +1,6 @@
 // Tests of `scatterproof bench` (bench/): tiny-scale runs agree across
 // backends and write the JSON record; a backend with a wrong answer is
 // caught by the checksum instead of being timed; bad options are refused.
-// Built when sp_tests links sp_bench (SP_HAVE_BENCH).
-#ifdef SP_HAVE_BENCH
-
 #include "bench/bench.h"
 
 #include <gtest/gtest.h>
@@ -97,5 +94,3 @@ TEST(Bench, RefusesBadOptions) {
 
 }  // namespace
 }  // namespace sp
-
-#endif  // SP_HAVE_BENCH

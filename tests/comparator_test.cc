@@ -8,25 +8,13 @@
 
 #include "reference/reference.h"
 
+#include "tests/test_support.h"
+
 namespace sp {
 namespace {
 
-Tensor f32(const Shape& shape, const std::vector<float>& values) {
-  Tensor t = Tensor::zeros(DType::Float32, shape);
-  for (size_t i = 0; i < values.size(); ++i) {
-    uint32_t bits;
-    std::memcpy(&bits, &values[i], 4);
-    store_bits(DType::Float32, t.element_ptr(static_cast<int64_t>(i)), bits);
-  }
-  return t;
-}
-
-Tensor i64(const Shape& shape, const std::vector<int64_t>& values) {
-  Tensor t = Tensor::zeros(DType::Int64, shape);
-  for (size_t i = 0; i < values.size(); ++i)
-    store_bits(DType::Int64, t.element_ptr(static_cast<int64_t>(i)), static_cast<uint64_t>(values[i]));
-  return t;
-}
+using test::f32;
+using test::i64;
 
 uint64_t f32_bits(float f) {
   uint32_t b;

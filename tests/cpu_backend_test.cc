@@ -19,11 +19,13 @@
 #include "backends/backend.h"
 #include "reference/reference.h"
 
+#include "tests/test_support.h"
+
 namespace sp {
 namespace {
 
-enum class Layout { Contiguous, Transposed, Gapped, Expanded };
-constexpr Layout kLayouts[] = {Layout::Contiguous, Layout::Transposed, Layout::Gapped, Layout::Expanded};
+using test::kLayouts;
+using test::Layout;
 
 class CpuBackendTest : public ::testing::Test {
  protected:
@@ -52,39 +54,25 @@ class CpuBackendTest : public ::testing::Test {
     return bits_from_value(t, Value::of_int(uniform(-100, 100)));
   }
 
-  // A tensor of `shape` in `layout` whose storage (including what lies
-  // outside the view) is random. Expanded: one dim of size > 1 gets stride 0.
+  // A tensor of `shape` with random values, in `layout` (test_support.h;
+  // the gaps of a gapped layout hold a sentinel, so a stray write shows).
+  // Expanded: the first dim of size > 1 gets stride 0.
   Tensor make(DType t, const Shape& shape, Layout layout) {
-    const size_t r = shape.size();
-    Shape strides(r, 0);
-    int64_t offset = 0;
-    Shape alloc_shape = shape;
-    if (layout == Layout::Transposed && r >= 2) std::swap(alloc_shape[r - 1], alloc_shape[r - 2]);
-    Shape base = contiguous_strides(alloc_shape);
-    if (layout == Layout::Transposed && r >= 2) std::swap(base[r - 1], base[r - 2]);
-    if (layout == Layout::Gapped) {
-      int64_t acc = 2;  // every element stride >= 2, every dim padded by one
-      for (size_t d = r; d-- > 0;) {
-        base[d] = acc;
-        acc = acc * (shape[d] + 1);
-      }
-      offset = 3;
+    Shape drawn = shape;
+    size_t expanded_dim = shape.size();
+    if (layout == Layout::Expanded)
+      for (size_t d = 0; d < shape.size() && expanded_dim == shape.size(); ++d)
+        if (shape[d] > 1) expanded_dim = d, drawn[d] = 1;
+    Tensor values = Tensor::zeros(t, drawn);
+    if (values.numel() > 0) {
+      Shape idx(drawn.size(), 0);
+      do values.set_bits_at(idx, random_bits(t));
+      while (next_index(idx, drawn));
     }
-    strides = base;
-    if (layout == Layout::Expanded) {
-      for (size_t d = 0; d < r; ++d)
-        if (shape[d] > 1) {
-          strides[d] = 0;
-          break;
-        }
-    }
-    int64_t span = offset + 1;
-    for (size_t d = 0; d < r; ++d) span += std::max<int64_t>(shape[d] - 1, 0) * strides[d];
-    span += 5;
-    auto storage = std::make_shared<std::vector<std::byte>>(static_cast<size_t>(span) * dtype_size(t));
-    for (int64_t i = 0; i < span; ++i)
-      store_bits(t, storage->data() + i * static_cast<int64_t>(dtype_size(t)), random_bits(t));
-    return Tensor::view(t, shape, strides, offset, storage);
+    if (expanded_dim == shape.size()) return test::relaid(values, layout);
+    Shape strides = contiguous_strides(drawn);
+    strides[expanded_dim] = 0;
+    return Tensor::view(t, shape, strides, 0, values.storage());
   }
 
   // An index tensor with values drawn from [lo, hi].
@@ -269,6 +257,51 @@ TEST_F(CpuBackendTest, OutputPoolReusesOnlyReleasedStorage) {
   EXPECT_EQ(third.outputs.front().to_bits(), first_bits);
   EXPECT_EQ(first.outputs.front().to_bits(), first_bits) << "a held output was overwritten";
   agree(call, want, 2);
+}
+
+// scatter_reduce splits its work by outer position or by inner ranges
+// (never by k, so no two threads meet on a target): small cases at the
+// vector-width edges, and large ones past the parallel threshold in both
+// split modes, every reduce, include_self both ways, heavy duplicates.
+TEST_F(CpuBackendTest, TorchScatterReduceEveryDtypeReduceAndSplit) {
+  const char* reduces[] = {"sum", "prod", "mean", "amax", "amin"};
+  const auto call_of = [&](const char* op, DType t, const char* reduce, bool include_self, const Shape& self_shape,
+                           const Shape& index_shape, int64_t dim, Layout layout) {
+    Tensor index = make_index(DType::Int64, index_shape, kLayouts[static_cast<size_t>(uniform(0, 3))], 0,
+                              self_shape[static_cast<size_t>(dim)] - 1);
+    Shape src_shape = index_shape;
+    for (auto& d : src_shape) d += uniform(0, 1);
+    OpCall call = scatter_call(op, make(t, self_shape, layout), index, make(t, src_shape, Layout::Contiguous), dim);
+    call.set_arg("reduce", Arg::of_string(reduce));
+    if (!include_self || uniform(0, 1)) call.set_arg("include_self", Arg::of_bool(include_self));
+    return call;
+  };
+  for (const char* op : {"torch.scatter_reduce_", "torch.scatter_reduce"}) {
+    for (DType t : kAllDTypes) {
+      for (const char* reduce : reduces) {
+        for (bool include_self : {true, false}) {
+          for (int64_t n : {0, 1, 9, 17}) {
+            const int64_t dim = uniform(0, 1);
+            const Shape self_shape{5, std::max<int64_t>(n, 1) + 1};
+            agree_all_threads(call_of(op, t, reduce, include_self, self_shape, {dim == 0 ? 8 : 5, n}, dim,
+                                      kLayouts[static_cast<size_t>(uniform(0, 2))]));
+          }
+        }
+      }
+    }
+  }
+  for (DType t : {DType::Float32, DType::Int32, DType::BFloat16}) {
+    for (const char* reduce : reduces) {
+      for (bool include_self : {true, false}) {
+        // Many outer positions: split by outer (dim 1 of a tall tensor).
+        agree_all_threads(call_of("torch.scatter_reduce_", t, reduce, include_self, {700, 60}, {700, 90}, 1,
+                                  Layout::Contiguous));
+        // Few outer positions, long rows: split by inner ranges (dim 0).
+        agree_all_threads(
+            call_of("torch.scatter_reduce", t, reduce, include_self, {40, 900}, {60, 900}, 0, Layout::Gapped));
+      }
+    }
+  }
 }
 
 TEST_F(CpuBackendTest, TorchScatterEveryDtypeReduceAndValue) {

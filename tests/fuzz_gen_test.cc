@@ -1,16 +1,18 @@
 // Tests of the fuzz case generator, the shrinker and the fuzz engine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
 
+#include "backends/mutant/mutant.h"
 #include "fuzz/case_gen.h"
 #include "fuzz/engine.h"
-#include "fuzz/mutants/mutants.h"
 #include "fuzz/shrink.h"
 #include "harness/spec_loader.h"
+#include "reference/op_table.h"
 #include "reference/reference.h"
 
 namespace sp::fuzz {
@@ -24,6 +26,11 @@ std::string fingerprint(const OpCall& call) {
     for (uint64_t b : t.to_bits()) s += std::to_string(b) + ",";
   }
   return s;
+}
+
+// A mutant backend by name ("mutant:" + name), one thread.
+std::unique_ptr<Backend> mutant(const std::string& name) {
+  return make_backend("mutant:" + name, BackendOptions{1, false}, nullptr);
 }
 
 int64_t total_elements(const OpCall& call) {
@@ -82,11 +89,14 @@ TEST(FuzzGen, DistributionCoversTheEdges) {
           seen["-0.0"] += v == 0.0 && std::signbit(v);
         }
     }
-    if (call.string_arg("reduce") && *call.string_arg("reduce") != "add" && *call.string_arg("reduce") != "multiply") ++seen["bad-reduce"];
+    for (const ArgSpec& a : op_spec(call.op).args)
+      if (const auto s = a.type == Arg::Type::String ? call.string_arg(a.name) : std::nullopt;
+          s && std::find(a.allowed.begin(), a.allowed.end(), *s) == a.allowed.end())
+        ++seen["bad-" + a.name];
     if (call.scalar_arg("value")) ++seen["value-" + std::to_string(static_cast<int>(call.scalar_arg("value")->kind))];
     for (const auto& err : e.errors) ++seen[std::string(error_name(err))];
   }
-  EXPECT_EQ(ops.size(), 7u);
+  EXPECT_EQ(ops.size(), op_table().size());
   for (int64_t r = 0; r <= 9; ++r) EXPECT_TRUE(ranks.count(r)) << "rank " << r;
   EXPECT_EQ(dtypes.size(), static_cast<size_t>(kNumDTypes));
   EXPECT_GE(index_dtypes.size(), 5u);
@@ -99,6 +109,52 @@ TEST(FuzzGen, DistributionCoversTheEdges) {
   std::printf("invalid ratio: %.3f over %d cases\n", ratio, kCases);
   EXPECT_GT(ratio, 0.25);
   EXPECT_LT(ratio, 0.45);
+}
+
+TEST(FuzzGen, ANewOpOfAnExistingFamilyNeedsNoGeneratorChange) {
+  // An entry shaped like torch.scatter_reduce_, built here rather than read
+  // from the table: the generator knows only its operand and argument
+  // names, roles and types.
+  OpSpec op = op_spec("torch.scatter_");
+  op.id = "torch.scatter_reduce_";
+  op.operands = {{"self", OperandRole::InPlace, DTypeSet::all(), ""},
+                 {"index", OperandRole::Index, DTypeSet{DType::Int64}, ""},
+                 {"src", OperandRole::Read, DTypeSet::all(), ""}};
+  op.args = {{"dim", Arg::Type::Int, true, std::nullopt, {}},
+             {"reduce", Arg::Type::String, true, std::nullopt, {"sum", "prod", "mean", "amax", "amin"}},
+             {"include_self", Arg::Type::Bool, false, Arg::of_bool(true), {}}};
+  std::map<std::string, int> seen;
+  for (uint64_t seed = 1; seed <= 2000; ++seed) {
+    Choices c(seed);
+    const OpCall call = generate_call_for(c, op);
+    ASSERT_EQ(call.op, op.id);
+    ASSERT_FALSE(check_signature(call).has_value() && check_signature(call)->field != "op")
+        << check_signature(call)->message;
+    ASSERT_TRUE(call.tensor("self") && call.tensor("index") && call.tensor("src")) << call.describe();
+    ASSERT_TRUE(call.string_arg("reduce")) << "a required argument is always passed";
+    ++seen["reduce=" + *call.string_arg("reduce")];
+    ++seen[call.bool_arg("include_self") ? (*call.bool_arg("include_self") ? "include_self" : "exclude_self")
+                                         : "include_self default"];
+  }
+  for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) EXPECT_GT(seen[std::string("reduce=") + reduce], 200);
+  for (const char* invalid : {"Sum", "SUM", "sum ", ""}) EXPECT_GT(seen[std::string("reduce=") + invalid], 0) << invalid;
+  for (const char* k : {"include_self", "exclude_self", "include_self default"}) EXPECT_GT(seen[k], 400) << k;
+  Choices zeros = Choices::replay({});
+  const OpCall simplest = generate_call_for(zeros, op);
+  EXPECT_EQ(*simplest.string_arg("reduce"), "sum");
+  EXPECT_FALSE(simplest.bool_arg("include_self"));
+}
+
+TEST(FuzzMutants, EveryMutantIsABackend) {
+  const auto& catalog = mutant::mutant_catalog();
+  EXPECT_EQ(catalog.size(), 20u);
+  for (const auto& m : catalog) {
+    EXPECT_FALSE(m.bug.empty()) << m.name;
+    auto b = mutant(m.name);
+    ASSERT_TRUE(b) << m.name;
+    EXPECT_EQ(b->name(), "mutant:" + m.name);
+  }
+  EXPECT_FALSE(mutant("no-such-mutant"));
 }
 
 TEST(FuzzShrink, ReducesASequenceToItsCore) {
@@ -114,23 +170,23 @@ TEST(FuzzShrink, ReducesASequenceToItsCore) {
 
 TEST(FuzzShrink, PlantedBugShrinksToAHandfulOfElements) {
   // The mutant that drops the second update of a reduction: a planted bug.
-  auto mutant = make_mutant("drop-duplicate-term", BackendOptions{1, false});
-  ASSERT_TRUE(mutant);
+  auto planted = mutant("drop-duplicate-term");
+  ASSERT_TRUE(planted);
   FuzzLimits limits;
   limits.seed = 5;
   limits.max_cases = 20000;
   limits.duration = std::chrono::milliseconds(20000);
-  const FuzzResult r = fuzz_backend(*mutant, limits);
+  const FuzzResult r = fuzz_backend(*planted, limits);
   ASSERT_TRUE(r.finding) << "the planted bug was not found in " << r.stats.cases << " cases";
-  const Shrunk s = shrink_finding(*mutant, *r.finding);
+  const Shrunk s = shrink_finding(*planted, *r.finding);
   EXPECT_EQ(s.trial.verdict.kind, Verdict::Kind::Fail);
   EXPECT_LE(total_elements(s.trial.call), 8) << s.trial.call.describe();
 }
 
 TEST(FuzzEngine, ReproCaseIsAValidSpecFile) {
-  auto mutant = make_mutant("bound-off-by-one", BackendOptions{1, false});
-  ASSERT_TRUE(mutant);
-  const Trial t = replay_trial(*mutant, {});
+  auto off_by_one = mutant("bound-off-by-one");
+  ASSERT_TRUE(off_by_one);
+  const Trial t = replay_trial(*off_by_one, {});
   ASSERT_EQ(t.verdict.kind, Verdict::Kind::Fail);
   const Case c = repro_case(t, "mutant:bound-off-by-one");
   EXPECT_EQ(c.source.kind, "fuzz");

@@ -17,31 +17,14 @@
 #include "harness/comparator.h"
 #include "reference/reference.h"
 
+#include "tests/test_support.h"
+
 namespace sp {
 namespace {
 
-Tensor filled(DType dtype, const Shape& shape, const std::vector<double>& values) {
-  Tensor t = Tensor::zeros(dtype, shape);
-  EXPECT_EQ(static_cast<int64_t>(values.size()), t.numel());
-  Shape idx(shape.size(), 0);
-  size_t k = 0;
-  if (t.numel() > 0) {
-    do {
-      const Value v = is_floating(dtype) ? Value::of_float(values[k]) : Value::of_int(static_cast<int64_t>(values[k]));
-      t.set_bits_at(idx, bits_from_value(dtype, v));
-      ++k;
-    } while (next_index(idx, shape));
-  }
-  return t;
-}
-Tensor f32(const Shape& shape, const std::vector<double>& v) { return filled(DType::Float32, shape, v); }
-Tensor i64(const Shape& shape, const std::vector<double>& v) { return filled(DType::Int64, shape, v); }
-
-std::vector<double> values_of(const Tensor& t) {
-  std::vector<double> out;
-  for (uint64_t bits : t.to_bits()) out.push_back(value_from_bits(t.dtype(), bits).as_double());
-  return out;
-}
+using test::f32;
+using test::i64;
+using test::values_of;
 
 std::unique_ptr<Backend> libtorch(int threads = 0) {
   std::string why;
@@ -105,7 +88,7 @@ TEST(LibTorchErrors, DimOutOfRange) {
 }
 
 TEST(LibTorchErrors, IndexDtype) {
-  expect_error(scatter_3x4(filled(DType::Int32, {1, 4}, {0, 1, 2, 0}), f32({1, 4}, {1, 2, 3, 4})),
+  expect_error(scatter_3x4(test::tensor_of(DType::Int32, {1, 4}, {0, 1, 2, 0}), f32({1, 4}, {1, 2, 3, 4})),
                ErrorCategory::IndexDtype, "Expected dtype int64 for index");
 }
 
@@ -130,7 +113,7 @@ TEST(LibTorchErrors, ShapeMismatchScatterAndGather) {
 }
 
 TEST(LibTorchErrors, DtypeMismatch) {
-  expect_error(scatter_3x4(i64({1, 4}, {0, 1, 2, 0}), filled(DType::Float64, {1, 4}, {1, 2, 3, 4})),
+  expect_error(scatter_3x4(i64({1, 4}, {0, 1, 2, 0}), test::tensor_of(DType::Float64, {1, 4}, {1, 2, 3, 4})),
                ErrorCategory::DtypeMismatch, "Expected self.dtype to be equal to src.dtype");
 }
 
@@ -145,7 +128,7 @@ TEST(LibTorchErrors, OverlappingOutputOfExpandedSelf) {
 TEST(LibTorchErrors, ValueOutOfRange) {
   OpCall c = torch_call(
       "torch.scatter_", 0,
-      {{"self", filled(DType::UInt8, {3, 4}, std::vector<double>(12, 0.0))}, {"index", i64({1, 4}, {0, 1, 2, 0})}});
+      {{"self", test::tensor_of(DType::UInt8, {3, 4}, std::vector<double>(12, 0.0))}, {"index", i64({1, 4}, {0, 1, 2, 0})}});
   c.set_arg("value", Arg::of_scalar(Scalar::of_int(300)));
   expect_error(c, ErrorCategory::ValueOutOfRange, "value cannot be converted to type uint8_t without overflow");
 }
@@ -225,13 +208,13 @@ TEST(LibTorchNative, ScatterValueReduceAndScatterAddAllForms) {
 TEST(LibTorchNative, EveryDtype) {
   for (DType t : kAllDTypes) {
     OpCall c = torch_call("torch.scatter_add_", 0,
-                          {{"self", filled(t, {3, 2}, {1, 0, 1, 0, 1, 0})},
+                          {{"self", test::tensor_of(t, {3, 2}, {1, 0, 1, 0, 1, 0})},
                            {"index", i64({2, 2}, {0, 2, 2, 1})},
-                           {"src", filled(t, {2, 2}, {1, 1, 0, 1})}});
+                           {"src", test::tensor_of(t, {2, 2}, {1, 1, 0, 1})}});
     SCOPED_TRACE(std::string(dtype_name(t)));
     expect_pass(c);
     c.op = "torch.gather";
-    c.tensors = {{"input", filled(t, {3, 2}, {1, 0, 1, 0, 0, 1})}, {"index", i64({2, 2}, {0, 2, 2, 1})}};
+    c.tensors = {{"input", test::tensor_of(t, {3, 2}, {1, 0, 1, 0, 0, 1})}, {"index", i64({2, 2}, {0, 2, 2, 1})}};
     expect_pass(c);
   }
 }
@@ -268,7 +251,7 @@ OpCall mindspore_call(Tensor self, Tensor index, Tensor src, int64_t dim = 0) {
 
 TEST(LibTorchMindSpore, NegativeAndInt32IndicesCountFromTheEnd) {
   const OpCall c = mindspore_call(f32({3, 2}, std::vector<double>(6, 0.0)),
-                                  filled(DType::Int32, {2, 2}, {-1, 0, -3, -2}), f32({2, 2}, {1, 2, 3, 4}));
+                                  test::tensor_of(DType::Int32, {2, 2}, {-1, 0, -3, -2}), f32({2, 2}, {1, 2, 3, 4}));
   OpCall given = c.deep_copy();
   const Outcome out = libtorch()->run(given);
   ASSERT_EQ(out.kind, Outcome::Kind::Outputs) << out.message;
@@ -293,8 +276,8 @@ TEST(LibTorchMindSpore, StricterShapeRuleAndRankLimit) {
   expect_error(mindspore_call(f32({2, 2}, {0, 0, 0, 0}), i64({1, 2}, {0, 1}), f32({2}, {1, 2})),
                ErrorCategory::RankMismatch, "same rank");
   const Shape rank9(9, 1);
-  expect_error(mindspore_call(filled(DType::Float32, rank9, {0}), filled(DType::Int64, rank9, {0}),
-                              filled(DType::Float32, rank9, {1})),
+  expect_error(mindspore_call(test::tensor_of(DType::Float32, rank9, {0}), test::tensor_of(DType::Int64, rank9, {0}),
+                              test::tensor_of(DType::Float32, rank9, {1})),
                ErrorCategory::RankLimit, "more than 8");
 }
 
@@ -327,7 +310,7 @@ TEST(LibTorchPaddle, AccumulateModeZeroesIndexedRowsFirst) {
 }
 
 TEST(LibTorchPaddle, OverwriteModeWithDuplicatesAndInt32Index) {
-  const OpCall c = paddle_call(f32({3, 2}, {1, 1, 2, 2, 3, 3}), filled(DType::Int32, {4}, {2, 1, 0, 1}),
+  const OpCall c = paddle_call(f32({3, 2}, {1, 1, 2, 2, 3, 3}), test::tensor_of(DType::Int32, {4}, {2, 1, 0, 1}),
                                f32({4, 2}, {1, 1, 2, 2, 3, 3, 4, 4}), true);
   expect_pass(c);
 }

@@ -5,7 +5,8 @@
 // mode (crash, hang, slow, lie, print, abi, status); each is a correct
 // float32 torch.gather that misbehaves only on calls with dim == 1, so every
 // test also checks that the calls around the bad one get correct results
-// from the restarted host. The example vendor plugin (examples/plugin/) is
+// from the restarted host. abi1_plugin.c is a plugin built for ABI 1.0,
+// which the host refuses. The example vendor plugin (examples/plugin/) is
 // checked here for its in-place path; CI runs it through the spec suite.
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include "backends/plugin/plugin_backend.h"
 #include "harness/comparator.h"
 #include "reference/reference.h"
+#include "include/scatterproof/plugin.h"  // the SDK header, as a vendor includes it
 
 namespace sp {
 namespace {
@@ -130,6 +132,16 @@ TEST(PluginIsolation, AbiMajorMismatchMakesTheBackendUnavailableAndSaysWhy) {
   EXPECT_FALSE(make_backend("plugin:" + test_plugin("abi"), BackendOptions{}, &why));
 }
 
+TEST(PluginIsolation, AbiOnePluginIsRefusedWithBothVersionsAndTheMigrationNote) {
+  // Built against the frozen 1.0 header (tests/data/plugin/abi1/); its
+  // run() aborts, so a host that called it would show a crash, not this.
+  std::string why;
+  EXPECT_FALSE(make_plugin_backend(test_plugin("abi1"), milliseconds{10'000}, &why));
+  EXPECT_NE(why.find("was built for plugin ABI 1.0 but this scatterproof speaks ABI 2.0"), std::string::npos) << why;
+  EXPECT_NE(why.find("README.md, \"Migrating a plugin from ABI 1.x to 2.0\""), std::string::npos) << why;
+  EXPECT_NE(why.find("sp_call.args"), std::string::npos) << why;
+}
+
 TEST(PluginIsolation, MissingLibraryIsUnavailable) {
   std::string why;
   EXPECT_FALSE(make_plugin_backend("/nonexistent/libvendor.so", milliseconds{10'000}, &why));
@@ -188,6 +200,30 @@ TEST(ExamplePlugin, ReportsDocumentedErrorsAndDeclinesWhatItDoesNotImplement) {
   out_of_place.op = "torch.scatter";
   EXPECT_VERDICT(run_and_judge(*backend, out_of_place), Verdict::Kind::Unsupported);
   EXPECT_VERDICT(run_and_judge(*backend, gather_call(-1)), Verdict::Kind::Pass);
+}
+
+TEST(ExamplePlugin, GatherOutputTakesTheShapeTheOpTableNames) {
+  // torch.gather's out has index's shape (op table: output_shape_of), here
+  // 2x3 from a 3x4 input: an out of input's shape would fail the judgement.
+  auto backend = start(example_plugin());
+  ASSERT_TRUE(backend);
+  OpCall call = gather_call(1);
+  call.tensors["index"] = index_tensor({2, 3});
+  EXPECT_VERDICT(run_and_judge(*backend, call), Verdict::Kind::Pass);
+}
+
+TEST(PluginSdk, UnknownArgHelperNamesTheFirstArgumentNotListed) {
+  const sp_arg args[] = {{"dim", SP_ARG_INT, 0, nullptr, {}}, {"include_self", SP_ARG_BOOL, 0, nullptr, {}}};
+  sp_call call{};
+  call.struct_size = sizeof call;
+  call.args = args;
+  call.num_args = 2;
+  const char* const dim_only[] = {"dim"};
+  const char* const both[] = {"include_self", "dim"};
+  EXPECT_STREQ(sp_call_unknown_arg(&call, dim_only, 1), "include_self");
+  EXPECT_EQ(sp_call_unknown_arg(&call, both, 2), nullptr);
+  EXPECT_EQ(sp_call_arg(&call, "include_self"), &args[1]);
+  EXPECT_EQ(sp_call_arg(&call, "reduce"), nullptr);
 }
 
 }  // namespace

@@ -2,14 +2,21 @@
 // writes garbage, answers the wrong request or talks too much costs exactly
 // the case it misbehaves on; it is restarted and the next case passes.
 // tests/data/process/misbehaving_adapter.py misbehaves on requests with dim 1.
-#ifdef SP_HAVE_PROCESS
+// Also: what adapters/common.py hands an adapter's run() (args_echo_adapter.py), and
+// adapters/manifest.json against the registered backends.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
 
+#include "backends/backend.h"
+#include "backends/process/protocol.h"
 #include "backends/process/supervisor.h"
 
 namespace sp {
@@ -126,7 +133,8 @@ TEST(ProcessIsolation, UnlistedOpIsUnsupportedWithoutAsking) {
 }
 
 TEST(ProcessIsolation, HandshakeFailuresExplainThemselves) {
-  EXPECT_NE(Supervisor(options_for("bad-hello")).start().find("speaks protocol 99, the harness speaks 1"),
+  EXPECT_NE(Supervisor(options_for("bad-hello")).start().find("speaks protocol 99, the harness speaks " +
+                                                               std::to_string(protocol::kVersion)),
             std::string::npos);
   EXPECT_NE(Supervisor(options_for("unavailable")).start().find("unavailable: fakeframework is not installed"),
             std::string::npos);
@@ -147,7 +155,65 @@ TEST(ProcessIsolation, GivesUpAfterRepeatedStartFailures) {
   EXPECT_EQ(supervisor.restarts(), 1);  // two starts, then no more
 }
 
+// adapters/common.py hands run() the args as Python values, whatever their
+// names, and declines an argument an adapter did not declare for the op.
+TEST(ProcessAdapters, CommonPassesEveryArgAsAPythonValueAndDeclinesUndeclaredOnes) {
+  // common.py needs numpy: the adapters' venv (scripts/setup-python.sh), as
+  // the real adapters run.
+  const std::string venv_python = std::string(SP_SOURCE_DIR) + "/.venv/bin/python";
+  SupervisorOptions o;
+  o.argv = {std::filesystem::exists(venv_python) ? venv_python : "python3",
+            std::string(SP_SOURCE_DIR) + "/tests/data/process/args_echo_adapter.py"};
+  o.start_timeout = 20'000ms;
+  o.case_timeout = 5000ms;
+  Supervisor supervisor(o);
+  ASSERT_EQ(supervisor.start(), "");
+
+  OpCall scatter;
+  scatter.op = "torch.scatter_";
+  scatter.set_arg("dim", Arg::of_int(-1));
+  scatter.set_arg("reduce", Arg::of_string("add"));
+  scatter.set_arg("include_self", Arg::of_bool(false));  // not a scatter_ argument: common.py stays generic
+  scatter.tensors.emplace("self", Tensor::zeros(DType::Float32, {2}));
+  for (const auto& [value, shown] : {std::pair{Scalar::of_bool(true), "True"}, std::pair{Scalar::of_int(2), "2"},
+                                     std::pair{Scalar::of_float(2.0), "2.0"}, std::pair{Scalar::of_float(NAN), "nan"}}) {
+    scatter.set_arg("value", Arg::of_scalar(value));
+    const Outcome out = supervisor.call(scatter);
+    EXPECT_EQ(out.kind, Outcome::Kind::Unsupported);
+    EXPECT_EQ(out.message, std::string("torch.scatter_ got {'dim': -1, 'include_self': False, 'reduce': 'add', 'value': ") +
+                               shown + "}");
+  }
+
+  OpCall gather;
+  gather.op = "torch.gather";
+  gather.set_arg("dim", Arg::of_int(0));
+  EXPECT_EQ(supervisor.call(gather).message, "torch.gather got {'dim': 0}");
+  gather.set_arg("sparse_grad", Arg::of_bool(true));
+  const Outcome declined = supervisor.call(gather);
+  EXPECT_EQ(declined.kind, Outcome::Kind::Unsupported);
+  EXPECT_EQ(declined.message, "this adapter does not implement argument sparse_grad of torch.gather");
+}
+
+// adapters/manifest.json is the one list of adapters: each entry is a
+// registered backend whose script exists.
+TEST(ProcessAdapters, EveryManifestEntryIsARegisteredBackendWithItsScript) {
+  const std::string source = SP_SOURCE_DIR;
+  std::ifstream in(source + "/adapters/manifest.json");
+  ASSERT_TRUE(in);
+  const nlohmann::json manifest = nlohmann::json::parse(in);
+  const std::vector<BackendInfo> registered = registered_backends();
+  ASSERT_FALSE(manifest.at("adapters").empty());
+  for (const nlohmann::json& entry : manifest.at("adapters")) {
+    const std::string backend = entry.at("backend").get<std::string>();
+    const std::string script = entry.at("script").get<std::string>();
+    EXPECT_TRUE(std::filesystem::exists(source + "/adapters/" + script)) << script;
+    auto it = std::find_if(registered.begin(), registered.end(), [&](const BackendInfo& b) { return b.name == backend; });
+    ASSERT_NE(it, registered.end()) << backend << " is in the manifest but not registered";
+    EXPECT_FALSE(it->in_process) << backend;
+    EXPECT_NE(it->summary.find(entry.at("description").get<std::string>()), std::string::npos) << it->summary;
+    EXPECT_NE(it->summary.find("adapters/" + script), std::string::npos) << it->summary;
+  }
+}
+
 }  // namespace
 }  // namespace sp
-
-#endif  // SP_HAVE_PROCESS

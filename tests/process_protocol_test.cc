@@ -1,13 +1,13 @@
-// The line-protocol codec: base64, tensors with layouts, requests and
-// responses, and its refusal of hostile input.
-#ifdef SP_HAVE_PROCESS
-
+// The line-protocol codec: base64, tensors with layouts, requests (every
+// op-table argument as its JSON type) and responses, and its refusal of
+// hostile input.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 
 #include "backends/process/protocol.h"
+#include "reference/op_table.h"
 
 namespace sp {
 namespace {
@@ -79,7 +79,6 @@ TEST(ProcessProtocol, RequestRoundTripsArgsAndScalarKinds) {
   call.op = "mindspore.scatter_";
   call.set_arg("dim", Arg::of_int(-1));
   call.set_arg("reduce", Arg::of_string("multiply"));
-  call.set_arg("overwrite", Arg::of_bool(false));
   call.doc_version = "2.3";
   call.tensors.emplace("self", Tensor::zeros(DType::Float16, {2, 2}));
   call.tensors.emplace("index", Tensor::zeros(DType::Int32, {1, 2}));
@@ -92,13 +91,91 @@ TEST(ProcessProtocol, RequestRoundTripsArgsAndScalarKinds) {
     EXPECT_EQ(back.op, call.op);
     EXPECT_EQ(back.int_arg("dim"), call.int_arg("dim"));
     EXPECT_EQ(back.string_arg("reduce"), call.string_arg("reduce"));
-    EXPECT_EQ(back.bool_arg("overwrite"), call.bool_arg("overwrite"));
     EXPECT_EQ(back.doc_version, call.doc_version);
     ASSERT_TRUE(back.scalar_arg("value").has_value());
     EXPECT_EQ(back.scalar_arg("value")->to_string(), value.to_string());
     EXPECT_EQ(back.scalar_arg("value")->kind, value.kind);
+    EXPECT_EQ(back.args.size(), call.args.size());
     EXPECT_EQ(back.tensors.at("index").dtype(), DType::Int32);
   }
+}
+
+TEST(ProcessProtocol, EveryArgOfEveryOpTravelsAsItsJsonType) {
+  // One value per declared argument of every op in the table, so an op or
+  // argument added to the table is covered without touching this test.
+  for (const OpSpec& op : op_table()) {
+    OpCall call;
+    call.op = op.id;
+    for (const ArgSpec& a : op.args) {
+      switch (a.type) {
+        case Arg::Type::Int: call.set_arg(a.name, Arg::of_int(-3)); break;
+        case Arg::Type::Bool: call.set_arg(a.name, Arg::of_bool(false)); break;
+        case Arg::Type::String: call.set_arg(a.name, Arg::of_string("not-a-mode")); break;
+        case Arg::Type::Scalar: call.set_arg(a.name, Arg::of_scalar(Scalar::of_int(5))); break;
+      }
+    }
+    const json wire = protocol::encode_request(1, call);
+    for (const ArgSpec& a : op.args) {
+      const json& v = wire.at("args").at(a.name);
+      switch (a.type) {
+        case Arg::Type::Int: EXPECT_TRUE(v.is_number_integer()) << op.id << " " << a.name; break;
+        case Arg::Type::Bool: EXPECT_TRUE(v.is_boolean()) << op.id << " " << a.name; break;
+        case Arg::Type::String: EXPECT_TRUE(v.is_string()) << op.id << " " << a.name; break;
+        case Arg::Type::Scalar: EXPECT_EQ(v, (json{{"kind", "int"}, {"value", 5}})) << op.id << " " << a.name; break;
+      }
+    }
+    EXPECT_FALSE(wire.contains("doc_version"));
+    uint64_t id = 0;
+    const OpCall back = protocol::decode_request(json::parse(wire.dump()), &id);
+    ASSERT_EQ(back.args.size(), call.args.size()) << op.id;
+    for (const auto& [name, arg] : call.args) {
+      ASSERT_TRUE(back.arg(name)) << op.id << " " << name;
+      EXPECT_EQ(back.arg(name)->type, arg.type) << op.id << " " << name;
+      EXPECT_EQ(back.arg(name)->to_string(), arg.to_string()) << op.id << " " << name;
+    }
+  }
+}
+
+TEST(ProcessProtocol, UndeclaredOrMistypedArgsAreRefusedByName) {
+  OpCall call;
+  call.op = "paddle.scatter";
+  call.set_arg("overwrite", Arg::of_bool(true));
+  const json good = protocol::encode_request(3, call);
+  uint64_t id = 0;
+  EXPECT_NO_THROW(protocol::decode_request(good, &id));
+  auto refusal = [&](const json& request) -> std::string {
+    try {
+      protocol::decode_request(request, &id);
+    } catch (const ProtocolError& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  json undeclared = good;
+  undeclared["args"]["include_self"] = true;
+  EXPECT_NE(refusal(undeclared).find("'include_self': paddle.scatter takes no argument include_self (its arguments: overwrite)"),
+            std::string::npos)
+      << refusal(undeclared);
+  json bool_as_int = good;
+  bool_as_int["args"]["overwrite"] = 1;
+  EXPECT_NE(refusal(bool_as_int).find("'overwrite' of paddle.scatter must be a JSON bool, not 1"), std::string::npos)
+      << refusal(bool_as_int);
+  json gather = protocol::encode_request(3, OpCall{"torch.gather", {}, {{"dim", Arg::of_int(0)}}, ""});
+  gather["args"]["dim"] = "0";
+  EXPECT_NE(refusal(gather).find("'dim' of torch.gather must be a JSON int"), std::string::npos) << refusal(gather);
+  gather["args"]["dim"] = true;
+  EXPECT_NE(refusal(gather).find("'dim' of torch.gather"), std::string::npos) << refusal(gather);
+  json scatter = protocol::encode_request(3, OpCall{"torch.scatter_", {}, {{"dim", Arg::of_int(0)}}, ""});
+  scatter["args"]["value"] = 1.5;  // a scalar keeps its Python kind: a bare number is not one
+  EXPECT_NE(refusal(scatter).find("'value' of torch.scatter_ must be a {\"kind\",\"value\"} scalar"), std::string::npos)
+      << refusal(scatter);
+  scatter["args"]["value"] = json{{"kind", "int"}, {"value", 1.5}};
+  EXPECT_NE(refusal(scatter).find("'value' of torch.scatter_: scalar value of kind 'int'"), std::string::npos)
+      << refusal(scatter);
+  json unknown_op = good;
+  unknown_op["op"] = "torch.frobnicate";
+  EXPECT_NE(refusal(unknown_op).find("op 'torch.frobnicate', which is not in the op table"), std::string::npos)
+      << refusal(unknown_op);
 }
 
 TEST(ProcessProtocol, ResponsesDecodeAndWrongIdsAreRefused) {
@@ -134,5 +211,3 @@ TEST(ProcessProtocol, ResponsesDecodeAndWrongIdsAreRefused) {
 
 }  // namespace
 }  // namespace sp
-
-#endif  // SP_HAVE_PROCESS

@@ -1,5 +1,6 @@
 // The runner end to end with tiny in-test backends: exit codes, records,
-// filters, exceptions contained, spec errors reported.
+// filters, exceptions contained, spec errors reported. Runs go through the
+// report directory sink (reports/report_dir.h), as `scatterproof run` does.
 #include "harness/runner.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,8 @@
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
 #include "reference/reference.h"
+#include "reports/report_dir.h"
+#include "reports/result_stream.h"
 
 namespace sp {
 namespace {
@@ -90,11 +93,24 @@ std::string fresh_dir(const std::string& name) {
   return dir.string();
 }
 
-RunOptions options_for(const std::string& dir, std::vector<std::string> backends) {
-  RunOptions o;
+// RunOptions plus the report directory the run writes.
+struct TestRunOptions : RunOptions {
+  std::string report_dir;
+};
+
+TestRunOptions options_for(const std::string& dir, std::vector<std::string> backends) {
+  TestRunOptions o;
   o.report_dir = fresh_dir(dir);
   o.backends = std::move(backends);
   return o;
+}
+
+RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError>& errors, const TestRunOptions& o) {
+  return run_cases_reported(cases, errors, o, o.report_dir);
+}
+
+RunSummary run_specs(const std::vector<std::string>& paths, const TestRunOptions& o) {
+  return run_specs_reported(paths, o, o.report_dir);
 }
 
 class RunnerTest : public ::testing::Test {
@@ -103,7 +119,7 @@ class RunnerTest : public ::testing::Test {
 };
 
 TEST_F(RunnerTest, AllPassingGivesExitZeroAndWritesEveryReport) {
-  const RunOptions o = options_for("ok", {"reference"});
+  const TestRunOptions o = options_for("ok", {"reference"});
   const RunSummary s = run_cases({scatter_case("t/a"), scatter_case("t/b")}, {}, o);
   EXPECT_EQ(s.exit_code, exit_code::kOk) << s.message;
   EXPECT_EQ(s.verdicts.at(Verdict::Kind::Pass), 4u);  // document + differential, twice
@@ -124,7 +140,7 @@ TEST_F(RunnerTest, WrongOutputGivesExitOne) {
 }
 
 TEST_F(RunnerTest, ThrowingBackendIsAnErrorResultAndTheRunGoesOn) {
-  const RunOptions o = options_for("throws", {"test-throws", "reference"});
+  const TestRunOptions o = options_for("throws", {"test-throws", "reference"});
   const RunSummary s = run_cases({scatter_case("t/a"), scatter_case("t/b")}, {}, o);
   EXPECT_EQ(s.exit_code, exit_code::kUnexpectedResults);
   EXPECT_EQ(s.verdicts.at(Verdict::Kind::Error), 2u);
@@ -141,7 +157,7 @@ TEST_F(RunnerTest, UnsupportedIsNotAFailure) {
 }
 
 TEST_F(RunnerTest, BackendWritingItsInputFails) {
-  const RunOptions o = options_for("writes-index", {"test-writes-index"});
+  const TestRunOptions o = options_for("writes-index", {"test-writes-index"});
   const RunSummary s = run_cases({scatter_case("t/a")}, {}, o);
   EXPECT_EQ(s.exit_code, exit_code::kUnexpectedResults);
   const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
@@ -155,9 +171,47 @@ TEST_F(RunnerTest, UnknownBackendGivesExitFour) {
   EXPECT_NE(s.message.find("no-such-backend"), std::string::npos);
 }
 
+// Records in memory: the runner itself writes no files.
+class MemorySink final : public ResultSink {
+ public:
+  std::string open() override {
+    opened = true;
+    return open_error;
+  }
+  void write(const ResultRecord& r) override { records.push_back(r); }
+  void close() override { closed = true; }
+
+  std::string open_error;
+  bool opened = false, closed = false;
+  std::vector<ResultRecord> records;
+};
+
+TEST_F(RunnerTest, RecordsGoToTheSinkOpenedOnlyOnceTheBackendsExist) {
+  RunOptions o;
+  o.backends = {"reference"};
+  MemorySink sink;
+  EXPECT_EQ(sp::run_cases({scatter_case("t/a")}, {}, o, sink).exit_code, exit_code::kOk);
+  EXPECT_TRUE(sink.opened && sink.closed);
+  EXPECT_EQ(sink.records.size(), 2u);
+
+  MemorySink untouched;
+  o.backends = {"no-such-backend"};
+  EXPECT_EQ(sp::run_cases({scatter_case("t/a")}, {}, o, untouched).exit_code, exit_code::kBackendUnavailable);
+  EXPECT_FALSE(untouched.opened);
+
+  MemorySink refusing;
+  refusing.open_error = "no room for reports";
+  o.backends = {"reference"};
+  const RunSummary s = sp::run_cases({scatter_case("t/a")}, {}, o, refusing);
+  EXPECT_EQ(s.exit_code, exit_code::kUsage);
+  EXPECT_EQ(s.message, "no room for reports");
+  EXPECT_TRUE(refusing.records.empty());
+  EXPECT_FALSE(refusing.closed);
+}
+
 TEST_F(RunnerTest, SpecErrorsGiveExitThreeUnlessSomethingElseFailed) {
   const std::vector<SpecError> errors = {SpecError("bad.json", "t/broken", "inputs.index.dtype", "unknown dtype 'int7'")};
-  const RunOptions o = options_for("spec", {"reference"});
+  const TestRunOptions o = options_for("spec", {"reference"});
   EXPECT_EQ(run_cases({scatter_case("t/a")}, errors, o).exit_code, exit_code::kBadSpecInput);
   const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
   ASSERT_EQ(records.size(), 3u);
@@ -172,7 +226,7 @@ TEST_F(RunnerTest, SpecErrorsGiveExitThreeUnlessSomethingElseFailed) {
 TEST_F(RunnerTest, DocumentDisagreementIsAFailure) {
   Case c = scatter_case("t/a");
   c.expect.outputs = {f32({10, 0, 21})};
-  const RunOptions o = options_for("document", {"reference"});
+  const TestRunOptions o = options_for("document", {"reference"});
   EXPECT_EQ(run_cases({c}, {}, o).exit_code, exit_code::kUnexpectedResults);
   const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
   EXPECT_EQ(records[0].verdict, Verdict::Kind::Fail);
@@ -182,7 +236,7 @@ TEST_F(RunnerTest, DocumentDisagreementIsAFailure) {
 TEST_F(RunnerTest, ErratumIsRecordedWithWhatTheReferenceSays) {
   Case c = scatter_case("t/blog");
   c.erratum = Erratum{"001_bd549c940236546d.txt", "self[1] is written too", f32({10, 5, 20})};
-  const RunOptions o = options_for("erratum", {"reference"});
+  const TestRunOptions o = options_for("erratum", {"reference"});
   EXPECT_EQ(run_cases({c}, {}, o).exit_code, exit_code::kOk);
   const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
   ASSERT_TRUE(records[0].erratum);
@@ -195,7 +249,7 @@ TEST_F(RunnerTest, FiltersMatchIdGlobsAndTags) {
   EXPECT_FALSE(case_matches(scatter_case("torch/scatter/a"), {"paddle/*"}));
   EXPECT_TRUE(case_matches(scatter_case("x", {"erratum"}), {"paddle/*", "tag:erratum"}));
   EXPECT_FALSE(case_matches(scatter_case("x", {"example"}), {"tag:erratum"}));
-  RunOptions o = options_for("filter", {"reference"});
+  TestRunOptions o = options_for("filter", {"reference"});
   o.filters = {"b/*"};
   const RunSummary s = run_cases({scatter_case("a/1"), scatter_case("b/1")}, {}, o);
   EXPECT_EQ(s.verdicts.at(Verdict::Kind::Pass), 2u);
@@ -204,7 +258,7 @@ TEST_F(RunnerTest, FiltersMatchIdGlobsAndTags) {
 TEST_F(RunnerTest, ThreadsRunEveryCaseOnce) {
   std::vector<Case> cases;
   for (int i = 0; i < 40; ++i) cases.push_back(scatter_case("t/" + std::to_string(i)));
-  RunOptions o = options_for("threads", {"reference", "test-wrong"});
+  TestRunOptions o = options_for("threads", {"reference", "test-wrong"});
   o.threads = 4;
   const RunSummary s = run_cases(cases, {}, o);
   EXPECT_EQ(s.verdicts.at(Verdict::Kind::Pass), 80u);
@@ -230,7 +284,7 @@ TEST_F(RunnerTest, SpecFilesLoadLenientlyAndIdsAreUniqueAcrossFiles) {
   EXPECT_EQ(specs.errors[1].case_id(), "f/ok");
   EXPECT_NE(std::string(specs.errors[1].what()).find("duplicate case id; first defined in"), std::string::npos);
 
-  RunOptions o = options_for("files-run", {"reference"});
+  TestRunOptions o = options_for("files-run", {"reference"});
   const RunSummary s = run_specs({dir + "/specs"}, o);
   EXPECT_EQ(s.exit_code, exit_code::kBadSpecInput);
   EXPECT_EQ(s.verdicts.at(Verdict::Kind::Pass), 2u);
@@ -248,7 +302,7 @@ ExpectationEntry listed(const std::string& case_pattern, const std::string& back
 }
 
 TEST_F(RunnerTest, ListedFailureIsXFailAndExitZero) {
-  RunOptions o = options_for("xfail", {"test-wrong"});
+  TestRunOptions o = options_for("xfail", {"test-wrong"});
   o.expectations = {listed("s/*", "test-*")};
   const RunSummary s = run_cases({scatter_case("s/one")}, {}, o);
   EXPECT_EQ(s.exit_code, exit_code::kOk);
@@ -256,7 +310,7 @@ TEST_F(RunnerTest, ListedFailureIsXFailAndExitZero) {
 }
 
 TEST_F(RunnerTest, ListedPassIsXPassAndFailsTheGateUnlessWarned) {
-  RunOptions o = options_for("xpass", {"reference"});
+  TestRunOptions o = options_for("xpass", {"reference"});
   o.expectations = {listed("s/one", "reference")};
   RunSummary s = run_cases({scatter_case("s/one")}, {}, o);
   EXPECT_EQ(s.exit_code, exit_code::kUnexpectedResults);
@@ -268,7 +322,7 @@ TEST_F(RunnerTest, ListedPassIsXPassAndFailsTheGateUnlessWarned) {
 }
 
 TEST_F(RunnerTest, UnlistedBackendIsNotCoveredByAnEntry) {
-  RunOptions o = options_for("unlisted", {"test-wrong"});
+  TestRunOptions o = options_for("unlisted", {"test-wrong"});
   o.expectations = {listed("s/one", "cpu")};
   EXPECT_EQ(run_cases({scatter_case("s/one")}, {}, o).exit_code, exit_code::kUnexpectedResults);
 }
@@ -278,7 +332,7 @@ TEST_F(RunnerTest, ShardsPartitionTheCases) {
   for (int i = 0; i < 7; ++i) cases.push_back(scatter_case("s/" + std::to_string(i)));
   size_t total = 0;
   for (int shard = 0; shard < 3; ++shard) {
-    RunOptions o = options_for("shard" + std::to_string(shard), {"reference"});
+    TestRunOptions o = options_for("shard" + std::to_string(shard), {"reference"});
     o.shard_index = shard;
     o.shard_count = 3;
     const RunSummary s = run_cases(cases, {}, o);

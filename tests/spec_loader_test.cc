@@ -2,13 +2,16 @@
 // the writer round-trips bit-exactly.
 #include "reference/op_table.h"
 #include "harness/spec_loader.h"
+#include "harness/spec_loader_internal.h"  // the schema generator
 
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <random>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -158,7 +161,7 @@ TEST(SpecLoader, UnknownDtypeOpAndErrorCategory) {
   c["inputs"]["self"]["dtype"] = "float128";
   expect_case_error(c, "cases[0].inputs.self.dtype", "enum");
   json o = scatter_case("t/op");
-  o["op"] = "torch.scatter_reduce";
+  o["op"] = "torch.no_such_op";
   expect_case_error(o, "cases[0].op", "enum");
   json e = scatter_case("t/category");
   e["expect"] = {{"error", "index_oob"}};
@@ -412,6 +415,81 @@ TEST(SpecLoader, SchemaEnumsMatchTheCode) {
   for (DType t : kAllDTypes) dtypes.emplace_back(dtype_name(t));
   EXPECT_EQ(schema["definitions"]["tensor"]["properties"]["dtype"]["enum"].get<std::vector<std::string>>(), dtypes);
   EXPECT_EQ(schema["definitions"]["case"]["properties"]["op"]["enum"].get<std::vector<std::string>>(), known_ops());
+}
+
+// The schema's args and inputs are the union over the op table: every
+// argument name with its type's JSON type, every operand name.
+TEST(SpecLoader, SchemaArgsAndInputsAreTheOpTablesNames) {
+  const json schema = json::parse(spec_schema_text());
+  const json& args = schema["definitions"]["case"]["properties"]["args"]["properties"];
+  const json& inputs = schema["definitions"]["case"]["properties"]["inputs"]["properties"];
+  std::set<std::string> arg_names, operand_names;
+  for (const OpSpec& op : op_table()) {
+    for (const ArgSpec& a : op.args) {
+      arg_names.insert(a.name);
+      ASSERT_TRUE(args.contains(a.name)) << a.name;
+      const json& property = args[a.name];
+      switch (a.type) {
+        case Arg::Type::Int: EXPECT_EQ(property["type"], "integer") << a.name; break;
+        case Arg::Type::Bool: EXPECT_EQ(property["type"], "boolean") << a.name; break;
+        case Arg::Type::String: EXPECT_EQ(property["type"], "string") << a.name; break;
+        case Arg::Type::Scalar: EXPECT_EQ(property["$ref"], "#/definitions/scalar") << a.name; break;
+      }
+    }
+    for (const OperandSpec& o : op.operands) operand_names.insert(o.name);
+  }
+  EXPECT_EQ(args.size(), arg_names.size());
+  EXPECT_EQ(inputs.size(), operand_names.size());
+  for (const std::string& name : operand_names)
+    EXPECT_EQ(inputs[name]["$ref"], "#/definitions/input_tensor") << name;
+}
+
+// The generator fills exactly the structural file's placeholders and
+// refuses a structure without them (the two would have drifted apart).
+TEST(SpecLoader, SchemaGeneratorFillsThePlaceholders) {
+  const json placeholder = {{"$comment", "generated"}};
+  json structural = {{"definitions", {{"case", {{"properties", {{"op", placeholder}, {"args", placeholder}}}}}}}};
+  EXPECT_THROW(spec_internal::generate_spec_schema(structural), std::logic_error);  // no inputs placeholder
+  structural["definitions"]["case"]["properties"]["inputs"] = placeholder;
+  const json full = spec_internal::generate_spec_schema(structural);
+  for (const char* key : {"op", "args", "inputs"})
+    EXPECT_FALSE(full["definitions"]["case"]["properties"][key].contains("$comment")) << key;
+}
+
+// The schema gives each argument name one JSON type, so no two ops may
+// declare the same name with different types.
+TEST(SpecLoader, NoArgumentNameHasTwoTypes) {
+  std::map<std::string, std::pair<Arg::Type, std::string>> first;
+  for (const OpSpec& op : op_table())
+    for (const ArgSpec& a : op.args) {
+      const auto [it, fresh] = first.try_emplace(a.name, a.type, op.id);
+      EXPECT_TRUE(fresh || it->second.first == a.type)
+          << a.name << " is a " << arg_type_name(a.type) << " in " << op.id << " but a "
+          << arg_type_name(it->second.first) << " in " << it->second.second;
+    }
+}
+
+// Arguments are read by the type the op table declares, whatever their name.
+TEST(SpecLoader, ArgumentsAreReadByTheirDeclaredType) {
+  json c = scatter_case("t/arg-types");
+  c["args"]["value"] = 3;
+  c["inputs"].erase("src");
+  c["args"]["reduce"] = "add";
+  const OpCall call = load_spec_text(text_of(c), kFile).at(0).call;
+  EXPECT_EQ(call.arg("dim")->type, Arg::Type::Int);
+  EXPECT_EQ(call.arg("value")->type, Arg::Type::Scalar);
+  EXPECT_EQ(call.arg("value")->scalar.kind, Scalar::Kind::Int);
+  EXPECT_EQ(*call.string_arg("reduce"), "add");
+  json p = json::parse(R"({"id": "t/paddle-args", "op": "paddle.scatter", "source": {"document": "004.txt"},
+    "args": {"overwrite": false},
+    "inputs": {"x": {"dtype": "float32", "data": [[1, 1], [2, 2]]}, "index": {"dtype": "int64", "data": [1]},
+               "updates": {"dtype": "float32", "data": [[5, 5]]}},
+    "expect": {"output": {"data": [[1, 1], [7, 7]]}}})");
+  const Case paddle = load_spec_text(text_of(p), kFile).at(0);
+  EXPECT_EQ(paddle.call.bool_arg("overwrite"), std::optional<bool>(false));
+  EXPECT_EQ(case_to_json(paddle)["args"], json::parse(R"({"overwrite": false})"));  // written by its type
+  p["args"]["overwrite"] = 1;
+  expect_case_error(p, "cases[0].args.overwrite", "schema");
 }
 
 // --- round trips ---------------------------------------------------------------

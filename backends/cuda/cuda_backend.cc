@@ -15,12 +15,14 @@
 // but a crash passes; this backend reports index_out_of_bounds for values
 // outside the rule it applies and runs overlapping selves as given.
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "reference/op_table.h"
 #include "backends/backend.h"
+#include "backends/common/arg_rules.h"
 #include "backends/cuda/cuda_ops.h"
 #include "backends/cuda/tensor_meta.h"
 #include "reference/dialect_mindspore.h"
@@ -92,29 +94,6 @@ void report_bad_index(const Tensor& index, const TensorMeta& walked, int64_t lin
                                             " with size " + std::to_string(size));
 }
 
-// PyTorch's and MindSpore's "index.size(d) <= other.size(d)" over dims.
-bool index_fits(const TensorMeta& index, const TensorMeta& other, int skip_dim) {
-  for (int d = 0; d < index.rank; ++d)
-    if (d != skip_dim && index.sizes[d] > other.sizes[d]) return false;
-  return true;
-}
-
-// A call missing what its op needs is a harness (spec) problem.
-void require_operands(const OpCall& call) {
-  const auto need_tensor = [&](const char* name) {
-    if (!call.tensor(name)) throw std::invalid_argument(call.op + ": missing tensor '" + name + "'");
-  };
-  need_tensor("index");
-  if (call.op == "paddle.scatter") {
-    need_tensor("x");
-    need_tensor("updates");
-    return;
-  }
-  if (!call.int_arg("dim")) throw std::invalid_argument(call.op + ": missing 'dim'");
-  if (call.op == "torch.gather") return need_tensor("input");
-  need_tensor("self");
-  if (!call.tensor("src") && !call.scalar_arg("value")) throw std::invalid_argument(call.op + ": needs 'src' or 'value'");
-}
 
 class CudaBackend final : public Backend {
  public:
@@ -126,21 +105,12 @@ class CudaBackend final : public Backend {
            " on " + cuda::device_summary();
   }
 
-  bool implements(std::string_view op) const override {
-    static const std::vector<std::string_view> kOps = {"torch.gather", "torch.scatter_", "torch.scatter",
-                                                      "torch.scatter_add_", "torch.scatter_add", "mindspore.scatter_",
-                                                      "paddle.scatter"};
-    return std::find(kOps.begin(), kOps.end(), op) != kOps.end();
-  }
+  bool implements(std::string_view op) const override { return kernel_of(op) != nullptr; }
   Outcome run(const OpCall& call) override {
     try {
-      require_operands(call);
-      if (call.op == "torch.gather") return torch_gather(call);
-      if (call.op == "torch.scatter_" || call.op == "torch.scatter") return torch_scatter(call, false);
-      if (call.op == "torch.scatter_add_" || call.op == "torch.scatter_add") return torch_scatter(call, true);
-      if (call.op == "mindspore.scatter_") return mindspore_scatter(call);
-      if (call.op == "paddle.scatter") return paddle_scatter(call);
-      return Outcome::unsupported("op " + call.op + " is not implemented by the cuda backend");
+      const Kernel kernel = kernel_of(call.op);
+      if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the cuda backend");
+      return (this->*kernel)(call);
     } catch (const Refusal& r) {
       return r.outcome;
     } catch (const cuda::CudaFailure& e) {
@@ -151,6 +121,22 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  using Kernel = Outcome (CudaBackend::*)(const OpCall&);
+  // The ops this backend implements, and the kernel of each.
+  static Kernel kernel_of(std::string_view op) {
+    static const std::map<std::string, Kernel, std::less<>> kernels = {
+        {"torch.gather", &CudaBackend::torch_gather},
+        {"torch.scatter_", &CudaBackend::torch_scatter},
+        {"torch.scatter", &CudaBackend::torch_scatter},
+        {"torch.scatter_add_", &CudaBackend::torch_scatter_add},
+        {"torch.scatter_add", &CudaBackend::torch_scatter_add},
+        {"mindspore.scatter_", &CudaBackend::mindspore_scatter},
+        {"paddle.scatter", &CudaBackend::paddle_scatter},
+    };
+    const auto it = kernels.find(op);
+    return it == kernels.end() ? nullptr : it->second;
+  }
+
   // Writes into `self` in place, or into a contiguous copy of it returned as
   // "out"; a failed validation pass becomes index_out_of_bounds.
   Outcome scatter_into(const OpCall& call, const Tensor& self, cuda::ScatterJob job, const Tensor& index,
@@ -170,19 +156,11 @@ class CudaBackend final : public Backend {
     const Tensor& index = *call.tensor("index");
     const TensorMeta in = meta_or_refuse(input, true);
     const TensorMeta idx = meta_or_refuse(index, true);
+    if (auto v = backend_rules::check_torch_gather(call)) fail(v->category, v->message);
     const int64_t dim = *call.int_arg("dim");
-    if (dim < -in.rank || dim >= in.rank)
-      fail(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" +
-                                             std::to_string(-in.rank) + ", " + std::to_string(in.rank - 1) +
-                                             "], but got " + std::to_string(dim) + ")");
     const int d = static_cast<int>(dim < 0 ? dim + in.rank : dim);
     Tensor out = Tensor::zeros(input.dtype(), index.shape());
     if (index.numel() == 0) return Outcome::of_outputs({out});
-    if (index.dtype() != DType::Int64) fail(ErrorCategory::IndexDtype, "gather(): Expected dtype int64 for index");
-    if (idx.rank != in.rank)
-      fail(ErrorCategory::RankMismatch, "Index tensor must have the same number of dimensions as input tensor");
-    if (!index_fits(idx, in, d))
-      fail(ErrorCategory::ShapeMismatch, "Size does not match at a dimension other than " + std::to_string(d));
 
     cuda::GatherJob job;
     job.dtype = input.dtype();
@@ -196,35 +174,20 @@ class CudaBackend final : public Backend {
     return Outcome::of_outputs({out});
   }
 
-  Outcome torch_scatter(const OpCall& call, bool is_scatter_add) {
+  Outcome torch_scatter(const OpCall& call) { return scatter(call, false); }
+  Outcome torch_scatter_add(const OpCall& call) { return scatter(call, true); }
+  Outcome scatter(const OpCall& call, bool is_scatter_add) {
     const Tensor& self = *call.tensor("self");
     const Tensor& index = *call.tensor("index");
     const Tensor* src = call.tensor("src");
     const TensorMeta s = meta_or_refuse(self, true);
     const TensorMeta idx = meta_or_refuse(index, true);
+    if (auto v = backend_rules::check_torch_scatter(call)) fail(v->category, v->message);
     const int64_t dim = *call.int_arg("dim");
-    if (dim < -s.rank || dim >= s.rank)
-      fail(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" +
-                                             std::to_string(-s.rank) + ", " + std::to_string(s.rank - 1) +
-                                             "], but got " + std::to_string(dim) + ")");
     const int d = static_cast<int>(dim < 0 ? dim + s.rank : dim);
     const bool empty = index.numel() == 0;
-    if (!empty && index.dtype() != DType::Int64) fail(ErrorCategory::IndexDtype, "scatter(): Expected dtype int64 for index");
-    if (src && src->dtype() != self.dtype())
-      fail(ErrorCategory::DtypeMismatch, "scatter(): Expected self.dtype to be equal to src.dtype");
     TensorMeta sm;
     if (src) sm = meta_or_refuse(*src, true);
-    if (!empty) {
-      if (idx.rank != s.rank || (src && sm.rank != idx.rank))
-        fail(ErrorCategory::RankMismatch, "Index tensor must have the same number of dimensions as self tensor");
-      if ((src && !index_fits(idx, sm, -1)) || !index_fits(idx, s, d))
-        fail(ErrorCategory::ShapeMismatch, "Expected index " + format_shape(index.shape()) +
-                                               " to be smaller than self " + format_shape(self.shape()) +
-                                               " apart from dimension " + std::to_string(d));
-    }
-    if (is_inplace_op(call.op) && self.has_internal_overlap())
-      fail(ErrorCategory::OverlappingOutput,
-           "unsupported operation: more than one element of the written-to tensor refers to a single memory location");
     std::optional<WriteMode> mode = is_scatter_add ? WriteMode::Add : parse_reduce(call.string_arg("reduce"));
     if (!mode) fail(ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply.");
 
@@ -253,27 +216,16 @@ class CudaBackend final : public Backend {
     const Tensor& index = *call.tensor("index");
     const Tensor* src = call.tensor("src");
     const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
+    if (auto v = backend_rules::check_mindspore_scatter(call)) fail(v->category, v->message);
     const int64_t rank = self.rank();
     const int64_t dim = *call.int_arg("dim");
-    if (dim < -rank || dim >= rank)
-      fail(ErrorCategory::DimOutOfRange, "dim must be in [" + std::to_string(-rank) + ", " + std::to_string(rank) + ")");
-    if (rank > 8) fail(ErrorCategory::RankLimit, "the rank of self must be at most 8");
-    if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
-      fail(ErrorCategory::IndexDtype, "index must be int32 or int64");
-    if (src && src->dtype() != self.dtype()) fail(ErrorCategory::DtypeMismatch, "self and src must have the same dtype");
     std::optional<WriteMode> mode = parse_reduce(call.string_arg("reduce"));
-    if (!mode) fail(ErrorCategory::InvalidReduce, "reduce must be \"add\" or \"multiply\", but got \"" + *call.string_arg("reduce") + "\"");
-    if (!src && r2_10) fail(ErrorCategory::InvalidArgument, "value overload removed after 2.9");
+    if (!mode) fail(ErrorCategory::InvalidReduce, "reduce must be \"add\" or \"multiply\"");
     if (index.numel() == 0) return Outcome::of_outputs({self});
 
-    const TensorMeta s = meta_or_refuse(self, false);
     const TensorMeta idx = meta_or_refuse(index, false);
     TensorMeta sm;
     if (src) sm = meta_or_refuse(*src, false);
-    if (idx.rank != s.rank || (src && sm.rank != idx.rank))
-      fail(ErrorCategory::RankMismatch, "the rank of index and self must be the same");
-    if ((src && !index_fits(idx, sm, -1)) || !index_fits(idx, s, -1))
-      fail(ErrorCategory::ShapeMismatch, "index.size(d) must not exceed self.size(d) and src.size(d) for every d");
 
     cuda::ScatterJob job;
     job.dtype = self.dtype();
@@ -300,17 +252,7 @@ class CudaBackend final : public Backend {
     const Tensor& x = *call.tensor("x");
     const Tensor& index = *call.tensor("index");
     const Tensor& updates = *call.tensor("updates");
-    if (x.rank() < 1) fail(ErrorCategory::InvalidArgument, "x must have at least one dimension");
-    if (index.rank() != 1)
-      fail(ErrorCategory::InvalidArgument, "index must be a 1-D tensor, but got ndim " + std::to_string(index.rank()));
-    if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
-      fail(ErrorCategory::IndexDtype, "index must be int32 or int64");
-    if (updates.dtype() != x.dtype()) fail(ErrorCategory::DtypeMismatch, "updates must have the dtype of x");
-    Shape expected = x.shape();
-    expected[0] = index.size(0);
-    if (updates.shape() != expected)
-      fail(ErrorCategory::ShapeMismatch,
-           "updates.shape " + format_shape(updates.shape()) + " must be " + format_shape(expected));
+    if (auto v = backend_rules::check_paddle_scatter(call)) fail(v->category, v->message);
 
     const TensorMeta xm = meta_or_refuse(x, false);
     cuda::ScatterJob job;

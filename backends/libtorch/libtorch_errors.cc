@@ -24,7 +24,9 @@ constexpr Pattern kPatterns[] = {
     {"Dimension out of range", "", ErrorCategory::DimOutOfRange},
     // "scatter(): Expected dtype int64 for index"
     {"Expected dtype int64 for index", "", ErrorCategory::IndexDtype},
-    {"reduce argument must be either add or multiply", "", ErrorCategory::InvalidReduce},
+    {"reduce argument must be either", "", ErrorCategory::InvalidReduce},  // add or multiply / sum, prod, ...
+    // A dtype a kernel has no dispatch for: "\"div_floor_cpu\" not implemented for 'Bool'"
+    {"not implemented for '", "", ErrorCategory::UnsupportedDtype},
     // "Index tensor must have the same number of dimensions as self tensor"
     {"Index tensor must have the same number of dimensions", "", ErrorCategory::RankMismatch},
     // gather: "Size does not match at dimension 1 expected index [1, 5] to be

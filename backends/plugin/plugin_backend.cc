@@ -1,9 +1,13 @@
+// plugin_backend.cc — the "plugin:" backend (plugin_backend.h): starts
+// scatterproof-plugin-host for the library under a Supervisor and forwards
+// each call over the line protocol. What a plugin implements is what the
+// host's hello offered (the op-table ops its supports() accepts for some
+// dtype); which operand an in-place op writes comes from the op table.
 #include "backends/plugin/plugin_backend.h"
-#include "reference/op_table.h"
 
-#include <algorithm>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +15,7 @@
 #include <system_error>
 
 #include "backends/process/supervisor.h"
+#include "reference/op_table.h"
 
 namespace sp {
 namespace {

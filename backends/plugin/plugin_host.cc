@@ -8,6 +8,12 @@
 // so whatever the plugin does (segfault, abort, exit, hang, print) costs at
 // most the case it was running.
 //
+// Everything it knows about ops comes from the op table
+// (reference/op_table.h): the ops it offers (each one the plugin supports
+// for some dtype), the data operand supports() is asked about, the operand
+// the plugin writes and the shape and dtype of the "out" it allocates. The
+// arguments are passed through as the request carries them, by name.
+//
 // Protocol channel protection: before the plugin is loaded (its constructors
 // run at dlopen) the protocol's stdin/stdout are moved to private
 // close-on-exec descriptors; fd 1 then points at stderr and fd 0 at
@@ -15,7 +21,9 @@
 //
 // Exit codes: 0 after "bye" or end of input; 2 bad command line; 3 the
 // plugin cannot be loaded or its ABI is refused (the handshake is answered
-// "unavailable" with the reason, which is also on stderr); 4 the harness
+// "unavailable" with the reason, which is also on stderr; a plugin of
+// another ABI major is refused with both versions and, for 1.x, a pointer
+// to the migration note in README.md); 4 the harness
 // sent a message this host cannot decode.
 #include <dlfcn.h>
 #include <errno.h>
@@ -26,17 +34,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "reference/op_table.h"
 #include "backends/process/protocol.h"
-#include "scatterproof/plugin.h"
 #include "reference/errors.h"
 #include "reference/op_call.h"
+#include "reference/op_table.h"
+#include "scatterproof/plugin.h"
 
 namespace sp {
 namespace {
@@ -94,6 +101,28 @@ std::optional<std::string> receive(const ProtocolChannel& ch) {
   return line;
 }
 
+// Why a plugin of another ABI major is refused: both versions, and what to
+// do about it. A 1.x plugin is the case vendors will meet (2.0 replaced
+// sp_call's fixed argument fields), so it is sent to the migration note.
+std::string abi_refusal(const std::string& path, const sp_plugin& plugin) {
+  const std::string theirs = std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor);
+  const std::string ours = std::to_string(SP_PLUGIN_ABI_MAJOR) + "." + std::to_string(SP_PLUGIN_ABI_MINOR);
+  std::string why =
+      "plugin " + path + " was built for plugin ABI " + theirs + " but this scatterproof speaks ABI " + ours + " (";
+  if (plugin.abi_major == 1)
+    why +=
+        "ABI 2.0 passes scalar arguments as named values in sp_call.args instead of sp_call's dim, reduce, "
+        "value and overwrite fields; port it as README.md, \"Migrating a plugin from ABI 1.x to 2.0\" shows, "
+        "and rebuild it against this version's <scatterproof/plugin.h>)";
+  else if (plugin.abi_major > SP_PLUGIN_ABI_MAJOR)
+    why += "a newer ABI than this scatterproof knows: run it with the scatterproof whose SDK it was built against)";
+  else
+    why +=
+        "rebuild the plugin against this version's <scatterproof/plugin.h>; README.md, \"Vendor plugins: the C "
+        "ABI\" lists what changed)";
+  return why;
+}
+
 // The plugin, or why it is refused.
 struct LoadedPlugin {
   const sp_plugin* plugin = nullptr;
@@ -112,11 +141,7 @@ LoadedPlugin load_plugin(const std::string& path) {
   if (plugin->struct_size < SP_PLUGIN_MIN_SIZE)
     return {nullptr, "plugin " + path + ": sp_plugin.struct_size " + std::to_string(plugin->struct_size) +
                          " is smaller than the ABI 1.0 minimum " + std::to_string(SP_PLUGIN_MIN_SIZE)};
-  if (plugin->abi_major != SP_PLUGIN_ABI_MAJOR)
-    return {nullptr, "plugin " + path + " was built for plugin ABI " + std::to_string(plugin->abi_major) + "." +
-                         std::to_string(plugin->abi_minor) + " but this scatterproof speaks ABI " +
-                         std::to_string(SP_PLUGIN_ABI_MAJOR) + "." + std::to_string(SP_PLUGIN_ABI_MINOR) +
-                         " (rebuild the plugin against this version's <scatterproof/plugin.h>)"};
+  if (plugin->abi_major != SP_PLUGIN_ABI_MAJOR) return {nullptr, abi_refusal(path, *plugin)};
   if (!plugin->supports || !plugin->run)
     return {nullptr, "plugin " + path + ": sp_plugin.supports and sp_plugin.run must not be NULL"};
   return {plugin, {}};
@@ -130,10 +155,12 @@ bool supports_any_dtype(const sp_plugin& plugin, const std::string& op) {
   return false;
 }
 
+// The ops offered to the harness: every op of the table the plugin supports
+// for some dtype (plugin.h, call 4).
 nlohmann::json hello_reply(const sp_plugin& plugin) {
   nlohmann::json ops = nlohmann::json::array();
-  for (const std::string& op : known_ops())
-    if (supports_any_dtype(plugin, op)) ops.push_back(op);
+  for (const OpSpec& op : op_table())
+    if (supports_any_dtype(plugin, op.id)) ops.push_back(op.id);
   return {{"type", "hello"},
           {"protocol", protocol::kVersion},
           {"name", plugin_name(plugin)},
@@ -142,21 +169,20 @@ nlohmann::json hello_reply(const sp_plugin& plugin) {
           {"ops", std::move(ops)}};
 }
 
-// The operand whose dtype supports() is asked about: input, self or x.
-const Tensor* data_operand(const OpCall& call) {
-  for (const char* name : {"input", "self", "x"})
-    if (const Tensor* t = call.tensor(name)) return t;
-  return nullptr;
-}
-
 // An argument as the ABI passes it; its strings point into `arg`.
 sp_arg describe(const std::string& name, const Arg& arg) {
   sp_arg a{};
   a.name = name.c_str();
   switch (arg.type) {
-    case Arg::Type::Int: a.type = SP_ARG_INT, a.i = arg.i; break;
-    case Arg::Type::Bool: a.type = SP_ARG_BOOL, a.i = arg.b ? 1 : 0; break;
-    case Arg::Type::String: a.type = SP_ARG_STRING, a.s = arg.s.c_str(); break;
+    case Arg::Type::Int:
+      a.type = SP_ARG_INT, a.i = arg.i;
+      break;
+    case Arg::Type::Bool:
+      a.type = SP_ARG_BOOL, a.i = arg.b ? 1 : 0;
+      break;
+    case Arg::Type::String:
+      a.type = SP_ARG_STRING, a.s = arg.s.c_str();
+      break;
     case Arg::Type::Scalar:
       a.type = SP_ARG_SCALAR;
       a.scalar.kind = arg.scalar.kind == Scalar::Kind::Bool  ? SP_SCALAR_BOOL
@@ -169,11 +195,14 @@ sp_arg describe(const std::string& name, const Arg& arg) {
   return a;
 }
 
-// The preallocated output of an out-of-place op (plugin.h, sp_named_tensor).
-Tensor allocate_out(const OpCall& call, const Tensor& data) {
-  const Tensor* index = call.tensor("index");
-  const Shape& shape = call.op == "torch.gather" && index ? index->shape() : data.shape();
-  return Tensor::zeros(data.dtype(), shape);
+// The preallocated output of an out-of-place op (plugin.h, "The ops"): the
+// shape and dtype the op table names. Empty when the call lacks the operand
+// they come from (the plugin then sees no "out" and declines).
+std::optional<Tensor> allocate_out(const OpSpec& spec, const OpCall& call) {
+  const Tensor* shape_of = call.tensor(spec.output_shape_of);
+  const Tensor* dtype_of = call.tensor(spec.output_dtype_of);
+  if (!shape_of || !dtype_of) return std::nullopt;
+  return Tensor::zeros(dtype_of->dtype(), shape_of->shape());
 }
 
 sp_tensor describe(const Tensor& t, bool writable) {
@@ -191,14 +220,18 @@ sp_tensor describe(const Tensor& t, bool writable) {
 std::string message_of(const sp_result& result) { return result.message ? result.message : ""; }
 
 nlohmann::json run_case(const sp_plugin& plugin, uint64_t id, OpCall& call) {
-  const Tensor* data = data_operand(call);
-  if (!data) return protocol::encode_outcome(id, Outcome::unsupported("the call has no input, self or x operand"));
+  const OpSpec* spec = find_op(call.op);
+  if (!spec) return protocol::encode_outcome(id, Outcome::unsupported("op " + call.op + " is not in the op table"));
+  const Tensor* data = call.tensor(spec->data_operand);
+  if (!data)
+    return protocol::encode_outcome(id, Outcome::unsupported("the call has no " + spec->data_operand + " operand"));
   if (!plugin.supports(call.op.c_str(), static_cast<sp_dtype>(data->dtype())))
-    return protocol::encode_outcome(id, Outcome::unsupported("plugin " + plugin_name(plugin) + " does not support " +
-                                                              call.op + " on " + std::string(dtype_name(data->dtype()))));
-  const bool inplace = is_inplace_op(call.op);
-  if (!inplace) call.tensors["out"] = allocate_out(call, *data);
-  const std::string written = output_name(call.op);
+    return protocol::encode_outcome(
+        id, Outcome::unsupported("plugin " + plugin_name(plugin) + " does not support " + call.op + " on " +
+                                 std::string(dtype_name(data->dtype()))));
+  const std::string& written = spec->output;
+  if (!spec->in_place)
+    if (std::optional<Tensor> out = allocate_out(*spec, call)) call.tensors[written] = std::move(*out);
 
   std::vector<sp_named_tensor> operands;
   for (const auto& [name, t] : call.tensors) operands.push_back({name.c_str(), describe(t, name == written)});
@@ -217,19 +250,26 @@ nlohmann::json run_case(const sp_plugin& plugin, uint64_t id, OpCall& call) {
   result.struct_size = sizeof(sp_result);
   const int status = plugin.run(&c, &result);
   switch (status) {
-    case SP_STATUS_OK: return protocol::encode_outcome(id, Outcome::of_outputs({*call.tensor(written)}));
-    case SP_STATUS_UNSUPPORTED: return protocol::encode_outcome(id, Outcome::unsupported(message_of(result)));
+    case SP_STATUS_OK:
+      if (const Tensor* output = call.tensor(written))
+        return protocol::encode_outcome(id, Outcome::of_outputs({*output}));
+      break;
+    case SP_STATUS_UNSUPPORTED:
+      return protocol::encode_outcome(id, Outcome::unsupported(message_of(result)));
     case SP_STATUS_ERROR:
       if (result.category >= SP_ERROR_INDEX_OUT_OF_BOUNDS && result.category <= SP_ERROR_INVALID_ARGUMENT)
         return protocol::encode_outcome(
             id, Outcome::of_error(kAllErrorCategories[result.category - 1], message_of(result)));
       break;
-    default: break;
+    default:
+      break;
   }
   // A broken contract is the plugin's fault, not a finding about the op: the
   // category below is deliberately not a known one, so the harness rejects
   // the answer as garbage (verdict error) and its message says why.
-  const std::string why = status == SP_STATUS_ERROR
+  const std::string why = status == SP_STATUS_OK
+                              ? "plugin returned SP_STATUS_OK but the call has no " + written + " operand to return"
+                          : status == SP_STATUS_ERROR
                               ? "plugin returned SP_STATUS_ERROR with category " + std::to_string(result.category) +
                                     ", which is not an sp_error_category"
                               : "plugin returned " + std::to_string(status) + " from run(), which is not an sp_status";

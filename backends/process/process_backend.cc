@@ -3,11 +3,21 @@
 //
 //   process:COMMAND LINE   any program speaking the protocol; the command is
 //                          split at spaces (no shell, no quoting)
-//   paddle | mindspore | numpy | torch-python
-//                          the Python adapters in adapters/, run with the
-//                          project's virtual environment (.venv, made by
-//                          scripts/setup-python.sh); numpy runs PyTorch's
-//                          ops as a converter would write them in NumPy
+//   paddle | mindspore | numpy | torch-python | ...
+//                          the Python adapters in adapters/, one backend per
+//                          entry of adapters/manifest.json (backend name,
+//                          script, description), run with the project's
+//                          virtual environment (.venv, made by
+//                          scripts/setup-python.sh)
+//
+// The manifest is the one list of adapters: this file registers what it
+// names and CMake (adapters/adapter_tests.cmake) adds their conformance
+// tests from it, so adding an adapter is one Python file and one manifest
+// entry. Its path, like the adapters' and the venv's, is the source tree
+// this build was configured from (SP_PROCESS_SOURCE_DIR). A missing
+// manifest registers no adapter backend (a tree without adapters/); a
+// malformed one, or a malformed entry, is reported on stderr naming the
+// field, and the entries that are well formed are still registered.
 //
 // The child is started (and the framework imported) when the backend is
 // created, so a missing venv or framework makes the backend unavailable with
@@ -19,6 +29,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "backends/backend.h"
@@ -29,7 +41,8 @@ namespace {
 
 class ProcessBackend final : public Backend {
  public:
-  ProcessBackend(std::string name, SupervisorOptions options) : name_(std::move(name)), supervisor_(std::move(options)) {}
+  ProcessBackend(std::string name, SupervisorOptions options)
+      : name_(std::move(name)), supervisor_(std::move(options)) {}
 
   std::string start() { return supervisor_.start(); }
   std::string name() const override { return name_; }
@@ -91,12 +104,74 @@ BackendFactory python_adapter(std::string script) {
     if (const char* override_python = std::getenv("SCATTERPROOF_PYTHON"); override_python && *override_python)
       python = override_python;
     else if (!std::filesystem::exists(python)) {
-      std::fprintf(stderr, "scatterproof: backend '%s' is unavailable: no Python environment at %s (run scripts/setup-python.sh)\n",
-                   name.c_str(), python.c_str());
+      std::fprintf(
+          stderr,
+          "scatterproof: backend '%s' is unavailable: no Python environment at %s (run scripts/setup-python.sh)\n",
+          name.c_str(), python.c_str());
       return nullptr;
     }
     return start_or_explain(name, {python, (source / "adapters" / script).string()});
   };
+}
+
+// One adapter of adapters/manifest.json (the fields adapters/README.md
+// documents; "test" is CMake's business).
+struct ManifestAdapter {
+  std::string backend;
+  std::string script;
+  std::string description;
+};
+
+// The well-formed entries of the manifest at `path`; problems go to
+// *problems, one line each, naming the entry and field.
+std::vector<ManifestAdapter> read_manifest(const std::filesystem::path& path, std::vector<std::string>* problems) {
+  std::ifstream in(path);
+  if (!in) return {};
+  const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (manifest.is_discarded()) {
+    problems->push_back("is not valid JSON");
+    return {};
+  }
+  if (!manifest.is_object() || manifest.value("format", "") != "scatterproof-adapters/1") {
+    problems->push_back("field 'format' is not \"scatterproof-adapters/1\"");
+    return {};
+  }
+  if (!manifest.contains("adapters") || !manifest["adapters"].is_array()) {
+    problems->push_back("field 'adapters' is not an array");
+    return {};
+  }
+  std::vector<ManifestAdapter> adapters;
+  for (size_t i = 0; i < manifest["adapters"].size(); ++i) {
+    const nlohmann::json& entry = manifest["adapters"][i];
+    const std::string where = "adapters[" + std::to_string(i) + "]";
+    auto text = [&](const char* field) -> std::string {
+      if (!entry.is_object() || !entry.contains(field) || !entry[field].is_string() ||
+          entry[field].get<std::string>().empty()) {
+        problems->push_back(where + "." + field + " is missing or not a non-empty string");
+        return {};
+      }
+      return entry[field].get<std::string>();
+    };
+    ManifestAdapter a{text("backend"), text("script"), text("description")};
+    if (a.backend.empty() || a.script.empty() || a.description.empty()) continue;
+    if (a.script.find('/') != std::string::npos) {
+      problems->push_back(where + ".script '" + a.script + "' is not a file name in adapters/");
+      continue;
+    }
+    adapters.push_back(std::move(a));
+  }
+  return adapters;
+}
+
+void register_manifest_adapters() {
+  constexpr bool kOutOfProcess = false;
+  const std::filesystem::path manifest = std::filesystem::path(SP_PROCESS_SOURCE_DIR) / "adapters" / "manifest.json";
+  std::vector<std::string> problems;
+  for (const ManifestAdapter& a : read_manifest(manifest, &problems))
+    register_backend(a.backend, a.description + " through adapters/" + a.script + " (.venv)", python_adapter(a.script),
+                     kOutOfProcess);
+  for (const std::string& problem : problems)
+    std::fprintf(stderr, "scatterproof: %s: %s\n", manifest.c_str(), problem.c_str());
 }
 
 }  // namespace
@@ -105,15 +180,7 @@ void register_process_backends() {
   constexpr bool kOutOfProcess = false;
   register_backend("process:", "a program speaking the line protocol (process:COMMAND ARGS...), supervised",
                    make_command_backend, kOutOfProcess);
-  register_backend("paddle", "the real PaddlePaddle (paddle.scatter, CPU) through adapters/paddle_adapter.py (.venv)",
-                   python_adapter("paddle_adapter.py"), kOutOfProcess);
-  register_backend("mindspore", "the real MindSpore (CPU) through adapters/mindspore_adapter.py (.venv)",
-                   python_adapter("mindspore_adapter.py"), kOutOfProcess);
-  register_backend("numpy", "PyTorch's ops converted to NumPy (take_along_axis/put_along_axis, ufunc.at) through "
-                   "adapters/numpy_adapter.py (.venv)", python_adapter("numpy_adapter.py"), kOutOfProcess);
-  register_backend("torch-python", "PyTorch through Python (torch.gather, Tensor.scatter_, ...) through "
-                   "adapters/torch_adapter.py (.venv; Debian's python3-torch)",
-                   python_adapter("torch_adapter.py"), kOutOfProcess);
+  register_manifest_adapters();
 }
 
 }  // namespace sp

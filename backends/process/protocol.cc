@@ -2,12 +2,16 @@
 //
 // Everything decoded here comes from a process we do not trust: every field
 // is type-checked, storages are capped, and views are bounds-checked by
-// Tensor::view before anyone reads through them.
+// Tensor::view before anyone reads through them. Arguments are encoded
+// generically and decoded typed by the op table (reference/op_table.h), so
+// this file names no op and no argument.
 #include "backends/process/protocol.h"
 
 #include <array>
 #include <cmath>
 #include <limits>
+
+#include "reference/op_table.h"
 
 namespace sp::protocol {
 namespace {
@@ -68,8 +72,10 @@ Shape int_list(const json& j, const char* name) {
 
 json encode_scalar(const Scalar& s) {
   switch (s.kind) {
-    case Scalar::Kind::Bool: return {{"kind", "bool"}, {"value", s.b}};
-    case Scalar::Kind::Int: return {{"kind", "int"}, {"value", s.i}};
+    case Scalar::Kind::Bool:
+      return {{"kind", "bool"}, {"value", s.b}};
+    case Scalar::Kind::Int:
+      return {{"kind", "int"}, {"value", s.i}};
     case Scalar::Kind::Float:
       if (std::isnan(s.f)) return {{"kind", "float"}, {"value", "nan"}};
       if (std::isinf(s.f)) return {{"kind", "float"}, {"value", s.f > 0 ? "inf" : "-inf"}};
@@ -90,6 +96,66 @@ Scalar decode_scalar(const json& j) {
     if (v == "-inf") return Scalar::of_float(-std::numeric_limits<double>::infinity());
   }
   throw ProtocolError("scalar value of kind '" + kind + "' has a value of the wrong type: " + v.dump());
+}
+
+// Every argument travels as the JSON value of its type: an int as a JSON
+// integer, a bool as a JSON boolean, a string as a JSON string, a scalar as
+// {"kind","value"} (its Python kind is part of the semantics). Nothing here
+// names an argument: a new one in the op table needs no codec change.
+json encode_arg(const Arg& arg) {
+  switch (arg.type) {
+    case Arg::Type::Int:
+      return arg.i;
+    case Arg::Type::Bool:
+      return arg.b;
+    case Arg::Type::String:
+      return arg.s;
+    case Arg::Type::Scalar:
+      return encode_scalar(arg.scalar);
+  }
+  throw ProtocolError("unknown argument type");
+}
+
+// The inverse, typed by the op's ArgSpec: the JSON type alone cannot tell
+// an int argument from a bool-kind scalar's payload, and an argument the op
+// does not declare is a harness/host mismatch, never something to guess at.
+Arg decode_arg(const OpSpec& spec, const std::string& name, const json& value) {
+  const ArgSpec* declared = spec.arg(name);
+  if (!declared) {
+    std::string names;
+    for (const ArgSpec& a : spec.args) names += (names.empty() ? "" : ", ") + a.name;
+    throw ProtocolError("request args field '" + name + "': " + spec.id + " takes no argument " + name +
+                        " (its arguments: " + (names.empty() ? "none" : names) + ")");
+  }
+  const auto wrong_type = [&] {
+    return ProtocolError("request args field '" + name + "' of " + spec.id + " must be " +
+                         (declared->type == Arg::Type::Scalar
+                              ? std::string("a {\"kind\",\"value\"} scalar")
+                              : "a JSON " + std::string(arg_type_name(declared->type))) +
+                         ", not " + value.dump());
+  };
+  switch (declared->type) {
+    case Arg::Type::Int:
+      if (!value.is_number_integer() ||
+          (value.is_number_unsigned() &&
+           value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())))
+        throw wrong_type();
+      return Arg::of_int(value.get<int64_t>());
+    case Arg::Type::Bool:
+      if (!value.is_boolean()) throw wrong_type();
+      return Arg::of_bool(value.get<bool>());
+    case Arg::Type::String:
+      if (!value.is_string()) throw wrong_type();
+      return Arg::of_string(value.get<std::string>());
+    case Arg::Type::Scalar:
+      if (!value.is_object()) throw wrong_type();
+      try {
+        return Arg::of_scalar(decode_scalar(value));
+      } catch (const ProtocolError& e) {
+        throw ProtocolError("request args field '" + name + "' of " + spec.id + ": " + e.what());
+      }
+  }
+  throw wrong_type();
 }
 
 uint64_t id_of(const json& j, const char* what) {
@@ -129,7 +195,8 @@ std::string base64_encode(const void* data, size_t size) {
 }
 
 std::vector<std::byte> base64_decode(const std::string& text) {
-  if (text.size() % 4 != 0) throw ProtocolError("base64 text length " + std::to_string(text.size()) + " is not a multiple of 4");
+  if (text.size() % 4 != 0)
+    throw ProtocolError("base64 text length " + std::to_string(text.size()) + " is not a multiple of 4");
   size_t padding = 0;
   if (!text.empty() && text.back() == '=') padding = text[text.size() - 2] == '=' ? 2 : 1;
   const size_t decoded_size = text.size() / 4 * 3 - padding;
@@ -184,14 +251,13 @@ Tensor decode_tensor(const json& j) {
 
 json encode_request(uint64_t id, const OpCall& call) {
   json args = json::object();
-  if (call.int_arg("dim")) args["dim"] = *call.int_arg("dim");
-  if (call.string_arg("reduce")) args["reduce"] = *call.string_arg("reduce");
-  if (call.scalar_arg("value")) args["value"] = encode_scalar(*call.scalar_arg("value"));
-  if (call.bool_arg("overwrite")) args["overwrite"] = *call.bool_arg("overwrite");
-  if (!call.doc_version.empty()) args["doc_version"] = call.doc_version;
+  for (const auto& [name, arg] : call.args) args[name] = encode_arg(arg);
   json tensors = json::object();
   for (const auto& [name, t] : call.tensors) tensors[name] = encode_tensor(t);
-  return {{"type", "run"}, {"id", id}, {"op", call.op}, {"args", std::move(args)}, {"tensors", std::move(tensors)}};
+  json request = {
+      {"type", "run"}, {"id", id}, {"op", call.op}, {"args", std::move(args)}, {"tensors", std::move(tensors)}};
+  if (!call.doc_version.empty()) request["doc_version"] = call.doc_version;
+  return request;
 }
 
 OpCall decode_request(const json& j, uint64_t* id) {
@@ -199,16 +265,12 @@ OpCall decode_request(const json& j, uint64_t* id) {
   *id = id_of(j, "request");
   OpCall call;
   call.op = string_field(j, "op", "request");
+  const OpSpec* spec = find_op(call.op);
+  if (!spec) throw ProtocolError("request names op '" + call.op + "', which is not in the op table");
   const json& args = field(j, "args", "request");
   if (!args.is_object()) throw ProtocolError("request field 'args' is not an object");
-  if (args.contains("dim")) call.set_arg("dim", Arg::of_int(int_field(args, "dim", "args")));
-  if (args.contains("reduce")) call.set_arg("reduce", Arg::of_string(string_field(args, "reduce", "args")));
-  if (args.contains("value")) call.set_arg("value", Arg::of_scalar(decode_scalar(args["value"])));
-  if (args.contains("overwrite")) {
-    if (!args["overwrite"].is_boolean()) throw ProtocolError("args field 'overwrite' is not a boolean");
-    call.set_arg("overwrite", Arg::of_bool(args["overwrite"].get<bool>()));
-  }
-  if (args.contains("doc_version")) call.doc_version = string_field(args, "doc_version", "args");
+  for (const auto& [name, value] : args.items()) call.set_arg(name, decode_arg(*spec, name, value));
+  if (j.contains("doc_version")) call.doc_version = string_field(j, "doc_version", "request");
   const json& tensors = field(j, "tensors", "request");
   if (!tensors.is_object()) throw ProtocolError("request field 'tensors' is not an object");
   for (const auto& [name, t] : tensors.items()) call.tensors.emplace(name, decode_tensor(t));
@@ -227,10 +289,12 @@ json encode_outcome(uint64_t id, const Outcome& outcome) {
               {"id", id},
               {"category", outcome.error ? json(std::string(error_name(*outcome.error))) : json(nullptr)},
               {"message", outcome.message}};
-    case Outcome::Kind::Unsupported: return {{"type", "unsupported"}, {"id", id}, {"reason", outcome.message}};
+    case Outcome::Kind::Unsupported:
+      return {{"type", "unsupported"}, {"id", id}, {"reason", outcome.message}};
     case Outcome::Kind::Crash:
     case Outcome::Kind::Timeout:
-    case Outcome::Kind::HarnessError: break;
+    case Outcome::Kind::HarnessError:
+      break;
   }
   throw ProtocolError("outcome kind '" + std::string(outcome_kind_name(outcome.kind)) +
                       "' is decided by the harness and has no protocol message");

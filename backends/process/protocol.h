@@ -1,17 +1,17 @@
 // protocol.h — the line protocol between scatterproof and an out-of-process
 // backend (a subprocess adapter, or the plugin host running a vendor's
-// shared library). Version 1. Documented for adapter authors in
-// backends/process/PROTOCOL.md.
+// shared library). Version 2. Documented for adapter authors in
+// backends/process/PROTOCOL.md (which also says what changed from 1).
 //
 // One JSON object per line, UTF-8. The backend's stdout carries only the
 // protocol; its stderr is free for logs (the harness keeps the tail for
 // crash reports).
 //
-//   harness -> backend   {"type":"hello","protocol":1}
-//   backend -> harness   {"type":"hello","protocol":1,"name":"paddle","version":"3.3.1",
+//   harness -> backend   {"type":"hello","protocol":2}
+//   backend -> harness   {"type":"hello","protocol":2,"name":"paddle","version":"3.3.1",
 //                         "ops":["paddle.scatter"]}
 //   harness -> backend   {"type":"run","id":7,"op":"torch.scatter_","args":{"dim":0,"reduce":"add",
-//                         "value":{"kind":"float","value":1.5},"overwrite":true},
+//                         "value":{"kind":"float","value":1.5}},"doc_version":"2.3",
 //                         "tensors":{"self":TENSOR,"index":TENSOR,...}}
 //   backend -> harness   {"type":"result","id":7,"outputs":[TENSOR]}
 //                      | {"type":"error","id":7,"category":"index_out_of_bounds","message":"..."}
@@ -23,28 +23,34 @@
 // Every request gets exactly one response line; anything else on stdout is
 // a protocol violation (the supervisor restarts the backend).
 //
+// "args" holds exactly the arguments the case passes, by the names the op
+// table declares (reference/op_table.h), each as the JSON value of its
+// declared type: int -> integer, bool -> true/false, string -> string,
+// scalar -> {"kind":"bool"|"int"|"float","value":...} (float specials as the
+// strings "nan", "inf", "-inf"). An absent argument means the op's default.
+// "doc_version" (optional) is the documentation version the case follows.
+//
 // TENSOR = {"dtype":"float32","shape":[2,3],"strides":[3,1],"offset":0,
 //           "storage":"<base64 of the whole storage, little-endian>"}
 // strides/offset are in elements. For an in-place op the backend returns
 // self with its full storage (same strides/offset), so the harness can check
 // that nothing outside self's view changed. Operands that share a storage in
 // the harness are sent as separate storages (aliasing is not preserved).
-// Scalar `value` keeps its Python kind: "bool" | "int" | "float" (float
-// specials as the strings "nan", "inf", "-inf").
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
 #include "reference/op_call.h"
 
 namespace sp::protocol {
 
-inline constexpr int kVersion = 1;
+// 2: arguments are every op-table argument the case passes, typed, and
+// doc_version moved from args to the request (1 had a fixed set of args).
+inline constexpr int kVersion = 2;
 
 // A malformed or unexpected message (the backend "answered garbage").
 class ProtocolError : public std::runtime_error {
@@ -59,7 +65,10 @@ nlohmann::json encode_tensor(const Tensor& t);
 Tensor decode_tensor(const nlohmann::json& j);  // throws ProtocolError (bounds-checked view)
 
 nlohmann::json encode_request(uint64_t id, const OpCall& call);
-OpCall decode_request(const nlohmann::json& j, uint64_t* id);  // throws ProtocolError
+// Throws ProtocolError on garbage, an op not in the op table, or an
+// argument the op does not declare or of another JSON type than declared
+// (the message names the argument).
+OpCall decode_request(const nlohmann::json& j, uint64_t* id);
 
 nlohmann::json encode_outcome(uint64_t id, const Outcome& outcome);  // result | error | unsupported
 // Throws ProtocolError on garbage, an unknown category, or an id other than

@@ -4,7 +4,9 @@
  *
  * Everything else is declined: supports() answers 0 for other ops and
  * dtypes, and run() returns SP_STATUS_UNSUPPORTED for the `value` and
- * `reduce` forms of scatter_. Argument errors are reported with the
+ * `reduce` forms of scatter_ and for any argument it does not know (a newer
+ * harness may pass arguments this file has never heard of: plugin.h,
+ * "Arguments"). Argument errors are reported with the
  * category LibTorch documents, checked in LibTorch's order (a call breaking
  * several rules may report any of them; the bounds check runs last).
  *
@@ -12,7 +14,6 @@
  *   scatterproof run --backend plugin:$PWD/build/libvendor_scatter.so specs/torch
  */
 #include <scatterproof/plugin.h>
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,19 @@ static int fail(sp_result* result, sp_error_category category, const char* forma
 static int decline(sp_result* result, const char* why) {
   result->message = why;
   return SP_STATUS_UNSUPPORTED;
+}
+
+/* The arguments each kernel understands (value and reduce only to decline
+ * those forms by name); a call with any other is declined, never run as if
+ * the argument were not there. */
+static const char* const kGatherArgs[] = {"dim"};
+static const char* const kScatterArgs[] = {"dim", "value", "reduce"};
+
+static int decline_unknown_args(const sp_call* call, const char* const* known, size_t num_known, sp_result* result) {
+  const char* unknown = sp_call_unknown_arg(call, known, num_known);
+  if (!unknown) return SP_STATUS_OK;
+  snprintf(message, sizeof message, "vendor_scatter does not implement argument '%s' of %s", unknown, call->op);
+  return decline(result, message);
 }
 
 /* PyTorch treats a rank-0 tensor as rank 1 of size 1 for dim purposes. */
@@ -122,6 +136,7 @@ static int gather(const sp_call* call, sp_result* result) {
   const sp_tensor* out = sp_call_tensor(call, "out");
   int64_t dim = 0;
   if (!input || !index || !out) return decline(result, "torch.gather needs input, index and out");
+  if (decline_unknown_args(call, kGatherArgs, 1, result) != SP_STATUS_OK) return SP_STATUS_UNSUPPORTED;
   if (check_dim(call, input, &dim, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
   if (numel(index) == 0) return SP_STATUS_OK;
   if (index->dtype != SP_DTYPE_INT64)
@@ -149,6 +164,7 @@ static int scatter_inplace(const sp_call* call, sp_result* result) {
   const sp_tensor* index = sp_call_tensor(call, "index");
   const sp_tensor* src = sp_call_tensor(call, "src");
   int64_t dim = 0;
+  if (decline_unknown_args(call, kScatterArgs, 3, result) != SP_STATUS_OK) return SP_STATUS_UNSUPPORTED;
   if (!src) return decline(result, "vendor_scatter implements only the src form of scatter_");
   if (sp_call_arg(call, "reduce")) return decline(result, "vendor_scatter implements scatter_ without reduce only");
   if (!self || !index) return decline(result, "torch.scatter_ needs self, index and src");
@@ -160,15 +176,19 @@ static int scatter_inplace(const sp_call* call, sp_result* result) {
     return fail(result, SP_ERROR_DTYPE_MISMATCH, "scatter(): Expected self.dtype to be equal to src.dtype");
   if (!empty) {
     if (logical_rank(index) != logical_rank(self) || logical_rank(index) != logical_rank(src))
-      return fail(result, SP_ERROR_RANK_MISMATCH, "Index tensor must have the same number of dimensions as self tensor");
+      return fail(result, SP_ERROR_RANK_MISMATCH,
+                  "Index tensor must have the same number of dimensions as self tensor");
     for (int64_t d = 0; d < logical_rank(index); ++d)
       if (logical_size(index, d) > logical_size(src, d) || (d != dim && logical_size(index, d) > logical_size(self, d)))
-        return fail(result, SP_ERROR_SHAPE_MISMATCH, "Expected index to be smaller than self apart from dimension %lld "
-                    "and to be smaller size than src", (long long)dim);
+        return fail(result, SP_ERROR_SHAPE_MISMATCH,
+                    "Expected index to be smaller than self apart from dimension %lld "
+                    "and to be smaller size than src",
+                    (long long)dim);
   }
   if (has_internal_overlap(self))
-    return fail(result, SP_ERROR_OVERLAPPING_OUTPUT,
-                "unsupported operation: more than one element of the written-to tensor refers to a single memory location");
+    return fail(
+        result, SP_ERROR_OVERLAPPING_OUTPUT,
+        "unsupported operation: more than one element of the written-to tensor refers to a single memory location");
   if (empty) return SP_STATUS_OK;
   if (check_bounds(index, dim, logical_size(self, dim), result) != SP_STATUS_OK) return SP_STATUS_ERROR;
 

@@ -1,5 +1,5 @@
 /* scatterproof/plugin.h — the C ABI a vendor implements to run its own
- * gather/scatter kernels under scatterproof.
+ * gather/scatter kernels under scatterproof. ABI 2.0.
  *
  * What it is
  *   A plugin is a shared library exporting one function, sp_plugin_entry,
@@ -17,31 +17,67 @@
  *   freely: the host moves its protocol channel off fd 1 before loading the
  *   library, and both streams end up in the harness's log of the host.
  *
+ * The ops
+ *   Op ids, operand names, argument names and types, defaults, which operand
+ *   is written and the output's shape and dtype all come from the harness's
+ *   op table (reference/op_table.cc); `scatterproof ops` prints it. This
+ *   header lists none of them, so a new op or a new argument is no ABI
+ *   change. The rules every op follows:
+ *   - Operands carry the framework's own parameter names (input, self,
+ *     index, src, x, updates, ...).
+ *   - An in-place op (torch.scatter_, ...) writes its in-place operand,
+ *     `self`, which arrives with writable != 0 in the layout the case gives
+ *     it (strided, offset, ...).
+ *   - For an out-of-place op (torch.gather, torch.scatter, paddle.scatter,
+ *     ...) the host adds an operand named "out": contiguous, zero-filled,
+ *     writable, with the shape and dtype the op table declares (shown by
+ *     `scatterproof ops`; torch.gather's out has index's shape and input's
+ *     dtype). On success the plugin writes every element of it.
+ *   - Scalar arguments (dim, reduce, value, overwrite, ...) arrive as named,
+ *     typed sp_arg entries; see "Arguments" below.
+ *
  * Calls the host makes, in order
  *   1. dlopen(path, RTLD_NOW | RTLD_LOCAL)  (runs the library's constructors)
  *   2. sp_plugin_entry()                    once; the returned pointer must stay
  *                                           valid until the library is unloaded
  *   3. checks struct_size >= SP_PLUGIN_MIN_SIZE and abi_major ==
  *      SP_PLUGIN_ABI_MAJOR; on a mismatch the host refuses the plugin (the
- *      backend is reported unavailable, naming both versions) and never calls
- *      anything else
- *   4. supports(op, dtype) for every op the harness knows, every dtype (to
- *      advertise capabilities), and again before each run
+ *      backend is reported unavailable, naming both versions; a plugin built
+ *      for ABI 1.x is pointed at the migration note, README.md "Migrating a
+ *      plugin from ABI 1.x to 2.0") and never calls anything else
+ *   4. supports(op, dtype) for every op in the op table and every dtype (to
+ *      advertise capabilities), then before each case for the dtype of the
+ *      op's data operand (input, self or x: `scatterproof ops` names it);
+ *      0 means the case is reported unsupported and run() is not called
  *   5. run(call, result) once per case whose supports() answered non-zero,
  *      one call at a time, always from the same thread
  *   6. release() once, if not NULL, when the harness is done (it is not
  *      called when the host is killed after a crash or a timeout)
  *
+ * Arguments
+ *   sp_call.args holds exactly the arguments the case passes, each once, in
+ *   no promised order; an argument the case leaves out is absent and means
+ *   the op's default (`scatterproof ops` lists it; e.g. paddle.scatter's
+ *   overwrite defaults to true). Read them by name with sp_call_arg().
+ *   A new argument (say `include_self` of a future op, or `alpha`) arrives
+ *   as one more entry with a new name and one of the existing types: no
+ *   struct changes, no ABI bump, and an existing plugin keeps loading.
+ *   Because of that, a plugin must not ignore an argument it does not know:
+ *   computing the op without it would be a different op. Decline such a
+ *   call (SP_STATUS_UNSUPPORTED); sp_call_unknown_arg() finds it.
+ *
  * Memory ownership
  *   - Everything reachable from the sp_plugin returned by sp_plugin_entry
  *     (the struct, name, version) is owned by the plugin and must stay valid
  *     until release() returns (static storage is the usual choice).
- *   - Everything reachable from an sp_call (op string, tensor descriptors,
- *     shape/stride arrays, data buffers, reduce string) is owned by the host
- *     and valid only during that run() call. Do not keep pointers to it.
+ *   - Everything reachable from an sp_call is owned by the host and valid
+ *     only during that run() call: the op string, tensor descriptors,
+ *     shape/stride arrays, data buffers, the args array, every argument's
+ *     name and string value (sp_arg.name, sp_arg.s) and doc_version. Do not
+ *     keep pointers to any of it; copy what must outlive the call.
  *   - Tensor data: the host allocates every buffer. The plugin writes only to
- *     tensors whose `writable` is non-zero: `self` for in-place ops (ops whose
- *     name ends in '_'), `out` for out-of-place ops. Inputs are read-only.
+ *     tensors whose `writable` is non-zero: `self` for in-place ops, `out`
+ *     for out-of-place ops. Inputs are read-only.
  *   - sp_result.message is owned by the plugin; it must stay valid until the
  *     next call into the plugin (a static or thread-local buffer is fine).
  *
@@ -57,7 +93,13 @@
  *   end of sp_plugin, sp_call or sp_result. Every such struct starts with
  *   its own size, so each side reads an appended field only after checking
  *   that struct_size covers it (SP_PLUGIN_HAS_FIELD). Enum values are never
- *   renumbered; new ones are appended.
+ *   renumbered; new ones are appended. New ops and new arguments are data
+ *   (op ids, sp_arg entries), not ABI changes.
+ *
+ *   2.0 (from 1.x): sp_call's fixed has_dim/dim, reduce, has_value/value and
+ *   has_overwrite/overwrite fields were replaced by `args`/`num_args`
+ *   (sp_arg, sp_call_arg); sp_plugin and sp_result are unchanged. The
+ *   migration, with a before/after snippet, is in README.md.
  */
 #ifndef SCATTERPROOF_PLUGIN_H_
 #define SCATTERPROOF_PLUGIN_H_
@@ -84,8 +126,7 @@ extern "C" {
 
 /* True when a struct that starts with `size_t struct_size` is large enough
  * to hold `field` (use before reading a field appended in a later minor). */
-#define SP_PLUGIN_HAS_FIELD(ptr, type, field) \
-  ((ptr)->struct_size >= offsetof(type, field) + sizeof(((type*)0)->field))
+#define SP_PLUGIN_HAS_FIELD(ptr, type, field) ((ptr)->struct_size >= offsetof(type, field) + sizeof(((type*)0)->field))
 
 /* Element types. Values are fixed by the ABI. float16 is IEEE binary16,
  * bfloat16 the upper half of a binary32; bool is one byte, 0 or 1. All data
@@ -118,18 +159,9 @@ typedef struct sp_tensor {
   int32_t writable; /* non-zero: the plugin's output (self or out) */
 } sp_tensor;
 
-/* An operand and its name. Names per op (see the harness's op table):
- *   torch.gather            input, index                    -> out
- *   torch.scatter_          self, index, src (or `value`)   -> self (in place)
- *   torch.scatter           self, index, src (or `value`)   -> out
- *   torch.scatter_add_      self, index, src                -> self (in place)
- *   torch.scatter_add       self, index, src                -> out
- *   mindspore.scatter_      self, index, src (or `value`)   -> self (in place)
- *   paddle.scatter          x, index, updates               -> out
- * For an out-of-place op the host adds an operand named "out": contiguous,
- * zero-filled, writable, with the op's documented output shape and dtype
- * (torch.gather: index's shape, input's dtype; the others: the shape and
- * dtype of self or x). On success the plugin writes every element of it. */
+/* An operand and its name: the framework's own parameter name, as the op
+ * table declares it ("The ops" above; `scatterproof ops`), or "out", the
+ * output the host adds for an out-of-place op. */
 typedef struct sp_named_tensor {
   const char* name;
   sp_tensor tensor;
@@ -141,13 +173,14 @@ typedef enum sp_scalar_kind { SP_SCALAR_BOOL = 0, SP_SCALAR_INT = 1, SP_SCALAR_F
  * dtype is part of the semantics under test). */
 typedef struct sp_scalar {
   sp_scalar_kind kind;
-  int64_t i;  /* SP_SCALAR_BOOL (0 or 1) and SP_SCALAR_INT */
-  double f;   /* SP_SCALAR_FLOAT (may be NaN or infinite) */
+  int64_t i; /* SP_SCALAR_BOOL (0 or 1) and SP_SCALAR_INT */
+  double f;  /* SP_SCALAR_FLOAT (may be NaN or infinite) */
 } sp_scalar;
 
 /* A scalar argument, named and typed as the harness's op table declares it
- * (`scatterproof ops` lists every op's arguments). New arguments need no
- * ABI change: they arrive as further entries. */
+ * (`scatterproof ops` lists every op's arguments with their types): the host
+ * sends an argument only with its declared type. New arguments need no ABI
+ * change: they arrive as further entries (see "Arguments" above). */
 typedef enum sp_arg_type {
   SP_ARG_INT = 0,    /* `i`: dim, ... */
   SP_ARG_BOOL = 1,   /* `i` is 0 or 1: overwrite, include_self, ... */
@@ -156,15 +189,16 @@ typedef enum sp_arg_type {
 } sp_arg_type;
 
 typedef struct sp_arg {
-  const char* name;
+  const char* name; /* host-owned, valid during run() only */
   sp_arg_type type;
   int64_t i;        /* SP_ARG_INT; SP_ARG_BOOL (0 or 1) */
-  const char* s;    /* SP_ARG_STRING; NULL otherwise */
+  const char* s;    /* SP_ARG_STRING (host-owned, valid during run() only); NULL otherwise */
   sp_scalar scalar; /* SP_ARG_SCALAR */
 } sp_arg;
 
-/* One call of one op. `args` holds exactly the arguments the case passes
- * (an argument the case leaves out is absent; its default is the op's). */
+/* One call of one op. `args` holds exactly the arguments the case passes,
+ * num_args of them (an argument the case leaves out is absent; its default
+ * is the op's). */
 typedef struct sp_call {
   size_t struct_size; /* sizeof(sp_call) of the host's header */
   const char* op;     /* "torch.scatter_", ... */
@@ -177,9 +211,9 @@ typedef struct sp_call {
 
 /* What run() returns. */
 typedef enum sp_status {
-  SP_STATUS_OK = 0,          /* outputs written (self or out) */
-  SP_STATUS_ERROR = 1,       /* the op rejected the call: result->category and ->message */
-  SP_STATUS_UNSUPPORTED = 2  /* the plugin cannot run this call: result->message says why */
+  SP_STATUS_OK = 0,         /* outputs written (self or out) */
+  SP_STATUS_ERROR = 1,      /* the op rejected the call: result->category and ->message */
+  SP_STATUS_UNSUPPORTED = 2 /* the plugin cannot run this call: result->message says why */
 } sp_status;
 
 /* The documented failure categories (mirror of the harness's taxonomy). */
@@ -208,9 +242,9 @@ typedef struct sp_result {
 } sp_result;
 
 typedef struct sp_plugin {
-  size_t struct_size; /* sizeof(sp_plugin) of the plugin's header */
-  uint32_t abi_major; /* SP_PLUGIN_ABI_MAJOR */
-  uint32_t abi_minor; /* SP_PLUGIN_ABI_MINOR */
+  size_t struct_size;  /* sizeof(sp_plugin) of the plugin's header */
+  uint32_t abi_major;  /* SP_PLUGIN_ABI_MAJOR */
+  uint32_t abi_minor;  /* SP_PLUGIN_ABI_MINOR */
   const char* name;    /* short, e.g. "acme-scatter" */
   const char* version; /* the vendor's own version string */
   /* Non-zero when the plugin implements `op` for a data operand (input,
@@ -248,19 +282,40 @@ static inline const sp_arg* sp_call_arg(const sp_call* call, const char* name) {
   return NULL;
 }
 
+/* Convenience: the name of the first argument of `call` that is not among
+ * the `num_known` names in `known`, or NULL when the plugin knows them all.
+ * A plugin declines a call carrying an argument it does not implement
+ * rather than compute a different op (see "Arguments" above):
+ *   static const char* const kKnown[] = {"dim", "reduce"};
+ *   const char* unknown = sp_call_unknown_arg(call, kKnown, 2);
+ *   if (unknown) return decline(result, "argument %s is not implemented", unknown); */
+static inline const char* sp_call_unknown_arg(const sp_call* call, const char* const* known, size_t num_known) {
+  size_t i, k;
+  for (i = 0; i < call->num_args; ++i) {
+    for (k = 0; k < num_known; ++k)
+      if (strcmp(call->args[i].name, known[k]) == 0) break;
+    if (k == num_known) return call->args[i].name;
+  }
+  return NULL;
+}
+
 /* Convenience: bytes per element of `dtype` (0 for an unknown value). */
 static inline size_t sp_dtype_size(sp_dtype dtype) {
   switch (dtype) {
     case SP_DTYPE_BOOL:
     case SP_DTYPE_UINT8:
-    case SP_DTYPE_INT8: return 1;
+    case SP_DTYPE_INT8:
+      return 1;
     case SP_DTYPE_INT16:
     case SP_DTYPE_FLOAT16:
-    case SP_DTYPE_BFLOAT16: return 2;
+    case SP_DTYPE_BFLOAT16:
+      return 2;
     case SP_DTYPE_INT32:
-    case SP_DTYPE_FLOAT32: return 4;
+    case SP_DTYPE_FLOAT32:
+      return 4;
     case SP_DTYPE_INT64:
-    case SP_DTYPE_FLOAT64: return 8;
+    case SP_DTYPE_FLOAT64:
+      return 8;
   }
   return 0;
 }

@@ -37,7 +37,7 @@ for line in sys.stdin:
         if mode == "unavailable":
             send({"type": "unavailable", "reason": "fakeframework is not installed"})
             sys.exit(0)
-        send({"type": "hello", "protocol": 99 if mode == "bad-hello" else 1, "name": "misbehaving",
+        send({"type": "hello", "protocol": 99 if mode == "bad-hello" else 2, "name": "misbehaving",
               "version": mode, "ops": ["torch.scatter"]})
         continue
     if message["type"] == "bye":

@@ -1,31 +1,37 @@
-// scatterproof — the command line: run, list, validate, explain, backends,
-// report. Exit codes: harness/exit_codes.h (also printed by --help).
+// scatterproof — the command line: run, list, validate, explain, ops,
+// schema, backends, report, update-expectations, bench, fuzz, repro,
+// mutants. Exit codes: harness/exit_codes.h (also printed by --help).
+//
+// The top layer: it wires the harness (loader, runner), the report
+// directory (reports/), bench and fuzz together; nothing includes it.
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-
 #include "backends/backend.h"
 #include "bench/bench.h"
+#include "cli/op_text.h"
 #include "fuzz/fuzz_cli.h"
-#include "fuzz/mutants/mutants.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
 #include "harness/expectations.h"
 #include "harness/layouts.h"
 #include "harness/runner.h"
 #include "harness/spec_loader.h"
+#include "reference/op_table.h"
 #include "reference/reference.h"
+#include "reports/report_dir.h"
 #include "reports/report_writers.h"
+#include "reports/result_stream.h"
 
 namespace sp {
 namespace {
@@ -34,22 +40,22 @@ void print_spec_errors(const std::vector<SpecError>& errors) {
   for (const SpecError& e : errors) fmt::print(stderr, "spec error: {}\n", e.what());
 }
 
-int command_run(const std::vector<std::string>& paths, RunOptions options) {
-  options.on_result = [verbose = options.verbose](const ResultRecord& r) {
+int command_run(const std::vector<std::string>& paths, const RunOptions& options, const std::string& report_dir) {
+  auto progress = [verbose = options.verbose](const ResultRecord& r) {
     // Without -v only what needs a look is printed: unexpected results.
     if (!verbose && !verdict_is_unexpected(r.verdict)) return;
     fmt::print("{:<11} {:<24} {}: {}\n", verdict_name(r.verdict), result_column(r), r.case_id, r.detail);
     if (r.verdict != Verdict::Kind::Pass) fmt::print("            repro: {}\n", r.repro);
     std::fflush(stdout);
   };
-  const RunSummary s = run_specs(paths, options);
+  const RunSummary s = run_specs_reported(paths, options, report_dir, progress);
   if (!s.message.empty()) {
     fmt::print(stderr, "scatterproof: {}\n", s.message);
     return s.exit_code;
   }
   size_t total = 0;
   for (const auto& [kind, n] : s.verdicts) total += n;
-  fmt::print("{} results: {} (reports in {})\n", total, format_counts(s.verdicts), options.report_dir);
+  fmt::print("{} results: {} (reports in {})\n", total, format_counts(s.verdicts), report_dir);
   return s.exit_code;
 }
 
@@ -66,15 +72,18 @@ int command_validate(const std::vector<std::string>& paths) {
   print_spec_errors(specs.errors);
   std::set<std::string> files;
   for (const Case& c : specs.cases) files.insert(c.file);
-  fmt::print("{} valid case(s) in {} file(s), {} spec error(s)\n", specs.cases.size(), files.size(), specs.errors.size());
+  fmt::print("{} valid case(s) in {} file(s), {} spec error(s)\n", specs.cases.size(), files.size(),
+             specs.errors.size());
   return specs.errors.empty() ? exit_code::kOk : exit_code::kBadSpecInput;
 }
 
 int command_explain(const std::string& target, const std::string& case_id_option, std::vector<std::string> paths) {
   const bool target_is_file = std::filesystem::is_regular_file(target);
   std::string wanted_id = target_is_file ? case_id_option : target;
-  if (target_is_file) paths = {target};
-  else if (paths.empty()) paths = {"specs"};
+  if (target_is_file)
+    paths = {target};
+  else if (paths.empty())
+    paths = {"specs"};
   const LoadedSpecs specs = load_specs(paths);
   const Case* found = nullptr;
   if (target_is_file && wanted_id.empty()) {
@@ -98,12 +107,18 @@ int command_explain(const std::string& target, const std::string& case_id_option
   fmt::print("source: {}{}{}{}\n", c.source.document, c.source.example.empty() ? "" : ", " + c.source.example,
              c.source.doc_version.empty() ? "" : ", doc version " + c.source.doc_version,
              c.source.kind.empty() ? "" : " [" + c.source.kind + "]");
+  if (const OpSpec* op = find_op(c.call.op)) {
+    fmt::print("\nop ");
+    for (const std::string& line : describe_op(*op, &c.call)) fmt::print("{}\n", line);
+    fmt::print("\n");
+  }
   Trace trace;
   const Expectation exp = evaluate(c.call, &trace);
   for (const std::string& line : explain_lines(c.call, exp, trace)) fmt::print("{}\n", line);
   if (exp.outputs && !exp.unspecified)
     for (const ExpectedTensor& t : *exp.outputs)
-      fmt::print("reference {}{}: {}\n", t.name, t.loose.empty() ? "" : " (loose elements: one allowed member, see resolved)",
+      fmt::print("reference {}{}: {}\n", t.name,
+                 t.loose.empty() ? "" : " (loose elements: one allowed member, see resolved)",
                  render_tensor_values(t.exact, 1024));
   if (c.expect.kind == CaseExpect::Kind::Output || c.expect.kind == CaseExpect::Kind::OneOf) {
     fmt::print("\nthe document says ({}{}):\n", c.expect.kind == CaseExpect::Kind::OneOf ? "one of" : "output",
@@ -115,6 +130,27 @@ int command_explain(const std::string& target, const std::string& case_id_option
   if (c.erratum) fmt::print("erratum ({}): {}\n", c.erratum->document, c.erratum->claim);
   const Verdict v = check_reference_against_document(c, exp);
   fmt::print("reference vs document: {}{}\n", verdict_name(v.kind), v.detail.empty() ? "" : ": " + v.detail);
+  return exit_code::kOk;
+}
+
+// The op table: what each op takes and gives, for spec and plugin authors.
+int command_ops(const std::vector<std::string>& ids) {
+  bool first = true;
+  for (const std::string& id : ids.empty() ? known_ops() : ids) {
+    const OpSpec* op = find_op(id);
+    if (!op) {
+      fmt::print(stderr, "scatterproof: unknown op '{}' (known: {})\n", id, fmt::join(known_ops(), ", "));
+      return exit_code::kUsage;
+    }
+    if (!first) fmt::print("\n");
+    first = false;
+    for (const std::string& line : describe_op(*op)) fmt::print("{}\n", line);
+  }
+  return exit_code::kOk;
+}
+
+int command_schema() {
+  fmt::print("{}\n", spec_schema_text());
   return exit_code::kOk;
 }
 
@@ -196,8 +232,10 @@ int command_report(const std::string& dir, bool xpass_warn) {
   fmt::print("{} results: {} (reports in {})\n", s.total, format_counts(s.verdicts), dir);
   bool unexpected = false, spec_error = false;
   for (const ResultRecord& r : records) {
-    if (r.check == "load") spec_error = true;
-    else if (verdict_is_unexpected(r.verdict) && !(xpass_warn && r.verdict == Verdict::Kind::XPass)) unexpected = true;
+    if (r.check == "load")
+      spec_error = true;
+    else if (verdict_is_unexpected(r.verdict) && !(xpass_warn && r.verdict == Verdict::Kind::XPass))
+      unexpected = true;
   }
   return unexpected ? exit_code::kUnexpectedResults : spec_error ? exit_code::kBadSpecInput : exit_code::kOk;
 }
@@ -216,12 +254,12 @@ std::vector<std::string> split_commas(const std::vector<std::string>& items) {
 }
 
 int run_cli(int argc, char** argv) {
-  fuzz::register_mutant_backends();  // "mutant:NAME", deliberately wrong cpu variants
   CLI::App app{"scatterproof — conformance tests for gather/scatter ops of PyTorch, MindSpore and PaddlePaddle"};
   app.footer(exit_code::kHelpText);
   app.require_subcommand(1);
 
   RunOptions run_options;
+  std::string run_report_dir = "reports-out";
   std::vector<std::string> run_paths, run_backends{"reference"};
   CLI::App* run = app.add_subcommand("run", "run spec cases through the reference and backends, write reports");
   run->add_option("--backend", run_backends, "backends to run, comma-separated (see `scatterproof backends`)")
@@ -229,8 +267,10 @@ int run_cli(int argc, char** argv) {
       ->allow_extra_args(false);
   run->add_option("--filter", run_options.filters, "case id glob, or tag:NAME; repeatable (any matches)")
       ->allow_extra_args(false);
-  run->add_option("--report-dir", run_options.report_dir, "where results.jsonl and the reports go")->capture_default_str();
-  run->add_option("--threads", run_options.threads, "cases run concurrently")->check(CLI::Range(1, 256))->capture_default_str();
+  run->add_option("--report-dir", run_report_dir, "where results.jsonl and the reports go")->capture_default_str();
+  run->add_option("--threads", run_options.threads, "cases run concurrently")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   run->add_flag("-v,--verbose", run_options.verbose, "print every result (default: only unexpected ones)");
   std::vector<std::string> run_layouts;
   run->add_option("--layouts", run_layouts,
@@ -243,8 +283,7 @@ int run_cli(int argc, char** argv) {
   run->add_flag("--deterministic", run_options.backend_options.deterministic,
                 "ask backends with a deterministic mode to use it");
   std::vector<std::string> expectation_files;
-  run->add_option("--expectations", expectation_files,
-                  "expectation file of known failures (XFAIL); repeatable")
+  run->add_option("--expectations", expectation_files, "expectation file of known failures (XFAIL); repeatable")
       ->allow_extra_args(false)
       ->check(CLI::ExistingFile);
   std::string xpass_mode = "fail";
@@ -258,8 +297,7 @@ int run_cli(int argc, char** argv) {
 
   std::vector<std::string> list_paths, list_filters;
   CLI::App* list = app.add_subcommand("list", "list cases: id, op, source document");
-  list->add_option("--filter", list_filters, "case id glob, or tag:NAME; repeatable")
-      ->allow_extra_args(false);
+  list->add_option("--filter", list_filters, "case id glob, or tag:NAME; repeatable")->allow_extra_args(false);
   list->add_option("paths", list_paths, "spec files or directories")->required();
 
   std::vector<std::string> validate_paths;
@@ -268,20 +306,30 @@ int run_cli(int argc, char** argv) {
 
   std::string explain_target, explain_case;
   std::vector<std::string> explain_paths;
-  CLI::App* explain = app.add_subcommand("explain", "show the reference's reasoning for one case: checks, writes, allowed set");
+  CLI::App* explain =
+      app.add_subcommand("explain", "show the reference's reasoning for one case: checks, writes, allowed set");
   explain->add_option("case", explain_target, "a case id, or a spec file")->required();
   explain->add_option("--case", explain_case, "the case id when CASE is a file with several cases");
   explain->add_option("paths", explain_paths, "where to look for the case id (default: specs)");
+
+  std::vector<std::string> ops_ids;
+  CLI::App* ops = app.add_subcommand("ops", "the op table: every op's operands, arguments and output");
+  ops->add_option("ids", ops_ids, "only these op ids");
+
+  CLI::App* schema =
+      app.add_subcommand("schema", "print the complete JSON Schema of spec files (for editors and validators)");
 
   CLI::App* backends = app.add_subcommand("backends", "list the backends in this build");
   bool backend_names_only = false;
   backends->add_flag("--names", backend_names_only, "print only the names of backends usable on this machine");
 
   std::string report_dir;
-  CLI::App* report = app.add_subcommand("report", "rebuild report.json, junit.xml and report.md from DIR/results.jsonl");
+  CLI::App* report =
+      app.add_subcommand("report", "rebuild report.json, junit.xml and report.md from DIR/results.jsonl");
   report->add_option("dir", report_dir, "a report directory")->required();
   std::string report_xpass = "fail";
-  report->add_option("--xpass", report_xpass, "fail (default) or warn, as for run")->check(CLI::IsMember({"fail", "warn"}));
+  report->add_option("--xpass", report_xpass, "fail (default) or warn, as for run")
+      ->check(CLI::IsMember({"fail", "warn"}));
 
   std::string update_dir, update_out, update_reason;
   CLI::App* update = app.add_subcommand(
@@ -300,18 +348,21 @@ int run_cli(int argc, char** argv) {
   bench->add_option("--scale", bench_options.scale, "shrink every workload by this factor in (0, 1]");
 
   fuzz::FuzzOptions fuzz_options;
-  CLI::App* fuzz_cmd = app.add_subcommand("fuzz", "generate edge-biased cases; shrink a disagreement to a one-file repro spec");
+  CLI::App* fuzz_cmd =
+      app.add_subcommand("fuzz", "generate edge-biased cases; shrink a disagreement to a one-file repro spec");
   fuzz_cmd->add_option("--backend", fuzz_options.backend, "the backend under test")->required();
   fuzz_cmd->add_option("--seconds", fuzz_options.seconds, "time budget")->capture_default_str();
   fuzz_cmd->add_option("--seed", fuzz_options.seed, "0: from the clock (printed)");
   fuzz_cmd->add_option("--out", fuzz_options.out_dir, "where repro-*.json files go")->capture_default_str();
   fuzz_cmd->add_option("--max-cases", fuzz_options.max_cases, "stop after this many cases");
   fuzz::ReproOptions repro_options;
-  CLI::App* repro_cmd = app.add_subcommand("repro", "replay a repro spec (or fuzzer crash input) on every backend, explained");
+  CLI::App* repro_cmd =
+      app.add_subcommand("repro", "replay a repro spec (or fuzzer crash input) on every backend, explained");
   repro_cmd->add_option("file", repro_options.file, "a repro spec file or libFuzzer input")->required();
   repro_cmd->add_option("--backend", repro_options.backends, "extra backends (e.g. mutant:NAME)")->delimiter(',');
   fuzz::MutantsOptions mutants_options;
-  CLI::App* mutants_cmd = app.add_subcommand("mutants", "is every deliberately wrong backend caught, by the specs and by fuzzing?");
+  CLI::App* mutants_cmd =
+      app.add_subcommand("mutants", "is every deliberately wrong backend caught, by the specs and by fuzzing?");
   mutants_cmd->add_option("--seconds-per-mutant", mutants_options.seconds_per_mutant, "fuzzing budget per mutant")
       ->capture_default_str();
   mutants_cmd->add_option("--json", mutants_options.json_file, "also write the table as JSON");
@@ -350,11 +401,13 @@ int run_cli(int argc, char** argv) {
       return exit_code::kBadSpecInput;
     }
     if (!parse_shard(shard, &run_options)) return exit_code::kUsage;
-    return command_run(run_paths, run_options);
+    return command_run(run_paths, run_options, run_report_dir);
   }
   if (*list) return command_list(list_paths, list_filters);
   if (*validate) return command_validate(validate_paths);
   if (*explain) return command_explain(explain_target, explain_case, explain_paths);
+  if (*ops) return command_ops(ops_ids);
+  if (*schema) return command_schema();
   if (*backends) return command_backends(backend_names_only);
   if (*report) return command_report(report_dir, report_xpass == "warn");
   if (*update) return command_update_expectations(update_dir, update_out, update_reason);

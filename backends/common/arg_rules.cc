@@ -1,10 +1,11 @@
-#include "backends/cpu/cpu_validate.h"
+#include "backends/common/arg_rules.h"
+
 #include "reference/op_table.h"
 
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
 
-namespace sp::cpu {
+namespace sp::backend_rules {
 namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
@@ -30,25 +31,6 @@ bool value_fits(const Scalar& value, DType t) {
 
 }  // namespace
 
-std::string missing_operand(const OpCall& call) {
-  auto need = [&](const char* name) { return call.tensor(name) ? "" : std::string("missing tensor '") + name + "'"; };
-  std::string why;
-  if (call.op == "torch.gather") {
-    why = need("input").empty() ? need("index") : need("input");
-  } else if (call.op == "paddle.scatter") {
-    for (const char* n : {"x", "index", "updates"})
-      if (why.empty()) why = need(n);
-    return why;
-  } else {
-    for (const char* n : {"self", "index"})
-      if (why.empty()) why = need(n);
-    const bool needs_src = call.op == "torch.scatter_add_" || call.op == "torch.scatter_add";
-    if (why.empty() && !call.tensor("src") && (needs_src || !call.scalar_arg("value"))) why = "missing tensor 'src' (or a value)";
-  }
-  if (why.empty() && !call.int_arg("dim")) why = "missing argument 'dim'";
-  return why;
-}
-
 std::optional<Violation> check_torch_gather(const OpCall& call) {
   const Tensor& input = *call.tensor("input");
   const Tensor& index = *call.tensor("index");
@@ -67,7 +49,7 @@ std::optional<Violation> check_torch_gather(const OpCall& call) {
   return std::nullopt;
 }
 
-std::optional<Violation> check_torch_scatter(const OpCall& call) {
+std::optional<Violation> check_torch_scatter_operands(const OpCall& call) {
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor* src = call.tensor("src");
@@ -95,7 +77,17 @@ std::optional<Violation> check_torch_scatter(const OpCall& call) {
     return fail(ErrorCategory::OverlappingOutput,
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location");
-  if (call.string_arg("reduce") && *call.string_arg("reduce") != "add" && *call.string_arg("reduce") != "multiply")
+  return std::nullopt;
+}
+
+std::optional<Violation> check_torch_scatter(const OpCall& call) {
+  if (auto v = check_torch_scatter_operands(call)) return v;
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const Tensor* src = call.tensor("src");
+  const bool empty = index.numel() == 0;
+  const std::optional<std::string> reduce = call.string_arg("reduce");
+  if (reduce && *reduce != "add" && *reduce != "multiply")
     return fail(ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply.");
   if (!src && call.scalar_arg("value") && !empty && !value_fits(*call.scalar_arg("value"), self.dtype()))
     return fail(ErrorCategory::ValueOutOfRange, "value " + call.scalar_arg("value")->to_string() + " cannot be converted to type " +
@@ -103,13 +95,13 @@ std::optional<Violation> check_torch_scatter(const OpCall& call) {
   return std::nullopt;
 }
 
-std::optional<Violation> check_mindspore_scatter(const OpCall& call, bool enforce_rank_limit) {
+std::optional<Violation> check_mindspore_scatter(const OpCall& call) {
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor* src = call.tensor("src");
   const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
   if (auto v = dim_rule(*call.int_arg("dim"), self.rank())) return v;
-  if (enforce_rank_limit && self.rank() > 8) return fail(ErrorCategory::RankLimit, "the rank of self " + str(self.rank()) + " exceeds 8");
+  if (self.rank() > 8) return fail(ErrorCategory::RankLimit, "the rank of self " + str(self.rank()) + " exceeds 8");
   if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
     return fail(ErrorCategory::IndexDtype, "index dtype " + std::string(dtype_name(index.dtype())) +
                                                " is not supported, expected int32 or int64");
@@ -155,4 +147,4 @@ std::optional<Violation> check_paddle_scatter(const OpCall& call) {
   return std::nullopt;
 }
 
-}  // namespace sp::cpu
+}  // namespace sp::backend_rules

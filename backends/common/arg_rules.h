@@ -1,7 +1,8 @@
-// cpu_validate.h — the cpu backend's own argument checks, written apart
-// from the reference (so a differential run can catch either one) but in
-// the reference's check order: the first violated rule is reported, and
-// the reference lists every violated rule, so the categories agree.
+// arg_rules.h — the argument checks our own kernels (cpu, cuda) run before
+// any write: one definition shared by both backends, written apart from the
+// reference on purpose (so a differential run can catch either one) but in
+// the reference's check order: the first violated rule is reported, and the
+// reference lists every violated rule, so the categories agree.
 // Two pieces of mechanics are shared with the reference rather than
 // restated: c10's scalar conversion rules and MindSpore doc_version parsing.
 // Index *values* are checked by the backend with a parallel scan
@@ -14,31 +15,30 @@
 #include "reference/errors.h"
 #include "reference/op_call.h"
 
-namespace sp::cpu {
+namespace sp::backend_rules {
 
 struct Violation {
   ErrorCategory category;
   std::string message;
 };
 
-// Missing operands or arguments a well-formed case always has: a harness
-// problem, not a documented error. Empty when the call is complete.
-std::string missing_operand(const OpCall& call);
-
 // torch.gather: T-D1, T-E1, T-I1, T-G3, T-G4 (bounds T-B1 separately).
 std::optional<Violation> check_torch_gather(const OpCall& call);
-// torch.scatter_/scatter/scatter_add_/scatter_add: T-D1, T-E1, T-I1, T-K1,
-// T-S2, T-S3, T-S4, T-O1 (in place), T-R1, T-V1 (bounds T-B1 separately).
+// The operand rules every PyTorch scatter shares (PyTorch's
+// scatter_meta_impl, before its reduce check): T-D1, T-E1, T-I1, T-K1, T-S2,
+// T-S3, T-S4, T-O1 (in place).
+std::optional<Violation> check_torch_scatter_operands(const OpCall& call);
+// torch.scatter_/scatter/scatter_add_/scatter_add: the operand rules, then
+// T-R1 and T-V1 (bounds T-B1 separately).
 std::optional<Violation> check_torch_scatter(const OpCall& call);
 // mindspore.scatter_: MS-D1, MS-L1, MS-I1, MS-K1, MS-R1, MS-N2, MS-E1,
 // MS-S1, MS-S2, MS-S3, MS-V1. What 003 leaves undefined (overlap, index
 // values outside [-s, s), negative values under r2.10+) is reported as an
 // error by the backend: the reference allows any outcome there.
-// `enforce_rank_limit` is false only for the mutant that forgets MS-L1.
-std::optional<Violation> check_mindspore_scatter(const OpCall& call, bool enforce_rank_limit = true);
+std::optional<Violation> check_mindspore_scatter(const OpCall& call);
 // paddle.scatter: PD-X1, PD-I1, PD-I2, PD-K1, PD-S1 (bounds PD-B1 and the
 // undescribed negative values separately). Undocumented x dtypes (PD-T1)
 // are computed, which the reference allows.
 std::optional<Violation> check_paddle_scatter(const OpCall& call);
 
-}  // namespace sp::cpu
+}  // namespace sp::backend_rules

@@ -1,0 +1,87 @@
+# adapter_tests.cmake — one CTest conformance test per adapter of
+# adapters/manifest.json that has a "test" object (fields in
+# adapters/README.md). Included by the top-level CMakeLists.txt inside its
+# tests block; backends/process/process_backend.cc reads the same manifest to
+# register the backends, so an adapter is one Python file plus one manifest
+# entry.
+#
+# Each test is an sp_add_spec_suite (cmake/sp_helpers.cmake): `scatterproof
+# run --backend BACKEND [--layouts L] [--expectations FILE] SPECS...` with
+# its report in test-reports/BACKEND. Without the venv these fail (backend
+# unavailable): they are never skipped.
+
+set(SP_ADAPTER_MANIFEST ${PROJECT_SOURCE_DIR}/adapters/manifest.json)
+# Editing the manifest re-runs CMake, so a new entry gets its test.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${SP_ADAPTER_MANIFEST})
+file(READ ${SP_ADAPTER_MANIFEST} sp_manifest)
+
+# A manifest field as text, or "" when absent; a malformed manifest stops
+# the configure with the field named.
+function(sp_manifest_get out)
+  string(JSON value ERROR_VARIABLE error GET "${sp_manifest}" ${ARGN})
+  if(error)
+    set(value "")
+  endif()
+  set(${out} "${value}" PARENT_SCOPE)
+endfunction()
+
+sp_manifest_get(sp_format format)
+if(NOT sp_format STREQUAL "scatterproof-adapters/1")
+  message(FATAL_ERROR "${SP_ADAPTER_MANIFEST}: field 'format' is not \"scatterproof-adapters/1\"")
+endif()
+string(JSON sp_adapter_count ERROR_VARIABLE sp_error LENGTH "${sp_manifest}" adapters)
+if(sp_error)
+  message(FATAL_ERROR "${SP_ADAPTER_MANIFEST}: field 'adapters': ${sp_error}")
+endif()
+
+if(sp_adapter_count GREATER 0)
+  math(EXPR sp_last "${sp_adapter_count} - 1")
+  foreach(i RANGE ${sp_last})
+    sp_manifest_get(backend adapters ${i} backend)
+    sp_manifest_get(test_name adapters ${i} test name)
+    if(backend STREQUAL "")
+      message(FATAL_ERROR "${SP_ADAPTER_MANIFEST}: adapters[${i}].backend is missing")
+    endif()
+    if(test_name STREQUAL "")
+      continue()  # an adapter without a conformance test of its own
+    endif()
+
+    # Spec paths relative to the source root; a glob must match something
+    # (a typo would otherwise test nothing and pass).
+    set(specs "")
+    string(JSON spec_count ERROR_VARIABLE sp_error LENGTH "${sp_manifest}" adapters ${i} test specs)
+    if(sp_error OR spec_count EQUAL 0)
+      message(FATAL_ERROR "${SP_ADAPTER_MANIFEST}: adapters[${i}].test.specs is missing or empty")
+    endif()
+    math(EXPR last_spec "${spec_count} - 1")
+    foreach(k RANGE ${last_spec})
+      sp_manifest_get(pattern adapters ${i} test specs ${k})
+      if(pattern MATCHES "[*?]")
+        file(GLOB matched ${PROJECT_SOURCE_DIR}/${pattern})
+        list(SORT matched)
+      elseif(EXISTS ${PROJECT_SOURCE_DIR}/${pattern})
+        set(matched ${PROJECT_SOURCE_DIR}/${pattern})
+      else()
+        set(matched "")
+      endif()
+      if(NOT matched)
+        message(FATAL_ERROR "${SP_ADAPTER_MANIFEST}: adapters[${i}].test.specs[${k}] '${pattern}' matches no file")
+      endif()
+      list(APPEND specs ${matched})
+    endforeach()
+
+    set(options "")
+    sp_manifest_get(layouts adapters ${i} test layouts)
+    if(NOT layouts STREQUAL "")
+      list(APPEND options LAYOUTS ${layouts})
+    endif()
+    sp_manifest_get(expectations adapters ${i} test expectations)
+    if(NOT expectations STREQUAL "")
+      list(APPEND options EXPECTATIONS ${PROJECT_SOURCE_DIR}/${expectations})
+    endif()
+    # TIMEOUT: a real framework imports for seconds and runs every case out
+    # of process.
+    sp_add_spec_suite(NAME ${test_name} BACKENDS ${backend} PATHS ${specs} ${options} TIMEOUT 900
+                      REPORT_DIR ${PROJECT_BINARY_DIR}/test-reports/${backend})
+  endforeach()
+endif()

@@ -1,0 +1,86 @@
+// cpu_context.h — what the cpu backend's op files share: the thread pool,
+// the output pool, the kernels' scratch space, and the few steps every
+// scatter-like op takes (a fresh copy of self, a bounds-checked scatter into
+// a target, the error for the first bad index).
+//
+// One op file per op family lives in backends/cpu/ops/: it defines
+// `void register_<file stem>(CpuOps&)`, which adds a kernel function for
+// each op id it implements; the backend collects every file's registration
+// (sp_op_files in cmake/sp_helpers.cmake), so adding an op to the cpu
+// backend is one file. The ops it registers are exactly the ops the backend
+// implements(); the harness answers every other op "unsupported".
+//
+// Every kernel function runs after the harness has checked the call's
+// signature against the op table (run_backend): operands and required
+// arguments are present with their declared types.
+//
+// Thread-safety: a CpuContext belongs to one backend instance, used by one
+// thread at a time; its pool runs the kernels' parallel parts.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/cpu/kernels.h"
+#include "backends/cpu/output_pool.h"
+#include "backends/cpu/thread_pool.h"
+
+namespace sp::cpu {
+
+class CpuContext;
+using CpuKernel = Outcome (*)(CpuContext& cpu, const OpCall& call);
+
+// The op ids the cpu backend implements and the kernel of each.
+class CpuOps {
+ public:
+  void add(std::string op, CpuKernel kernel) { kernels_.insert_or_assign(std::move(op), kernel); }
+  const CpuKernel* find(std::string_view op) const;
+
+ private:
+  std::map<std::string, CpuKernel, std::less<>> kernels_;
+};
+
+// PyTorch (and the walk) address a rank-0 tensor as shape [1].
+Shape logical_shape(const Tensor& t);
+Shape logical_strides(const Tensor& t);
+// The first element of `t`'s view.
+std::byte* data(const Tensor& t);
+// dim in [-rank, rank) -> [0, rank). REQUIRES: checked.
+inline int64_t wrap_dim(int64_t dim, int64_t rank) { return dim < 0 ? dim + rank : dim; }
+
+class CpuContext {
+ public:
+  explicit CpuContext(int threads) : pool_(threads) {}
+
+  ThreadPool& pool() { return pool_; }
+  int threads() const { return pool_.size(); }
+  // A contiguous tensor whose elements the caller overwrites, every one.
+  Tensor uninitialized(DType dtype, const Shape& shape) { return outputs_.uninitialized(dtype, shape); }
+  // A contiguous copy of `t` (out-of-place ops start from one).
+  Tensor fresh_copy(const Tensor& t);
+
+  // Runs the scatter kernel writing `target` over the walk of an index of
+  // `index_shape`/`index_strides` (logical), reading `src` or the scalar
+  // bits `value`. A src or index sharing storage with the target is copied
+  // first, so every read sees the values from before the call. With
+  // `check_index_from` the kernel checks the index values against
+  // [*check_index_from, size): false, target untouched, when one is outside.
+  bool scatter_into(const Tensor& target, const Tensor& index, const Shape& index_shape, const Shape& index_strides,
+                    const Tensor* src, std::optional<uint64_t> value, int64_t dim, ScatterOp op, bool zero_first,
+                    std::optional<int64_t> check_index_from = std::nullopt);
+
+  // index_out_of_bounds naming the first index value (row-major) outside
+  // [lo, size) of `index` (logical shape/strides), PyTorch's wording.
+  Outcome first_bad_index_error(const Tensor& index, const Shape& shape, const Shape& strides, int64_t lo,
+                                int64_t size, int64_t dim);
+
+ private:
+  ThreadPool pool_;
+  OutputPool outputs_;
+  std::vector<std::vector<std::byte>> scratch_;  // the scatter kernel's, kept between calls
+};
+
+}  // namespace sp::cpu

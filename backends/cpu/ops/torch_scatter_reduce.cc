@@ -1,0 +1,265 @@
+// torch_scatter_reduce.cc — cpu kernels for Tensor.scatter_reduce_ and
+// torch.scatter_reduce (reduce sum / prod / mean / amax / amin,
+// include_self).
+//
+// Validate (the PyTorch scatter operand rules of backends/common/arg_rules.h,
+// then reduce), scan the index values (self untouched on a bad one), then:
+//   include_self=False: every indexed element of self is first set to the
+//     reduction's identity (0, 1, -inf / lowest, +inf / max; mean: 0);
+//   every index position combines src into its target, one correctly
+//     rounded op at a time in the element's dtype (integers wrap);
+//   mean: each indexed element is divided by its number of terms (self
+//     counts when include_self), floor division for integers; bool has no
+//     mean (unsupported_dtype, as in LibTorch 1.13).
+// Targets never indexed keep self's value.
+//
+// Parallel without atomics: position (o, k, l) of the index writes
+// self[o, index(o, k, l), l], so positions with different (o, l) never meet.
+// The work is split by outer position o when there are enough of them
+// (applies when outer_count >= 2 * threads), else by ranges of inner
+// positions l; each part walks k in order, so a target's terms are combined
+// in index order.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "backends/common/arg_rules.h"
+#include "backends/cpu/cpu_context.h"
+#include "backends/cpu/element.h"
+#include "reference/op_table.h"
+
+namespace sp::cpu {
+namespace {
+
+enum class Reduce { Sum, Prod, Mean, Amax, Amin };
+
+std::optional<Reduce> parse_reduce(const std::string& s) {
+  if (s == "sum") return Reduce::Sum;
+  if (s == "prod") return Reduce::Prod;
+  if (s == "mean") return Reduce::Mean;
+  if (s == "amax") return Reduce::Amax;
+  if (s == "amin") return Reduce::Amin;
+  return std::nullopt;
+}
+
+template <class E>
+using S = typename E::Storage;
+
+template <class E>
+bool is_nan(S<E> v) {
+  if constexpr (std::is_same_v<E, HalfElem> || std::is_same_v<E, BF16Elem>)
+    return std::isnan(E::load(v));
+  else if constexpr (std::is_floating_point_v<S<E>>)
+    return std::isnan(v);
+  else
+    return false;
+}
+
+template <class E>
+S<E> identity(Reduce r) {
+  using Storage = S<E>;
+  constexpr bool kFloat = E::kFloat16Like || std::is_floating_point_v<Storage>;
+  switch (r) {
+    case Reduce::Sum:
+    case Reduce::Mean: return E::kFloat16Like ? E::store(0.0f) : Storage(0);
+    case Reduce::Prod: return E::kFloat16Like ? E::store(1.0f) : Storage(1);
+    case Reduce::Amax:
+      if constexpr (E::kFloat16Like) return E::store(-std::numeric_limits<float>::infinity());
+      if constexpr (kFloat) return -std::numeric_limits<Storage>::infinity();
+      if constexpr (std::is_same_v<E, BoolElem>) return Storage(0);
+      return std::numeric_limits<Storage>::lowest();
+    case Reduce::Amin:
+      if constexpr (E::kFloat16Like) return E::store(std::numeric_limits<float>::infinity());
+      if constexpr (kFloat) return std::numeric_limits<Storage>::infinity();
+      if constexpr (std::is_same_v<E, BoolElem>) return Storage(1);
+      return std::numeric_limits<Storage>::max();
+  }
+  return Storage(0);
+}
+
+// One step of the reduction: target `a` combined with term `b`.
+template <class E>
+S<E> combine(Reduce r, S<E> a, S<E> b) {
+  switch (r) {
+    case Reduce::Sum:
+    case Reduce::Mean: return E::add_once(a, b);
+    case Reduce::Prod: return E::mul_once(a, b);
+    case Reduce::Amax:
+    case Reduce::Amin: {
+      if (is_nan<E>(a)) return a;  // NaN propagates, whichever side it is on
+      if (is_nan<E>(b)) return b;
+      const auto x = E::load(a), y = E::load(b);
+      if (r == Reduce::Amax) return y > x ? b : a;
+      return y < x ? b : a;
+    }
+  }
+  return a;
+}
+
+// mean: sum / count, one correctly rounded division for floats (via double:
+// 53 >= 2p + 2 bits, so the double rounding is innocuous for float32 and
+// the 16-bit floats), floor division for integers.
+template <class E>
+S<E> divide(S<E> sum, int64_t count) {
+  using Storage = S<E>;
+  if constexpr (E::kFloat16Like) {
+    const double q = static_cast<double>(E::load(sum)) / static_cast<double>(count);
+    if constexpr (std::is_same_v<E, HalfElem>)
+      return double_to_half_bits(q);
+    else
+      return double_to_bf16_bits(q);
+  } else if constexpr (std::is_floating_point_v<Storage>) {
+    return static_cast<Storage>(static_cast<double>(sum) / static_cast<double>(count));
+  } else {
+    const int64_t n = static_cast<int64_t>(sum);
+    int64_t q = n / count;
+    if (n % count != 0 && n < 0) --q;
+    return static_cast<Storage>(q);
+  }
+}
+
+struct Plan {
+  IndexWalk walk;
+  std::byte* a = nullptr;
+  const std::byte* x = nullptr;
+  const std::byte* p = nullptr;
+  DType index_dtype = DType::Int64;
+  Reduce reduce = Reduce::Sum;
+  bool include_self = true;
+  std::vector<int32_t>* counts = nullptr;  // mean: terms per target, by offset from a
+};
+
+template <class I>
+int64_t index_at(const std::byte* x, int64_t offset) {
+  return static_cast<int64_t>(reinterpret_cast<const I*>(x)[offset]);
+}
+
+// Calls fn(a_offset, p_offset) for every index position with outer
+// position in [o0, o1) and inner position in [l0, l1), k in order.
+template <class I, class Fn>
+void walk_part(const Plan& plan, int64_t o0, int64_t o1, int64_t l0, int64_t l1, Fn&& fn) {
+  const IndexWalk& w = plan.walk;
+  const Axis last = w.inner.empty() ? Axis{} : w.inner.back();
+  for (int64_t o = o0; o < o1; ++o) {
+    const Offsets base = w.outer_offsets(o);
+    for (int64_t k = 0; k < w.K; ++k) {
+      const int64_t xk = base.x + k * w.along.x, pk = base.p + k * w.along.p;
+      w.for_inner_runs(l0, l1, [&](const Offsets& off, int64_t, int64_t n) {
+        for (int64_t j = 0; j < n; ++j) {
+          const int64_t v = index_at<I>(plan.x, xk + off.x + j * last.x);  // in [0, S): scanned
+          fn(base.a + v * w.along.a + off.a + j * last.a, pk + off.p + j * last.p);
+        }
+      });
+    }
+  }
+}
+
+template <class E, class I>
+void run_part(const Plan& plan, int64_t o0, int64_t o1, int64_t l0, int64_t l1) {
+  auto* a = reinterpret_cast<S<E>*>(plan.a);
+  const auto* p = reinterpret_cast<const S<E>*>(plan.p);
+  if (!plan.include_self) {
+    const S<E> init = identity<E>(plan.reduce);
+    walk_part<I>(plan, o0, o1, l0, l1, [&](int64_t at, int64_t) { a[at] = init; });
+  }
+  if (plan.reduce == Reduce::Mean) {
+    std::vector<int32_t>& counts = *plan.counts;
+    walk_part<I>(plan, o0, o1, l0, l1, [&](int64_t at, int64_t from) {
+      a[at] = combine<E>(Reduce::Sum, a[at], p[from]);
+      ++counts[static_cast<size_t>(at)];
+    });
+    // Each target divided once: the part that owns it saw all its terms.
+    walk_part<I>(plan, o0, o1, l0, l1, [&](int64_t at, int64_t) {
+      int32_t& c = counts[static_cast<size_t>(at)];
+      if (c == 0) return;  // already divided
+      a[at] = divide<E>(a[at], c + (plan.include_self ? 1 : 0));
+      c = 0;
+    });
+    return;
+  }
+  walk_part<I>(plan, o0, o1, l0, l1, [&](int64_t at, int64_t from) { a[at] = combine<E>(plan.reduce, a[at], p[from]); });
+}
+
+Outcome scatter_reduce(CpuContext& cpu, const OpCall& call) {
+  if (auto v = backend_rules::check_torch_scatter_operands(call)) return Outcome::of_error(v->category, v->message);
+  const std::optional<Reduce> reduce = parse_reduce(*call.string_arg("reduce"));
+  if (!reduce)
+    return Outcome::of_error(ErrorCategory::InvalidReduce,
+                             "reduce argument must be either sum, prod, mean, amax or amin, got " +
+                                 *call.string_arg("reduce"));
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const Tensor& src = *call.tensor("src");
+  // LibTorch 1.13 has no bool kernel for mean (whatever the index holds,
+  // empty included): the reference's unsupported_dtype.
+  if (*reduce == Reduce::Mean && self.dtype() == DType::Bool)
+    return Outcome::of_error(ErrorCategory::UnsupportedDtype, "scatter_reduce: reduce 'mean' is not implemented for bool");
+  Tensor target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
+  if (index.numel() == 0) return Outcome::of_outputs({target});
+  const Shape index_shape = logical_shape(index), index_strides = logical_strides(index);
+  const int64_t dim = wrap_dim(*call.int_arg("dim"), static_cast<int64_t>(logical_shape(self).size()));
+  const int64_t size = logical_shape(self)[static_cast<size_t>(dim)];
+  if (find_bad_index(index.dtype(), data(index), index_shape, index_strides, 0, size, cpu.pool()))
+    return cpu.first_bad_index_error(index, index_shape, index_strides, 0, size, dim);
+
+  // Operands sharing the target's storage are read as they were before the call.
+  const auto shares_target = [&](const Tensor& t) { return t.storage() == target.storage(); };
+  const Tensor index_read = shares_target(index) ? cpu.fresh_copy(index) : index;
+  const Tensor src_read = shares_target(src) ? cpu.fresh_copy(src) : src;
+
+  Plan plan;
+  plan.walk = make_walk(index_shape, dim, logical_strides(target), logical_strides(index_read),
+                        logical_strides(src_read), size);
+  plan.a = data(target);
+  plan.x = data(index_read);
+  plan.p = data(src_read);
+  plan.index_dtype = index.dtype();
+  plan.reduce = *reduce;
+  plan.include_self = call.bool_arg("include_self").value_or(true);
+  std::vector<int32_t> counts;
+  if (*reduce == Reduce::Mean) {
+    // Offsets from `a` reach at most the view's last element.
+    int64_t span = 1;
+    const Shape shape = logical_shape(target), strides = logical_strides(target);
+    for (size_t d = 0; d < shape.size(); ++d) span += (shape[d] - 1) * strides[d];
+    counts.assign(static_cast<size_t>(span), 0);
+    plan.counts = &counts;
+  }
+
+  const int64_t outer = plan.walk.outer_count(), inner = plan.walk.inner_count();
+  const int threads = threads_for(outer * plan.walk.K * inner, cpu.pool());
+  const bool by_outer = outer >= 2 * threads;
+  const int64_t split = by_outer ? outer : inner;
+  const int parts = static_cast<int>(std::min<int64_t>(split, threads == 1 ? 1 : threads * kPartsPerThread));
+  dispatch_dtype(target.dtype(), [&](auto elem) {
+    using E = decltype(elem);
+    const auto part = [&](int i) {
+      const int64_t lo = split * i / parts, hi = split * (i + 1) / parts;
+      const auto run = [&](auto index_type) {
+        using I = decltype(index_type);
+        if (by_outer)
+          run_part<E, I>(plan, lo, hi, 0, inner);
+        else
+          run_part<E, I>(plan, 0, outer, lo, hi);
+      };
+      if (plan.index_dtype == DType::Int32)
+        run(int32_t{});
+      else
+        run(int64_t{});
+    };
+    if (parts <= 1)
+      part(0);
+    else
+      cpu.pool().run(parts, part);
+  });
+  return Outcome::of_outputs({target});
+}
+
+}  // namespace
+
+void register_torch_scatter_reduce(CpuOps& ops) {
+  ops.add("torch.scatter_reduce_", scatter_reduce);
+  ops.add("torch.scatter_reduce", scatter_reduce);
+}
+
+}  // namespace sp::cpu

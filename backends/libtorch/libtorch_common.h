@@ -1,0 +1,148 @@
+// libtorch_common.h — what the LibTorch backend's op files share: dtype and
+// scalar conversions, zero-copy views of scatterproof tensors as at::Tensor
+// (TorchViews), and the op registry.
+//
+// One op file per op family lives in backends/libtorch/ops/ and defines
+// `void register_<file stem>(LibTorchOps&)` (collected by sp_op_files): adding
+// an op to the libtorch backend is one file. Only this backend's files
+// include Torch headers (they are slow to compile and carry their own
+// flags); the rest of scatterproof sees register_libtorch_backend() only.
+#pragma once
+
+#include <ATen/ATen.h>
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "backends/backend.h"
+
+namespace sp::libtorch {
+
+
+inline at::ScalarType torch_dtype(DType t) {
+  switch (t) {
+    case DType::Bool:
+      return at::kBool;
+    case DType::UInt8:
+      return at::kByte;
+    case DType::Int8:
+      return at::kChar;
+    case DType::Int16:
+      return at::kShort;
+    case DType::Int32:
+      return at::kInt;
+    case DType::Int64:
+      return at::kLong;
+    case DType::Float16:
+      return at::kHalf;
+    case DType::BFloat16:
+      return at::kBFloat16;
+    case DType::Float32:
+      return at::kFloat;
+    case DType::Float64:
+      return at::kDouble;
+  }
+  throw std::logic_error("unknown dtype");
+}
+
+inline at::Scalar torch_scalar(const Scalar& s) {
+  switch (s.kind) {
+    case Scalar::Kind::Bool:
+      return at::Scalar(s.b);
+    case Scalar::Kind::Int:
+      return at::Scalar(static_cast<int64_t>(s.i));
+    case Scalar::Kind::Float:
+      return at::Scalar(s.f);
+  }
+  throw std::logic_error("unknown scalar kind");
+}
+
+// A malformed call (missing operand or argument): the harness's problem, not
+// the backend's. Thrown inside run() and turned into Outcome::harness_error.
+struct MalformedCall {
+  std::string what;
+};
+
+// Presents scatterproof tensors to LibTorch without copying. Tensors that
+// share a scatterproof storage share one at::Storage, so LibTorch's own
+// aliasing checks (in-place self overlapping src/index) see what is real.
+class TorchViews {
+ public:
+  at::Tensor view(const Tensor& t) {
+    const auto& bytes = t.storage();
+    if (!bytes) throw MalformedCall{"tensor without storage: " + t.describe()};
+    auto it = storages_.find(bytes.get());
+    if (it == storages_.end()) {
+      // A byte-typed blob over the whole storage; its at::Storage is reused
+      // for every view of any dtype.
+      const at::Tensor blob = at::from_blob(bytes->data(), {static_cast<int64_t>(bytes->size())}, at::kByte);
+      it = storages_.emplace(bytes.get(), blob.storage()).first;
+    }
+    at::Tensor v = at::empty({0}, at::TensorOptions().dtype(torch_dtype(t.dtype())));
+    v.set_(it->second, t.offset(), t.shape(), t.strides());
+    return v;
+  }
+
+  // A fresh contiguous scatterproof tensor and its LibTorch view, for an
+  // out-of-place result.
+  std::pair<Tensor, at::Tensor> fresh(DType dtype, const Shape& shape) {
+    Tensor out = Tensor::zeros(dtype, shape);
+    at::Tensor v = view(out);
+    return {std::move(out), std::move(v)};
+  }
+
+ private:
+  std::map<const std::vector<std::byte>*, at::Storage> storages_;
+};
+
+inline const Tensor& operand(const OpCall& call, const std::string& name) {
+  const Tensor* t = call.tensor(name);
+  if (!t) throw MalformedCall{call.op + ": missing tensor operand '" + name + "'"};
+  return *t;
+}
+
+inline int64_t dim_arg(const OpCall& call) {
+  if (!call.int_arg("dim")) throw MalformedCall{call.op + ": missing argument 'dim'"};
+  return *call.int_arg("dim");
+}
+
+// Exactly one of `src` (tensor) and `value` (scalar) is given.
+inline bool has_src(const OpCall& call) {
+  const bool src = call.tensor("src") != nullptr;
+  if (src == call.scalar_arg("value").has_value()) throw MalformedCall{call.op + ": needs exactly one of 'src' and 'value'"};
+  return src;
+}
+
+// self.scatter_(dim, index, src|value[, reduce]) on LibTorch views.
+inline void scatter_in_place(at::Tensor& self, int64_t dim, const at::Tensor& index, const OpCall& call, TorchViews& views) {
+  if (has_src(call)) {
+    const at::Tensor src = views.view(operand(call, "src"));
+    if (call.string_arg("reduce")) {
+      self.scatter_(dim, index, src, *call.string_arg("reduce"));
+    } else {
+      self.scatter_(dim, index, src);
+    }
+  } else if (call.string_arg("reduce")) {
+    self.scatter_(dim, index, torch_scalar(*call.scalar_arg("value")), *call.string_arg("reduce"));
+  } else {
+    self.scatter_(dim, index, torch_scalar(*call.scalar_arg("value")));
+  }
+}
+
+using LibTorchKernel = Outcome (*)(const OpCall& call, TorchViews& views);
+
+// The op ids the libtorch backend implements and the kernel of each.
+class LibTorchOps {
+ public:
+  void add(std::string op, LibTorchKernel kernel) { kernels_.insert_or_assign(std::move(op), kernel); }
+  LibTorchKernel find(std::string_view op) const {
+    const auto it = kernels_.find(op);
+    return it == kernels_.end() ? nullptr : it->second;
+  }
+
+ private:
+  std::map<std::string, LibTorchKernel, std::less<>> kernels_;
+};
+
+}  // namespace sp::libtorch

@@ -1,0 +1,64 @@
+// result_record.h — one result of a run, as the runner produces it, and the
+// sink the runner hands each one to.
+//
+// The runner knows nothing of files: it emits records to a ResultSink. The
+// report writers (reports/) provide the sink that streams them to
+// results.jsonl and rebuilds the reports; tests and tools may provide their
+// own.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/case.h"
+#include "harness/verdict.h"
+
+namespace sp {
+
+struct ResultRecord {
+  std::string case_id;
+  std::string file;
+  std::string op;
+  std::string backend;
+  // "document": the reference against the case's documented expectation;
+  // "differential": a backend against the reference; "layout": the
+  // reference on a re-laid-out case against itself as written; "load": the
+  // spec input itself could not be loaded (backend "loader").
+  std::string check;
+  Verdict::Kind verdict = Verdict::Kind::Error;
+  std::string detail;
+  std::string expected;  // the reference's answer, summarized
+  std::string outcome;   // what the backend (or document) said, summarized
+  Provenance source;
+  struct ErratumNote {
+    std::string document;
+    std::string claim;
+    std::string reference_says;  // what the reference allows instead
+  };
+  std::optional<ErratumNote> erratum;
+  std::vector<std::string> tags;
+  double duration_ms = 0.0;
+  std::string repro;  // a command line that reruns just this result
+};
+
+// `scatterproof run --backend B --filter 'ID' FILE`, shell-quoted.
+std::string repro_command(const std::string& backend, const std::string& case_id, const std::string& file);
+std::string shell_quote(const std::string& s);
+
+// Where a run's records go. The runner calls open() once, after the run's
+// backends exist and before the first record (so a run that cannot start
+// leaves nothing behind); write() for every record, expectation entries
+// applied, one call at a time (never concurrently); close() after the last
+// record of a run that finished (not after a run aborted by an exception).
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  // Empty: go on. Otherwise the run stops before its first case, as a usage
+  // error with this message (e.g. a report directory that cannot be made).
+  virtual std::string open() { return {}; }
+  virtual void write(const ResultRecord& r) = 0;
+  virtual void close() {}
+};
+
+}  // namespace sp

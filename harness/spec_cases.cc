@@ -1,0 +1,184 @@
+// spec_cases.cc — stage 3 of the spec loader (spec_loader_internal.h): one
+// schema-valid case into a Case. Everything about ops comes from the op
+// table (reference/op_table.h): which operands and arguments an op takes,
+// each argument's type, the either-operand-or-argument rules
+// (check_signature), and the dtype of the output.
+#include <limits>
+
+#include "harness/spec_loader.h"
+#include "harness/spec_loader_internal.h"
+#include "reference/op_table.h"
+
+namespace sp::spec_internal {
+
+Scalar scalar_from_json(const json& v, const std::string& field) {
+  if (v.is_boolean()) return Scalar::of_bool(v.get<bool>());
+  if (v.is_number_integer()) return Scalar::of_int(json_int64(v, field));
+  if (v.is_number_float()) return Scalar::of_float(v.get<double>());
+  if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    if (s == "nan") return Scalar::of_float(std::numeric_limits<double>::quiet_NaN());
+    if (s == "inf") return Scalar::of_float(std::numeric_limits<double>::infinity());
+    if (s == "-inf") return Scalar::of_float(-std::numeric_limits<double>::infinity());
+    if (s == "-0.0") return Scalar::of_float(-0.0);
+  }
+  fail(field, "expected true/false, a number, \"nan\", \"inf\", \"-inf\" or \"-0.0\", got " + v.dump());
+}
+
+namespace {
+
+std::string string_or_empty(const json& object, const char* key) {
+  return object.is_object() && object.contains(key) ? object[key].get<std::string>() : std::string();
+}
+
+// One argument as its ArgSpec types it. The schema already gave each name
+// its JSON type (an argument name has one type across the table); these
+// checks keep the loader right on its own, e.g. for the fuzz target.
+Arg arg_from_json(const ArgSpec& spec, const json& v, const std::string& field) {
+  switch (spec.type) {
+    case Arg::Type::Int:
+      return Arg::of_int(json_int64(v, field));
+    case Arg::Type::Bool:
+      if (!v.is_boolean()) fail(field, "expected true or false, got " + v.dump());
+      return Arg::of_bool(v.get<bool>());
+    case Arg::Type::String:
+      if (!v.is_string()) fail(field, "expected a string, got " + v.dump());
+      return Arg::of_string(v.get<std::string>());
+    case Arg::Type::Scalar:
+      return Arg::of_scalar(scalar_from_json(v, field));
+  }
+  fail(field, "argument of an unknown type");
+}
+
+std::string names_of(const auto& specs) {
+  std::string names;
+  for (const auto& s : specs) names += (names.empty() ? "" : ", ") + s.name;
+  return names.empty() ? std::string("none") : names;
+}
+
+class CaseBuilder {
+ public:
+  CaseBuilder(const json& j, std::string path, const json& file_source, const std::string& file)
+      : j_(j), path_(std::move(path)), file_source_(file_source), file_(file) {}
+
+  Case build() {
+    Case c;
+    c.id = j_.at("id").get<std::string>();
+    c.file = file_;
+    c.call.op = j_.at("op").get<std::string>();
+    const OpSpec* op = find_op(c.call.op);
+    if (!op) fail(field("op"), "unknown op \"" + c.call.op + "\"");
+    c.source = provenance();
+    c.call.doc_version = c.source.doc_version;
+    read_args(*op, c.call);
+    read_inputs(*op, c.call);
+    const Tensor* dtype_source = c.call.tensor(op->output_dtype_of);
+    const std::optional<DType> output_dtype = dtype_source ? std::optional(dtype_source->dtype()) : std::nullopt;
+    c.expect = read_expect(output_dtype);
+    if (j_.contains("erratum")) {
+      const json& e = j_["erratum"];
+      Erratum erratum{e.at("document").get<std::string>(), e.at("claim").get<std::string>(), std::nullopt};
+      if (e.contains("claimed_output"))
+        erratum.claimed_output = tensor(e["claimed_output"], join_path(path_, "erratum.claimed_output"), output_dtype);
+      c.erratum = std::move(erratum);
+    }
+    if (j_.contains("tags")) c.tags = j_["tags"].get<std::vector<std::string>>();
+    return c;
+  }
+
+ private:
+  std::string field(std::string_view member) const { return join_path(path_, member); }
+
+  // The case's source over the file's default source, field by field.
+  Provenance provenance() const {
+    const json none = json::object();
+    const json& own = j_.contains("source") ? j_["source"] : none;
+    auto pick = [&](const char* key) {
+      std::string value = string_or_empty(own, key);
+      return value.empty() ? string_or_empty(file_source_, key) : value;
+    };
+    Provenance p{pick("document"), pick("example"), pick("doc_version"), pick("kind")};
+    if (p.document.empty())
+      fail(field("source.document"), "missing: every case names its document (in the case or the file's source)");
+    return p;
+  }
+
+  void read_args(const OpSpec& op, OpCall& call) const {
+    if (!j_.contains("args")) return;
+    for (const auto& [name, value] : j_["args"].items()) {
+      const ArgSpec* spec = op.arg(name);
+      if (!spec)
+        fail(field("args." + name),
+             op.id + " takes no argument " + name + " (its arguments: " + names_of(op.args) + ")");
+      call.set_arg(name, arg_from_json(*spec, value, field("args." + name)));
+    }
+  }
+
+  // Operand names and the signature's presence rules are checked on
+  // placeholders first, so a case with a missing operand is named for that
+  // before any tensor is built.
+  void read_inputs(const OpSpec& op, OpCall& call) {
+    const json& inputs = j_.at("inputs");
+    for (const auto& [name, value] : inputs.items()) {
+      if (!op.operand(name))
+        fail(field("inputs." + name),
+             op.id + " has no operand " + name + " (its operands: " + names_of(op.operands) + ")");
+      call.tensors.emplace(name, Tensor());
+    }
+    if (const std::optional<SignatureProblem> problem = check_signature(call))
+      fail(field(problem->field), problem->message);
+    for (const auto& [name, value] : inputs.items())
+      call.tensors[name] = tensor(value, field("inputs." + name), std::nullopt);
+  }
+
+  CaseExpect read_expect(std::optional<DType> output_dtype) {
+    const json& e = j_.at("expect");
+    CaseExpect expect;
+    if (e.contains("output")) {
+      expect.kind = CaseExpect::Kind::Output;
+      expect.outputs.push_back(tensor(e["output"], field("expect.output"), output_dtype));
+    } else if (e.contains("one_of")) {
+      expect.kind = CaseExpect::Kind::OneOf;
+      for (size_t i = 0; i < e["one_of"].size(); ++i)
+        expect.outputs.push_back(tensor(e["one_of"][i], indexed(field("expect.one_of"), i), output_dtype));
+    } else if (e.contains("error")) {
+      expect.kind = CaseExpect::Kind::Error;
+      const std::string name = e["error"].get<std::string>();
+      expect.error = error_from_name(name);
+      if (!expect.error) fail(field("expect.error"), "unknown error category \"" + name + "\"");
+      expect.text = string_or_empty(e, "message");
+    } else if (e.contains("unspecified")) {
+      expect.kind = CaseExpect::Kind::Unspecified;
+      expect.text = e["unspecified"].get<std::string>();
+    } else {
+      fail(field("expect"), "needs one of output, one_of, error, unspecified");
+    }
+    if (e.contains("atol")) expect.atol = e["atol"].get<double>();
+    return expect;
+  }
+
+  Tensor tensor(const json& t, const std::string& path, std::optional<DType> default_dtype) {
+    std::optional<DType> dtype = default_dtype;
+    if (t.contains("dtype")) {
+      const std::string name = t["dtype"].get<std::string>();
+      dtype = dtype_from_name(name);
+      if (!dtype) fail(join_path(path, "dtype"), "unknown dtype \"" + name + "\"");
+    }
+    if (!dtype) fail(join_path(path, "dtype"), "missing, and there is no operand to take it from");
+    return build_tensor(t, path, *dtype, element_budget_);
+  }
+
+  const json& j_;
+  const std::string path_;
+  const json& file_source_;
+  const std::string& file_;
+  int64_t element_budget_ = kMaxCaseElements;
+};
+
+}  // namespace
+
+Case build_case(const json& j, const std::string& path, const json& file_source, const std::string& file) {
+  return CaseBuilder(j, path, file_source, file).build();
+}
+
+}  // namespace sp::spec_internal

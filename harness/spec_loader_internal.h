@@ -1,0 +1,84 @@
+// spec_loader_internal.h — the stages of the spec loader (spec_loader.h),
+// shared between its files. Not part of the harness API: only
+// harness/spec_*.cc include it (and tests/spec_loader_test.cc, for the
+// schema generator).
+//
+//   spec_parse.cc    stage 1: raw-text limits and JSON parsing; SpecError
+//   spec_schema.cc   stage 2: the JSON Schema (structure from
+//                    specs/schema/spec.schema.json, op-specific part
+//                    generated from the op table) and its verdicts
+//   spec_tensors.cc  stage 3: elements and tensors
+//   spec_cases.cc    stage 3: cases (operands and arguments per the op table)
+//   spec_loader.cc   the public entry points, tying the stages together
+//   spec_writer.cc   the exact writer of the same format
+//
+// Inside a case, a problem is thrown as CaseProblem (the full field path
+// from the file root) and turned into a SpecError by spec_loader.cc once the
+// case id is known; problems with the file as a whole are SpecErrors.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "harness/case.h"
+#include "reference/dtype.h"
+#include "reference/op_call.h"
+#include "reference/tensor.h"
+
+namespace sp::spec_internal {
+
+using json = nlohmann::json;
+
+struct CaseProblem {
+  std::string field;
+  std::string message;
+};
+
+[[noreturn]] void fail(std::string field, std::string message);
+
+// `cases[3]` + `inputs` -> `cases[3].inputs`; `inputs` + 2 -> `inputs[2]`.
+std::string join_path(const std::string& base, std::string_view member);
+std::string indexed(const std::string& base, size_t i);
+
+// --- stage 1 (spec_parse.cc) ---
+// The file's text; SpecError when it cannot be read or exceeds the size limit.
+std::string read_file(const std::string& path);
+// Size and nesting-depth limits on the raw text, then the parse (duplicate
+// keys refused); SpecError naming line and column or the field.
+json parse_json(std::string_view text, const std::string& file);
+// Every string and key within kMaxJsonStringChars; SpecError naming the field.
+void check_string_lengths(const json& document, const std::string& file);
+
+// --- stage 2 (spec_schema.cc) ---
+struct SchemaProblem {
+  std::string field;
+  std::string message;
+};
+struct SchemaVerdict {
+  std::optional<SchemaProblem> file_problem;
+  std::map<size_t, SchemaProblem> case_problems;  // by index into `cases`
+};
+SchemaVerdict check_schema(const json& document);
+// The complete schema: `structural` (specs/schema/spec.schema.json) with its
+// op-specific placeholders filled from the op table. std::logic_error when a
+// placeholder is missing or two ops give one argument name two types.
+json generate_spec_schema(const json& structural);
+
+// --- stage 3 (spec_tensors.cc) ---
+int64_t json_int64(const json& v, const std::string& field);
+// One tensor of a case, elements checked against `dtype`; `case_budget` is
+// the case's remaining element allowance (decremented).
+Tensor build_tensor(const json& j, const std::string& path, DType dtype, int64_t& case_budget);
+
+// --- stage 3 (spec_cases.cc) ---
+// A Python scalar: true/false, a number, or "nan", "inf", "-inf", "-0.0".
+Scalar scalar_from_json(const json& v, const std::string& field);
+// One schema-valid case at `path` (`cases[3]`); `file_source` is the file's
+// default provenance. Throws CaseProblem.
+Case build_case(const json& j, const std::string& path, const json& file_source, const std::string& file);
+
+}  // namespace sp::spec_internal

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""check-layers.py — the layers of scatterproof include one way only.
+
+    reference  <-  backends  <-  harness  <-  reports | bench | fuzz  <-  cli
+
+A file in one layer may include headers of its own layer and of the layers
+below it: never of a layer above (upward), and never of a sibling on its own
+level (reports, bench and fuzz do not include each other). Each layer is
+its own CMake library linked in the same order, so an include the layers
+forbid would also be a link dependency they forbid.
+
+Scans the `#include "LAYER/..."` (and `<LAYER/...>`) lines of every .cc, .h
+and .cu file under the layer folders of ROOT (default: the repository this
+script is in); an include whose first path component is not a layer (system
+headers, generated headers, include/scatterproof/...) is not a layer
+include. Prints one line per violation, `FILE:LINE: ...` naming both layers,
+and exits 1 when there is any; exits 0 otherwise.
+
+    scripts/check-layers.py [--root DIR]
+    scripts/check-layers.py --self-test   # the checker refuses a planted
+                                          # upward and a sideways include
+
+Both run as CTest tests (`layers`, `layers_self_test`).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# Folder -> level; a higher level may include a lower one.
+LEVELS = {
+    "reference": 0,
+    "backends": 1,
+    "harness": 2,
+    "reports": 3,
+    "bench": 3,
+    "fuzz": 3,
+    "cli": 4,
+}
+ORDER = "reference <- backends <- harness <- reports | bench | fuzz <- cli"
+SOURCE_SUFFIXES = (".cc", ".h", ".cu")
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]')
+
+
+def violation(layer, target):
+    """Why a file in `layer` may not include a header of `target` (None: it may)."""
+    if target == layer or LEVELS[target] < LEVELS[layer]:
+        return None
+    if LEVELS[target] == LEVELS[layer]:
+        return f"{target} and {layer} are siblings; neither may include the other"
+    return f"{target} is above {layer} (layers, lowest first: {ORDER})"
+
+
+def check(root):
+    """Every violation under `root`, as printable lines."""
+    problems = []
+    for layer in sorted(LEVELS):
+        top = os.path.join(root, layer)
+        for directory, subdirs, files in os.walk(top):
+            subdirs.sort()
+            for name in sorted(files):
+                if not name.endswith(SOURCE_SUFFIXES):
+                    continue
+                path = os.path.join(directory, name)
+                with open(path, encoding="utf-8", errors="replace") as source:
+                    for number, line in enumerate(source, 1):
+                        match = INCLUDE.match(line)
+                        if not match:
+                            continue
+                        included = match.group(1)
+                        target = included.split("/", 1)[0]
+                        if "/" not in included or target not in LEVELS:
+                            continue
+                        why = violation(layer, target)
+                        if why:
+                            shown = os.path.relpath(path, root)
+                            problems.append(f"{shown}:{number}: {layer} includes {included}: {why}")
+    return problems
+
+
+def self_test():
+    """The checker fails on a synthetic tree with planted bad includes, and
+    passes the same tree without them."""
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="sp-layers-") as root:
+        def write(relative, text):
+            path = os.path.join(root, relative)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(text)
+
+        write("reference/tensor.h", "#pragma once\n#include <vector>\n")
+        write("backends/cpu/kernel.cc", '#include "reference/tensor.h"\n#include "backends/backend.h"\n')
+        write("harness/runner.cc", '#include "backends/backend.h"\n#include "sp_cpu_op_files.h"\n')
+        write("cli/main.cc", '#include "fuzz/fuzz_cli.h"\n#include "reports/report_dir.h"\n')
+
+        def run():
+            return subprocess.run([sys.executable, os.path.abspath(__file__), "--root", root],
+                                  capture_output=True, text=True)
+
+        clean = run()
+        if clean.returncode != 0:
+            failures.append(f"a clean tree was refused:\n{clean.stdout}{clean.stderr}")
+
+        write("harness/runner.h", '#pragma once\n\n#include "reports/report_writers.h"\n')
+        write("fuzz/engine.cc", '#include "harness/runner.h"\n#include <bench/bench.h>\n')
+        planted = run()
+        expected = [
+            "harness/runner.h:3: harness includes reports/report_writers.h: reports is above harness",
+            "fuzz/engine.cc:2: fuzz includes bench/bench.h: bench and fuzz are siblings",
+        ]
+        if planted.returncode != 1:
+            failures.append(f"planted bad includes: exit {planted.returncode}, wanted 1")
+        for line in expected:
+            if line not in planted.stdout:
+                failures.append(f"planted bad includes: output lacks '{line}':\n{planted.stdout}")
+        reported = [line for line in planted.stdout.splitlines() if re.match(r"^\S+:\d+: ", line)]
+        if len(reported) != len(expected):
+            failures.append(f"planted bad includes: wanted exactly {len(expected)} lines:\n{planted.stdout}")
+    for failure in failures:
+        print(f"check-layers self-test: {failure}")
+    if not failures:
+        print("check-layers self-test: a planted upward include and a sideways include are refused, "
+              "a clean tree passes")
+    return 1 if failures else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        help="the tree to check (default: this repository)")
+    parser.add_argument("--self-test", action="store_true", help="prove the checker refuses planted bad includes")
+    args = parser.parse_args()
+    if args.self_test:
+        return self_test()
+    if not os.path.isdir(os.path.join(args.root, "reference")):
+        print(f"check-layers: {args.root} has no reference/ folder; not a scatterproof tree", file=sys.stderr)
+        return 2
+    problems = check(args.root)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"check-layers: {len(problems)} include(s) against the layers ({ORDER})")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,254 @@
+/* FROZEN COPY for tests: <scatterproof/plugin.h> as released with plugin ABI
+ * 1.0 (git show 9ef7487:include/scatterproof/plugin.h), unchanged below this
+ * note. tests/data/plugin/abi1_plugin.c is built against it, so the host's
+ * refusal of an ABI-1 plugin is tested with a plugin a vendor really had.
+ * Never edit it; never include it from anything but that test plugin. */
+/* scatterproof/plugin.h — the C ABI a vendor implements to run its own
+ * gather/scatter kernels under scatterproof.
+ *
+ * What it is
+ *   A plugin is a shared library exporting one function, sp_plugin_entry,
+ *   that returns a static description (sp_plugin) of the library: its ABI
+ *   version, name, version string, which op x dtype pairs it supports, and a
+ *   `run` function that executes one call on caller-provided tensors.
+ *
+ *     scatterproof run --backend plugin:/path/libvendor.so specs/torch
+ *
+ *   The harness never loads a plugin into its own process. It starts
+ *   `scatterproof-plugin-host /path/libvendor.so`, which dlopen()s the
+ *   library and talks to the harness over a pipe. A plugin that crashes,
+ *   aborts or hangs costs the case it was running (CRASH / TIMEOUT); the host
+ *   is restarted and the run goes on. A plugin may print to stdout or stderr
+ *   freely: the host moves its protocol channel off fd 1 before loading the
+ *   library, and both streams end up in the harness's log of the host.
+ *
+ * Calls the host makes, in order
+ *   1. dlopen(path, RTLD_NOW | RTLD_LOCAL)  (runs the library's constructors)
+ *   2. sp_plugin_entry()                    once; the returned pointer must stay
+ *                                           valid until the library is unloaded
+ *   3. checks struct_size >= SP_PLUGIN_MIN_SIZE and abi_major ==
+ *      SP_PLUGIN_ABI_MAJOR; on a mismatch the host refuses the plugin (the
+ *      backend is reported unavailable, naming both versions) and never calls
+ *      anything else
+ *   4. supports(op, dtype) for every op the harness knows, every dtype (to
+ *      advertise capabilities), and again before each run
+ *   5. run(call, result) once per case whose supports() answered non-zero,
+ *      one call at a time, always from the same thread
+ *   6. release() once, if not NULL, when the harness is done (it is not
+ *      called when the host is killed after a crash or a timeout)
+ *
+ * Memory ownership
+ *   - Everything reachable from the sp_plugin returned by sp_plugin_entry
+ *     (the struct, name, version) is owned by the plugin and must stay valid
+ *     until release() returns (static storage is the usual choice).
+ *   - Everything reachable from an sp_call (op string, tensor descriptors,
+ *     shape/stride arrays, data buffers, reduce string) is owned by the host
+ *     and valid only during that run() call. Do not keep pointers to it.
+ *   - Tensor data: the host allocates every buffer. The plugin writes only to
+ *     tensors whose `writable` is non-zero: `self` for in-place ops (ops whose
+ *     name ends in '_'), `out` for out-of-place ops. Inputs are read-only.
+ *   - sp_result.message is owned by the plugin; it must stay valid until the
+ *     next call into the plugin (a static or thread-local buffer is fine).
+ *
+ * Thread-safety
+ *   The host calls into the plugin from a single thread, one call at a time.
+ *   A plugin may use threads of its own inside run(), but they must have
+ *   finished touching the call's buffers when run() returns.
+ *
+ * ABI evolution
+ *   SP_PLUGIN_ABI_MAJOR changes only for incompatible changes (a field
+ *   removed, retyped or reordered, a meaning changed); a host refuses any
+ *   other major. SP_PLUGIN_ABI_MINOR grows when fields are appended to the
+ *   end of sp_plugin, sp_call or sp_result. Every such struct starts with
+ *   its own size, so each side reads an appended field only after checking
+ *   that struct_size covers it (SP_PLUGIN_HAS_FIELD). Enum values are never
+ *   renumbered; new ones are appended.
+ */
+#ifndef SCATTERPROOF_PLUGIN_H_
+#define SCATTERPROOF_PLUGIN_H_
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SP_PLUGIN_ABI_MAJOR 1
+#define SP_PLUGIN_ABI_MINOR 0
+
+/* The symbol the host looks up. */
+#define SP_PLUGIN_ENTRY_SYMBOL "sp_plugin_entry"
+
+#if defined(_WIN32)
+#define SP_PLUGIN_EXPORT __declspec(dllexport)
+#else
+#define SP_PLUGIN_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* True when a struct that starts with `size_t struct_size` is large enough
+ * to hold `field` (use before reading a field appended in a later minor). */
+#define SP_PLUGIN_HAS_FIELD(ptr, type, field) \
+  ((ptr)->struct_size >= offsetof(type, field) + sizeof(((type*)0)->field))
+
+/* Element types. Values are fixed by the ABI. float16 is IEEE binary16,
+ * bfloat16 the upper half of a binary32; bool is one byte, 0 or 1. All data
+ * is in the host's native (little-endian) byte order. */
+typedef enum sp_dtype {
+  SP_DTYPE_BOOL = 0,
+  SP_DTYPE_UINT8 = 1,
+  SP_DTYPE_INT8 = 2,
+  SP_DTYPE_INT16 = 3,
+  SP_DTYPE_INT32 = 4,
+  SP_DTYPE_INT64 = 5,
+  SP_DTYPE_FLOAT16 = 6,
+  SP_DTYPE_BFLOAT16 = 7,
+  SP_DTYPE_FLOAT32 = 8,
+  SP_DTYPE_FLOAT64 = 9
+} sp_dtype;
+
+/* A strided view, DLPack-like. Element (i0, ..., i{n-1}) lives at
+ *   (char*)data + byte_offset + (i0*strides[0] + ... ) * element_size
+ * Strides are in elements and may be 0 (broadcast views) or describe any
+ * non-contiguous layout; ndim may be 0 (one element) and sizes may be 0 (no
+ * elements). The host has checked that every element lies inside the buffer. */
+typedef struct sp_tensor {
+  sp_dtype dtype;
+  int32_t ndim;
+  const int64_t* shape;   /* ndim entries; NULL when ndim == 0 */
+  const int64_t* strides; /* ndim entries, in elements; NULL when ndim == 0 */
+  int64_t byte_offset;    /* from data to element (0, ..., 0) */
+  void* data;
+  int32_t writable; /* non-zero: the plugin's output (self or out) */
+} sp_tensor;
+
+/* An operand and its name. Names per op (see the harness's op table):
+ *   torch.gather            input, index                    -> out
+ *   torch.scatter_          self, index, src (or `value`)   -> self (in place)
+ *   torch.scatter           self, index, src (or `value`)   -> out
+ *   torch.scatter_add_      self, index, src                -> self (in place)
+ *   torch.scatter_add       self, index, src                -> out
+ *   mindspore.scatter_      self, index, src (or `value`)   -> self (in place)
+ *   paddle.scatter          x, index, updates               -> out
+ * For an out-of-place op the host adds an operand named "out": contiguous,
+ * zero-filled, writable, with the op's documented output shape and dtype
+ * (torch.gather: index's shape, input's dtype; the others: the shape and
+ * dtype of self or x). On success the plugin writes every element of it. */
+typedef struct sp_named_tensor {
+  const char* name;
+  sp_tensor tensor;
+} sp_named_tensor;
+
+typedef enum sp_scalar_kind { SP_SCALAR_BOOL = 0, SP_SCALAR_INT = 1, SP_SCALAR_FLOAT = 2 } sp_scalar_kind;
+
+/* A scalar with the type the user passed in Python (converting it to self's
+ * dtype is part of the semantics under test). */
+typedef struct sp_scalar {
+  sp_scalar_kind kind;
+  int64_t i;  /* SP_SCALAR_BOOL (0 or 1) and SP_SCALAR_INT */
+  double f;   /* SP_SCALAR_FLOAT (may be NaN or infinite) */
+} sp_scalar;
+
+/* One call of one op. Absent optional arguments have has_* == 0. */
+typedef struct sp_call {
+  size_t struct_size; /* sizeof(sp_call) of the host's header */
+  const char* op;     /* "torch.scatter_", ... */
+  const sp_named_tensor* tensors;
+  size_t num_tensors;
+  int32_t has_dim;
+  int64_t dim; /* as the user passed it: may be negative or out of range */
+  const char* reduce; /* the raw string the user passed, or NULL */
+  int32_t has_value;
+  sp_scalar value;
+  int32_t has_overwrite;
+  int32_t overwrite; /* paddle.scatter */
+  const char* doc_version; /* documentation version the case follows, "" if it does not matter */
+} sp_call;
+
+/* What run() returns. */
+typedef enum sp_status {
+  SP_STATUS_OK = 0,          /* outputs written (self or out) */
+  SP_STATUS_ERROR = 1,       /* the op rejected the call: result->category and ->message */
+  SP_STATUS_UNSUPPORTED = 2  /* the plugin cannot run this call: result->message says why */
+} sp_status;
+
+/* The documented failure categories (mirror of the harness's taxonomy). */
+typedef enum sp_error_category {
+  SP_ERROR_NONE = 0,
+  SP_ERROR_INDEX_OUT_OF_BOUNDS = 1, /* an index value outside the documented range */
+  SP_ERROR_DIM_OUT_OF_RANGE = 2,    /* dim outside [-r, r) */
+  SP_ERROR_RANK_MISMATCH = 3,       /* operands do not share the documented rank */
+  SP_ERROR_SHAPE_MISMATCH = 4,      /* a size rule between operands is violated */
+  SP_ERROR_DTYPE_MISMATCH = 5,      /* self and src (or updates) dtypes differ */
+  SP_ERROR_INDEX_DTYPE = 6,         /* index is not of a documented integer dtype */
+  SP_ERROR_INVALID_REDUCE = 7,      /* reduce is not one of the documented strings */
+  SP_ERROR_RANK_LIMIT = 8,          /* rank above the documented maximum */
+  SP_ERROR_UNSUPPORTED_DTYPE = 9,   /* a documented dtype restriction */
+  SP_ERROR_OVERLAPPING_OUTPUT = 10, /* in-place write into a tensor whose elements alias */
+  SP_ERROR_VALUE_OUT_OF_RANGE = 11, /* a scalar value not representable in self's dtype */
+  SP_ERROR_INVALID_ARGUMENT = 12    /* any other documented argument rule */
+} sp_error_category;
+
+/* Filled by run(). The host zero-fills it and sets struct_size first. */
+typedef struct sp_result {
+  size_t struct_size;
+  sp_error_category category; /* SP_STATUS_ERROR only */
+  const char* message;        /* SP_STATUS_ERROR / SP_STATUS_UNSUPPORTED; plugin-owned,
+                                 valid until the next call into the plugin; may be NULL */
+} sp_result;
+
+typedef struct sp_plugin {
+  size_t struct_size; /* sizeof(sp_plugin) of the plugin's header */
+  uint32_t abi_major; /* SP_PLUGIN_ABI_MAJOR */
+  uint32_t abi_minor; /* SP_PLUGIN_ABI_MINOR */
+  const char* name;    /* short, e.g. "acme-scatter" */
+  const char* version; /* the vendor's own version string */
+  /* Non-zero when the plugin implements `op` for a data operand (input,
+   * self or x) of `dtype`. Must be cheap and have no side effects. */
+  int (*supports)(const char* op, sp_dtype dtype);
+  /* Executes one call. Returns an sp_status; any other value is reported as
+   * a harness error naming the plugin. REQUIRES: supports(call->op, dtype of
+   * the data operand) returned non-zero. */
+  int (*run)(const sp_call* call, sp_result* result);
+  /* Optional (may be NULL): called once after the last run(). */
+  void (*release)(void);
+} sp_plugin;
+
+/* The size of an ABI 1.0 sp_plugin: the smallest a host accepts. */
+#define SP_PLUGIN_MIN_SIZE (offsetof(sp_plugin, release) + sizeof(void (*)(void)))
+
+/* The one symbol a plugin exports. */
+SP_PLUGIN_EXPORT const sp_plugin* sp_plugin_entry(void);
+typedef const sp_plugin* (*sp_plugin_entry_fn)(void);
+
+/* Convenience: the operand called `name`, or NULL. */
+static inline const sp_tensor* sp_call_tensor(const sp_call* call, const char* name) {
+  size_t i;
+  for (i = 0; i < call->num_tensors; ++i)
+    if (strcmp(call->tensors[i].name, name) == 0) return &call->tensors[i].tensor;
+  return NULL;
+}
+
+/* Convenience: bytes per element of `dtype` (0 for an unknown value). */
+static inline size_t sp_dtype_size(sp_dtype dtype) {
+  switch (dtype) {
+    case SP_DTYPE_BOOL:
+    case SP_DTYPE_UINT8:
+    case SP_DTYPE_INT8: return 1;
+    case SP_DTYPE_INT16:
+    case SP_DTYPE_FLOAT16:
+    case SP_DTYPE_BFLOAT16: return 2;
+    case SP_DTYPE_INT32:
+    case SP_DTYPE_FLOAT32: return 4;
+    case SP_DTYPE_INT64:
+    case SP_DTYPE_FLOAT64: return 8;
+  }
+  return 0;
+}
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* SCATTERPROOF_PLUGIN_H_ */

@@ -1,0 +1,113 @@
+// test_support.h — the one way the tests build tensors, layouts and calls.
+//
+//   tensor_of(DType, shape, {values})  contiguous, values in row-major order
+//                                       (integral dtypes take them as ints)
+//   f32 / f64 / i64 / i32 (shape, {values})  shorthands
+//   relaid(t, Layout)                   the same values in another layout:
+//                                       transposed (last two dims), gapped
+//                                       (every stride doubled, an offset, the
+//                                       gaps holding a 0x5a sentinel) or
+//                                       expanded (stride 0 along the first
+//                                       dim whose values are all equal)
+//   call_of(op, {tensors}, {args})      an OpCall; args by name, e.g.
+//                                       {{"dim", Arg::of_int(0)}}
+//   values_of(t)                        the elements as doubles, row-major
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "reference/op_call.h"
+#include "reference/tensor.h"
+
+namespace sp::test {
+
+enum class Layout { Contiguous, Transposed, Gapped, Expanded };
+inline constexpr Layout kLayouts[] = {Layout::Contiguous, Layout::Transposed, Layout::Gapped, Layout::Expanded};
+
+inline Tensor tensor_of(DType dtype, const Shape& shape, const std::vector<double>& values) {
+  Tensor t = Tensor::zeros(dtype, shape);
+  EXPECT_EQ(static_cast<int64_t>(values.size()), t.numel()) << "tensor_of: values do not fill the shape";
+  if (t.numel() == 0 || static_cast<int64_t>(values.size()) != t.numel()) return t;
+  Shape idx(shape.size(), 0);
+  size_t k = 0;
+  do {
+    const Value v = is_floating(dtype) ? Value::of_float(values[k]) : Value::of_int(static_cast<int64_t>(values[k]));
+    t.set_bits_at(idx, bits_from_value(dtype, v));
+    ++k;
+  } while (next_index(idx, shape));
+  return t;
+}
+inline Tensor f32(const Shape& shape, const std::vector<double>& v) { return tensor_of(DType::Float32, shape, v); }
+inline Tensor f64(const Shape& shape, const std::vector<double>& v) { return tensor_of(DType::Float64, shape, v); }
+inline Tensor i64(const Shape& shape, const std::vector<double>& v) { return tensor_of(DType::Int64, shape, v); }
+inline Tensor i32(const Shape& shape, const std::vector<double>& v) { return tensor_of(DType::Int32, shape, v); }
+
+inline std::vector<double> values_of(const Tensor& t) {
+  std::vector<double> out;
+  if (t.numel() == 0) return out;
+  Shape idx(static_cast<size_t>(t.rank()), 0);
+  do out.push_back(t.value_at(idx).as_double());
+  while (next_index(idx, t.shape()));
+  return out;
+}
+
+// The same values as `t` in `layout` (a layout that does not apply to `t`,
+// e.g. transposing a rank-1 tensor or expanding one whose slices differ,
+// gives a contiguous copy).
+inline Tensor relaid(const Tensor& t, Layout layout) {
+  const size_t r = static_cast<size_t>(t.rank());
+  Shape strides = contiguous_strides(t.shape());
+  int64_t offset = 0;
+  if (layout == Layout::Transposed && r >= 2) {
+    Shape alloc = t.shape();
+    std::swap(alloc[r - 1], alloc[r - 2]);
+    strides = contiguous_strides(alloc);
+    std::swap(strides[r - 1], strides[r - 2]);
+  } else if (layout == Layout::Gapped) {
+    for (auto& s : strides) s *= 2;
+    offset = 3;
+  } else if (layout == Layout::Expanded) {
+    for (size_t d = 0; d < r; ++d) {
+      if (t.size(static_cast<int64_t>(d)) <= 1) continue;
+      bool constant = true;
+      Shape idx(r, 0);
+      if (t.numel() > 0) {
+        do {
+          Shape first = idx;
+          first[d] = 0;
+          constant = constant && t.bits_at(idx) == t.bits_at(first);
+        } while (constant && next_index(idx, t.shape()));
+      }
+      if (!constant) continue;
+      strides = contiguous_strides(t.shape());
+      strides[d] = 0;
+      break;
+    }
+  }
+  int64_t span = offset + 1;
+  for (size_t d = 0; d < r; ++d) span += std::max<int64_t>(t.size(static_cast<int64_t>(d)) - 1, 0) * strides[d];
+  auto storage = std::make_shared<std::vector<std::byte>>(static_cast<size_t>(span) * dtype_size(t.dtype()),
+                                                          std::byte{0x5a});
+  Tensor out = Tensor::view(t.dtype(), t.shape(), strides, offset, storage);
+  if (t.numel() > 0) {
+    Shape idx(r, 0);
+    do out.set_bits_at(idx, t.bits_at(idx));
+    while (next_index(idx, t.shape()));
+  }
+  return out;
+}
+
+inline OpCall call_of(std::string op, std::map<std::string, Tensor> tensors, std::map<std::string, Arg> args = {}) {
+  OpCall c;
+  c.op = std::move(op);
+  c.tensors = std::move(tensors);
+  c.args = std::move(args);
+  return c;
+}
+
+}  // namespace sp::test
