@@ -1,5 +1,7 @@
 // The one list of backends compiled into this build. Adding a backend: its
-// folder, its CMake call (which defines SP_HAVE_<NAME>), and one line here.
+// folder, its sp_add_backend() call (which defines SP_HAVE_<NAME> here), and
+// one line here. cpu and mutant are always built; libtorch and cuda only
+// where Torch and nvcc are found.
 #include <mutex>
 
 #include "backends/backend.h"
@@ -9,14 +11,10 @@ namespace sp {
 void register_reference_backend();
 void register_process_backends();
 void register_plugin_backend();
-#ifdef SP_HAVE_CPU
 void register_cpu_backend();
-#endif
-#ifdef SP_HAVE_MUTANT
 namespace mutant {
 void register_mutant_backend();  // "mutant:NAME", deliberately wrong wrappers of cpu
 }
-#endif
 #ifdef SP_HAVE_LIBTORCH
 void register_libtorch_backend();
 #endif
@@ -30,12 +28,8 @@ void register_builtin_backends() {
     register_reference_backend();
     register_process_backends();
     register_plugin_backend();
-#ifdef SP_HAVE_CPU
     register_cpu_backend();
-#endif
-#ifdef SP_HAVE_MUTANT
     mutant::register_mutant_backend();
-#endif
 #ifdef SP_HAVE_LIBTORCH
     register_libtorch_backend();
 #endif

@@ -1,8 +1,8 @@
 // The reference, run as a backend: it materializes one allowed outcome (the
 // reference's own visit order) so the whole path from case to report runs
 // with it, storage guards included.
-#include "reference/op_table.h"
 #include "backends/backend.h"
+#include "reference/op_table.h"
 #include "reference/reference.h"
 
 namespace sp {

@@ -15,12 +15,18 @@ std::map<std::string, RegisteredBackend>& registry() {
 
 std::string_view outcome_kind_name(Outcome::Kind k) {
   switch (k) {
-    case Outcome::Kind::Outputs: return "outputs";
-    case Outcome::Kind::Error: return "error";
-    case Outcome::Kind::Unsupported: return "unsupported";
-    case Outcome::Kind::Crash: return "crash";
-    case Outcome::Kind::Timeout: return "timeout";
-    case Outcome::Kind::HarnessError: return "harness_error";
+    case Outcome::Kind::Outputs:
+      return "outputs";
+    case Outcome::Kind::Error:
+      return "error";
+    case Outcome::Kind::Unsupported:
+      return "unsupported";
+    case Outcome::Kind::Crash:
+      return "crash";
+    case Outcome::Kind::Timeout:
+      return "timeout";
+    case Outcome::Kind::HarnessError:
+      return "harness_error";
   }
   return "?";
 }

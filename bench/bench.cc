@@ -16,9 +16,9 @@
 #include <random>
 #include <thread>
 
-#include "reference/op_table.h"
 #include "backends/backend.h"
 #include "harness/exit_codes.h"
+#include "reference/op_table.h"
 
 namespace sp {
 namespace {
@@ -181,6 +181,17 @@ Workload scatter_add_1d(double scale) {
           static_cast<double>(n) * (8 + 4) + 2 * static_cast<double>(slots) * 4, std::nullopt};
 }
 
+// 8a, 8b: the aggregation of a graph network layer: as 4, through
+// scatter_reduce_(0, index, src, reduce, include_self=False). Small integer
+// values keep mean and amax exact in any order. Bytes as 4.
+Workload scatter_reduce_rows(double scale, const char* reduce) {
+  Workload w = scatter_add_rows(scale, DType::Float32, false);
+  w.call.op = "torch.scatter_reduce_";
+  w.call.set_arg("reduce", Arg::of_string(reduce));
+  w.call.set_arg("include_self", Arg::of_bool(false));
+  return w;
+}
+
 // 7a, 7b: a workload with its index as int32; 4 bytes less per distinct
 // index value.
 Workload int32_variant(Workload w64) {
@@ -203,6 +214,10 @@ const std::vector<WorkloadSpec>& workload_specs() {
       {"6-scatter-add-bf16", "as 4 in bfloat16", [](double s) { return scatter_add_rows(s, DType::BFloat16, false); }},
       {"7a-gather-int32", "as 1 with an int32 index", [](double s) { return int32_variant(gather_last_dim(s)); }},
       {"7b-row-gather-int32", "as 2 with an int32 index", [](double s) { return int32_variant(row_gather(s)); }},
+      {"8a-scatter-reduce-amax", "scatter_reduce_ dim 0 amax, include_self=False, shapes as 4",
+       [](double s) { return scatter_reduce_rows(s, "amax"); }},
+      {"8b-scatter-reduce-mean", "scatter_reduce_ dim 0 mean, include_self=False, shapes as 4",
+       [](double s) { return scatter_reduce_rows(s, "mean"); }},
   };
   return specs;
 }

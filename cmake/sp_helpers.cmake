@@ -82,3 +82,26 @@ function(sp_add_spec_suite)
     set_tests_properties(${arg_NAME} PROPERTIES TIMEOUT ${arg_TIMEOUT})
   endif()
 endfunction()
+
+# sp_add_backend(NAME SOURCES src... [OPS_DIR dir] [LIBS lib...])
+# A backend library sp_NAME: SOURCES (the Backend and its registration
+# function), one op file per DIR/*.cc when OPS_DIR is given (sp_op_files),
+# linked PUBLIC to sp_backends and LIBS, with the project's warnings. It is
+# recorded for sp_builtin, which links every recorded backend and defines
+# SP_HAVE_<NAME> for backends/builtin.cc (the one list of registrations).
+# The caller adds what is particular to it (private dependencies, flags).
+function(sp_add_backend name)
+  cmake_parse_arguments(arg "" "OPS_DIR" "SOURCES;LIBS" ${ARGN})
+  if(NOT arg_SOURCES OR arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "sp_add_backend(NAME SOURCES ... [OPS_DIR dir] [LIBS ...]): got '${ARGN}'")
+  endif()
+  add_library(sp_${name} STATIC ${arg_SOURCES})
+  if(arg_OPS_DIR)
+    sp_op_files(sp_${name} ${arg_OPS_DIR})
+  endif()
+  target_link_libraries(sp_${name} PUBLIC sp_backends ${arg_LIBS})
+  target_compile_options(sp_${name} PRIVATE ${SP_WARNINGS})
+  string(TOUPPER ${name} upper)
+  set_property(GLOBAL APPEND PROPERTY SP_BACKEND_LIBRARIES sp_${name})
+  set_property(GLOBAL APPEND PROPERTY SP_BACKEND_DEFINITIONS SP_HAVE_${upper})
+endfunction()

@@ -1,10 +1,10 @@
 #include "fuzz/engine.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "fuzz/case_gen.h"
 #include "harness/run_judge.h"
@@ -135,9 +135,10 @@ Case repro_case(const Trial& trial, const std::string& backend_name) {
     c.expect.kind = CaseExpect::Kind::Output;
     c.expect.outputs = {e.outputs->front().exact};
     if (const size_t loose = loose_elements(e))
-      example += fmt::format(" (the reference allows a set or interval at {} element(s); the output written is its "
-                             "representative, the reference's own visit order)",
-                             loose);
+      example += fmt::format(
+          " (the reference allows a set or interval at {} element(s); the output written is its "
+          "representative, the reference's own visit order)",
+          loose);
   }
   c.source.example = example;
   c.tags = {"fuzz", "regression"};
@@ -150,7 +151,8 @@ Case repro_case(const Trial& trial, const std::string& backend_name) {
 std::string write_repro(const Case& c, const std::string& backend_name, const std::string& dir) {
   std::filesystem::create_directories(dir);
   const std::string hash = c.id.substr(c.id.rfind('-') + 1);
-  const std::string path = (std::filesystem::path(dir) / ("repro-" + file_safe(backend_name) + "-" + hash + ".json")).string();
+  const std::string path =
+      (std::filesystem::path(dir) / ("repro-" + file_safe(backend_name) + "-" + hash + ".json")).string();
   std::ofstream out(path);
   out << spec_file_json({c}, "shrunk fuzz finding on backend " + backend_name).dump(2) << "\n";
   if (!out) throw std::runtime_error("cannot write " + path);

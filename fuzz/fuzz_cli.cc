@@ -1,13 +1,13 @@
 #include "fuzz/fuzz_cli.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "backends/mutant/mutant.h"
@@ -52,8 +52,8 @@ bool is_builtin_name(const std::string& name) {
 int fuzz_main(const FuzzOptions& options) {
   auto backend = open_backend(options.backend, options.threads);
   if (!backend) return exit_code::kBackendUnavailable;
-  const uint64_t seed = options.seed ? options.seed
-                                     : static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  const uint64_t seed =
+      options.seed ? options.seed : static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   std::cout << "fuzzing backend " << options.backend << " for " << options.seconds << " s, seed " << seed << "\n";
   const bool tty = isatty(fileno(stderr));
   FuzzLimits limits;
@@ -127,7 +127,9 @@ int mutants_main(const MutantsOptions& options) {
   const LoadedSpecs specs = load_specs(paths);
   std::cout << fmt::format("{} spec cases ({} spec errors) from {}\n", specs.cases.size(), specs.errors.size(),
                            fmt::join(paths, ", "));
-  std::cout << fmt::format("{:<34} {:<28} {:>10} {:>12} {:>9}\n", "mutant", "killed by specs (first case)",
+  size_t width = 6;
+  for (const mutant::MutantInfo& m : mutant::mutant_catalog()) width = std::max(width, m.name.size());
+  std::cout << fmt::format("{:<{}} {:<28} {:>10} {:>12} {:>9}\n", "mutant", width, "killed by specs (first case)",
                            "by fuzzing", "time-to-kill", "cases");
   nlohmann::json report = nlohmann::json::array();
   bool all_killed = true;
@@ -152,7 +154,7 @@ int mutants_main(const MutantsOptions& options) {
     limits.duration = to_ms(options.seconds_per_mutant);
     const FuzzResult r = fuzz_backend(*backend, limits, {}, baseline.get());
     all_killed &= r.finding.has_value();
-    std::cout << fmt::format("{:<34} {:<28} {:>10} {:>11.3f}s {:>9}\n", m.name,
+    std::cout << fmt::format("{:<{}} {:<28} {:>10} {:>11.3f}s {:>9}\n", m.name, width,
                              spec_killer.empty() ? "no" : spec_killer.substr(0, 28), r.finding ? "yes" : "NO",
                              r.stats.seconds, r.stats.cases)
               << std::flush;

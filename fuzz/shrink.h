@@ -35,7 +35,7 @@ struct ShrinkLimits {
 
 struct ShrinkResult {
   std::vector<uint32_t> choices;
-  int attempts = 0;   // predicate calls
+  int attempts = 0;  // predicate calls
   int improvements = 0;
 };
 

@@ -26,7 +26,7 @@ struct CaseExpect {
   std::vector<Tensor> outputs;  // Output: one tensor; OneOf: the alternatives
   double atol = 0.0;            // Output/OneOf: the document printed rounded values
   std::optional<ErrorCategory> error;
-  std::string text;             // Error: the document's message; Unspecified: the reason
+  std::string text;  // Error: the document's message; Unspecified: the reason
 };
 
 struct Erratum {

@@ -1,5 +1,4 @@
 #include "harness/comparator.h"
-#include "reference/op_table.h"
 
 #include <fmt/format.h>
 
@@ -7,20 +6,29 @@
 #include <cmath>
 #include <set>
 
+#include "reference/op_table.h"
 #include "reference/reference.h"
 
 namespace sp {
 
 std::string_view verdict_name(Verdict::Kind k) {
   switch (k) {
-    case Verdict::Kind::Pass: return "pass";
-    case Verdict::Kind::Fail: return "fail";
-    case Verdict::Kind::Unsupported: return "unsupported";
-    case Verdict::Kind::Crash: return "crash";
-    case Verdict::Kind::Timeout: return "timeout";
-    case Verdict::Kind::Error: return "error";
-    case Verdict::Kind::XFail: return "xfail";
-    case Verdict::Kind::XPass: return "xpass";
+    case Verdict::Kind::Pass:
+      return "pass";
+    case Verdict::Kind::Fail:
+      return "fail";
+    case Verdict::Kind::Unsupported:
+      return "unsupported";
+    case Verdict::Kind::Crash:
+      return "crash";
+    case Verdict::Kind::Timeout:
+      return "timeout";
+    case Verdict::Kind::Error:
+      return "error";
+    case Verdict::Kind::XFail:
+      return "xfail";
+    case Verdict::Kind::XPass:
+      return "xpass";
   }
   return "?";
 }
@@ -37,8 +45,10 @@ bool verdict_is_unexpected(Verdict::Kind k) {
     case Verdict::Kind::Crash:
     case Verdict::Kind::Timeout:
     case Verdict::Kind::Error:
-    case Verdict::Kind::XPass: return true;
-    default: return false;
+    case Verdict::Kind::XPass:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -89,7 +99,8 @@ std::string writers_of(const OpCall& call, const Shape& target) {
   std::vector<std::string> fed;
   for (const Write& w : trace.writes) {
     if (w.target != target) continue;
-    std::string from = w.index_pos.empty() ? std::string() : fmt::format("index{}={} <- ", format_index(w.index_pos), w.index_value);
+    std::string from =
+        w.index_pos.empty() ? std::string() : fmt::format("index{}={} <- ", format_index(w.index_pos), w.index_value);
     fed.push_back(from + w.source);
   }
   if (fed.empty()) return "no writer: element should keep self's original bits";
@@ -105,9 +116,11 @@ std::optional<std::string> compare_output(const OpCall& call, const ExpectedTens
                                           bool name_writers) {
   const Tensor& want = expected.exact;
   if (actual.dtype() != want.dtype())
-    return fmt::format("output {}: dtype {} but expected {}", expected.name, dtype_name(actual.dtype()), dtype_name(want.dtype()));
+    return fmt::format("output {}: dtype {} but expected {}", expected.name, dtype_name(actual.dtype()),
+                       dtype_name(want.dtype()));
   if (actual.shape() != want.shape())
-    return fmt::format("output {}: shape {} but expected {}", expected.name, format_shape(actual.shape()), format_shape(want.shape()));
+    return fmt::format("output {}: shape {} but expected {}", expected.name, format_shape(actual.shape()),
+                       format_shape(want.shape()));
   const std::optional<Mismatch> m = first_disallowed(expected, actual, 0.0);
   if (!m) return std::nullopt;
   std::string s = fmt::format("output {}{}: allowed {}, actual {} ({})", expected.name, format_index(m->index),
@@ -203,16 +216,19 @@ std::optional<std::string> storage_guard_violation(const OpCall& before, const O
           const int64_t off = view->element_offset(*idx);
           const uint64_t old_bits = load_bits(t, was.data() + static_cast<size_t>(off) * dtype_size(t));
           const uint64_t new_bits = view->bits_at(*idx);
-          return fmt::format("operand {} was modified: element {} (storage element offset {}) changed from {} ({}) to {} ({})",
-                             view_name, format_index(*idx), off, format_value(t, old_bits), format_bits(t, old_bits),
-                             format_value(t, new_bits), format_bits(t, new_bits));
+          return fmt::format(
+              "operand {} was modified: element {} (storage element offset {}) changed from {} ({}) to {} ({})",
+              view_name, format_index(*idx), off, format_value(t, old_bits), format_bits(t, old_bits),
+              format_value(t, new_bits), format_bits(t, new_bits));
         }
       }
       const Tensor& owner = holds_written ? *after.tensor(written) : tensor;
       const std::string owner_name = holds_written ? written : name;
-      return fmt::format("storage of {} was written outside its view: byte {} (element offset {} of {}) changed from 0x{:02x} to 0x{:02x}",
-                         owner_name, byte, byte / dtype_size(owner.dtype()), dtype_name(owner.dtype()),
-                         static_cast<unsigned>(was[byte]), static_cast<unsigned>((*storage)[byte]));
+      return fmt::format(
+          "storage of {} was written outside its view: byte {} (element offset {} of {}) changed from 0x{:02x} to "
+          "0x{:02x}",
+          owner_name, byte, byte / dtype_size(owner.dtype()), dtype_name(owner.dtype()),
+          static_cast<unsigned>(was[byte]), static_cast<unsigned>((*storage)[byte]));
     }
   }
   return std::nullopt;
@@ -220,9 +236,12 @@ std::optional<std::string> storage_guard_violation(const OpCall& before, const O
 
 Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after) {
   switch (out.kind) {
-    case Outcome::Kind::Crash: return {Verdict::Kind::Crash, out.message};
-    case Outcome::Kind::Timeout: return {Verdict::Kind::Timeout, out.message};
-    case Outcome::Kind::HarnessError: return Verdict::error(out.message);
+    case Outcome::Kind::Crash:
+      return {Verdict::Kind::Crash, out.message};
+    case Outcome::Kind::Timeout:
+      return {Verdict::Kind::Timeout, out.message};
+    case Outcome::Kind::HarnessError:
+      return Verdict::error(out.message);
     case Outcome::Kind::Unsupported:
       if (auto bad = storage_guard_violation(before, after)) return Verdict::fail("unsupported, but " + *bad);
       return {Verdict::Kind::Unsupported, out.message};
@@ -234,7 +253,8 @@ Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, 
       if (exp.errors.empty()) return Verdict::fail(fmt::format("expected outputs, got error {}: {}", got, out.message));
       return Verdict::fail(fmt::format("expected error {}, got {}: {}", error_list(exp.errors), got, out.message));
     }
-    case Outcome::Kind::Outputs: break;
+    case Outcome::Kind::Outputs:
+      break;
   }
   if (auto bad = storage_guard_violation(before, after)) return Verdict::fail(*bad);
   if (exp.unspecified) return Verdict::pass("unspecified call; got outputs");
@@ -256,18 +276,20 @@ Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, 
 namespace {
 
 // Is the document's tensor allowed by the reference's output?
-std::optional<std::string> document_tensor_rejected(const Case& c, const Expectation& exp, const Tensor& doc, double atol) {
-  if (!exp.outputs || exp.outputs->size() != 1)
-    return fmt::format("reference gives {}", exp.summary());
+std::optional<std::string> document_tensor_rejected(const Case& c, const Expectation& exp, const Tensor& doc,
+                                                    double atol) {
+  if (!exp.outputs || exp.outputs->size() != 1) return fmt::format("reference gives {}", exp.summary());
   const ExpectedTensor& want = exp.outputs->front();
   if (doc.dtype() != want.exact.dtype())
-    return fmt::format("dtype {} but the reference's output is {}", dtype_name(doc.dtype()), dtype_name(want.exact.dtype()));
+    return fmt::format("dtype {} but the reference's output is {}", dtype_name(doc.dtype()),
+                       dtype_name(want.exact.dtype()));
   if (doc.shape() != want.exact.shape())
-    return fmt::format("shape {} but the reference's output is {}", format_shape(doc.shape()), format_shape(want.exact.shape()));
+    return fmt::format("shape {} but the reference's output is {}", format_shape(doc.shape()),
+                       format_shape(want.exact.shape()));
   if (const std::optional<Mismatch> m = first_disallowed(want, doc, atol)) {
-    std::string s = fmt::format("element {}{}: document says {} ({}), reference allows {}", want.name, format_index(m->index),
-                                format_value(doc.dtype(), m->bits), format_bits(doc.dtype(), m->bits),
-                                want.describe_allowed(m->linear));
+    std::string s = fmt::format("element {}{}: document says {} ({}), reference allows {}", want.name,
+                                format_index(m->index), format_value(doc.dtype(), m->bits),
+                                format_bits(doc.dtype(), m->bits), want.describe_allowed(m->linear));
     if (atol > 0) s += fmt::format(" (atol {})", atol);
     return s + "; " + writers_of(c.call, m->index);
   }
@@ -278,21 +300,26 @@ Verdict check_document_expectation(const Case& c, const Expectation& exp) {
   const CaseExpect& doc = c.expect;
   switch (doc.kind) {
     case CaseExpect::Kind::Error: {
-      if (!doc.error) return Verdict::error(fmt::format("{}: case {}: field expect.error: missing category", c.file, c.id));
+      if (!doc.error)
+        return Verdict::error(fmt::format("{}: case {}: field expect.error: missing category", c.file, c.id));
       if (!exp.unspecified && exp.allows_error(*doc.error)) return Verdict::pass();
-      return Verdict::fail(fmt::format("document expects error {}, reference gives {}", error_name(*doc.error), exp.summary()));
+      return Verdict::fail(
+          fmt::format("document expects error {}, reference gives {}", error_name(*doc.error), exp.summary()));
     }
     case CaseExpect::Kind::Unspecified:
       if (exp.unspecified) return Verdict::pass();
-      return Verdict::fail(fmt::format("document leaves the call unspecified ({}), reference gives {}", doc.text, exp.summary()));
+      return Verdict::fail(
+          fmt::format("document leaves the call unspecified ({}), reference gives {}", doc.text, exp.summary()));
     case CaseExpect::Kind::Output:
     case CaseExpect::Kind::OneOf: {
       if (exp.unspecified || !exp.outputs)
         return Verdict::fail(fmt::format("document expects outputs, reference gives {}", exp.summary()));
-      if (doc.outputs.empty()) return Verdict::error(fmt::format("{}: case {}: field expect: no output given", c.file, c.id));
+      if (doc.outputs.empty())
+        return Verdict::error(fmt::format("{}: case {}: field expect: no output given", c.file, c.id));
       for (size_t i = 0; i < doc.outputs.size(); ++i) {
         if (auto bad = document_tensor_rejected(c, exp, doc.outputs[i], doc.atol)) {
-          const std::string which = doc.kind == CaseExpect::Kind::OneOf ? fmt::format("one_of[{}]: ", i) : std::string();
+          const std::string which =
+              doc.kind == CaseExpect::Kind::OneOf ? fmt::format("one_of[{}]: ", i) : std::string();
           return Verdict::fail(which + *bad);
         }
       }
@@ -308,8 +335,9 @@ Verdict check_reference_against_document(const Case& c, const Expectation& exp) 
   Verdict v = check_document_expectation(c, exp);
   if (v.kind != Verdict::Kind::Pass || !c.erratum || !c.erratum->claimed_output) return v;
   if (!document_tensor_rejected(c, exp, *c.erratum->claimed_output, 0.0))
-    return Verdict::error(fmt::format("{}: case {}: field erratum.claimed_output: erratum is not an erratum: the reference allows {}'s claim",
-                                      c.file, c.id, c.erratum->document));
+    return Verdict::error(fmt::format(
+        "{}: case {}: field erratum.claimed_output: erratum is not an erratum: the reference allows {}'s claim", c.file,
+        c.id, c.erratum->document));
   return v;
 }
 

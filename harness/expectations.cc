@@ -3,9 +3,8 @@
 #include <fnmatch.h>
 
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "harness/case.h"
 
@@ -22,7 +21,8 @@ std::string required_string(const nlohmann::json& entry, const std::string& path
   const std::string where = "entries[" + std::to_string(i) + "]." + field;
   auto it = entry.find(field);
   if (it == entry.end()) throw SpecError(path, "", where, "missing");
-  if (!it->is_string() || it->get<std::string>().empty()) throw SpecError(path, "", where, "must be a non-empty string");
+  if (!it->is_string() || it->get<std::string>().empty())
+    throw SpecError(path, "", where, "must be a non-empty string");
   return it->get<std::string>();
 }
 
@@ -76,7 +76,8 @@ const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& en
 }
 
 Verdict apply_expectation(const ExpectationEntry& entry, Verdict v) {
-  const std::string why = "listed in " + entry.file + ": " + entry.reason + (entry.link.empty() ? "" : " (" + entry.link + ")");
+  const std::string why =
+      "listed in " + entry.file + ": " + entry.reason + (entry.link.empty() ? "" : " (" + entry.link + ")");
   switch (v.kind) {
     case Verdict::Kind::Fail:
     case Verdict::Kind::Crash:

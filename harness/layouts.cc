@@ -1,8 +1,9 @@
 #include "harness/layouts.h"
-#include "reference/op_table.h"
 
 #include <algorithm>
 #include <numeric>
+
+#include "reference/op_table.h"
 
 namespace sp {
 
@@ -20,8 +21,8 @@ Tensor place_with_layout(const Tensor& t, const Shape& strides, int64_t offset) 
   int64_t reach = offset + 1;
   if (t.numel() > 0)
     for (size_t d = 0; d < strides.size(); ++d) reach += (t.shape()[d] - 1) * strides[d];
-  auto storage = std::make_shared<std::vector<std::byte>>(static_cast<size_t>(reach) * dtype_size(t.dtype()),
-                                                          kLayoutSentinel);
+  auto storage =
+      std::make_shared<std::vector<std::byte>>(static_cast<size_t>(reach) * dtype_size(t.dtype()), kLayoutSentinel);
   Tensor out = Tensor::view(t.dtype(), t.shape(), strides, offset, std::move(storage));
   if (t.numel() > 0) {
     Shape idx(t.shape().size(), 0);
@@ -56,7 +57,9 @@ std::optional<Tensor> gapped(const Tensor& t) {
   return place_with_layout(t, st, 0);
 }
 
-std::optional<Tensor> offset(const Tensor& t) { return place_with_layout(t, contiguous_strides(t.shape()), kLayoutOffset); }
+std::optional<Tensor> offset(const Tensor& t) {
+  return place_with_layout(t, contiguous_strides(t.shape()), kLayoutOffset);
+}
 
 std::optional<Tensor> expanded(const Tensor& t) {
   if (t.numel() <= 1) return std::nullopt;
@@ -105,10 +108,14 @@ std::optional<OpCall> relayout(const OpCall& call, const std::string& layout) {
     // re-layout would turn it into a different call.
     if (t.has_internal_overlap()) continue;
     std::optional<Tensor> moved;
-    if (layout == "transposed") moved = transposed(t);
-    else if (layout == "gapped") moved = gapped(t);
-    else if (layout == "offset") moved = offset(t);
-    else if (layout == "expanded" && name != written) moved = expanded(t);
+    if (layout == "transposed")
+      moved = transposed(t);
+    else if (layout == "gapped")
+      moved = gapped(t);
+    else if (layout == "offset")
+      moved = offset(t);
+    else if (layout == "expanded" && name != written)
+      moved = expanded(t);
     if (moved) {
       t = *moved;
       changed = true;

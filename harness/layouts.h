@@ -8,8 +8,8 @@
 //   expanded    an operand that is only read and whose values are constant
 //               along a dim of size > 1 gets stride 0 there (never the
 //               written operand: that would be a different, overlapping call)
-// Operands whose elements alias keep their layout. A layout that changes nothing for a call (rank < 2 for transposed, no
-// constant dim for expanded) is "not applicable" and yields no variant.
+// Operands whose elements alias keep their layout. A layout that changes nothing for a call (rank < 2 for transposed,
+// no constant dim for expanded) is "not applicable" and yields no variant.
 #pragma once
 
 #include <optional>

@@ -29,8 +29,8 @@ struct Verdict {
 };
 
 inline constexpr Verdict::Kind kAllVerdictKinds[] = {
-    Verdict::Kind::Pass,  Verdict::Kind::Fail,  Verdict::Kind::Unsupported, Verdict::Kind::Crash,
-    Verdict::Kind::Timeout, Verdict::Kind::Error, Verdict::Kind::XFail,      Verdict::Kind::XPass};
+    Verdict::Kind::Pass,    Verdict::Kind::Fail,  Verdict::Kind::Unsupported, Verdict::Kind::Crash,
+    Verdict::Kind::Timeout, Verdict::Kind::Error, Verdict::Kind::XFail,       Verdict::Kind::XPass};
 
 std::string_view verdict_name(Verdict::Kind k);  // "pass", "fail", ...
 std::optional<Verdict::Kind> verdict_from_name(std::string_view name);

@@ -1,8 +1,8 @@
 #include "reference/dialect_torch.h"
 
 #include <cmath>
+#include <map>
 #include <string>
-#include <utility>
 
 namespace sp::ref::torch_rules {
 namespace {
@@ -103,20 +103,16 @@ std::optional<ReduceMode> reduce_mode(RuleLog& log, const std::optional<std::str
 }
 
 std::optional<ReduceMode> scatter_reduce_mode(RuleLog& log, const std::string& reduce) {
-  const std::pair<const char*, ReduceMode> modes[] = {{"sum", ReduceMode::Add},
-                                                      {"prod", ReduceMode::Multiply},
-                                                      {"mean", ReduceMode::Mean},
-                                                      {"amax", ReduceMode::Max},
-                                                      {"amin", ReduceMode::Min}};
-  for (const auto& [name, mode] : modes)
-    if (reduce == name) {
-      log.check(true, "T-RD3", "reduce='" + reduce + "' is one of sum, prod, mean, amax, amin",
-                ErrorCategory::InvalidReduce, "");
-      return mode;
-    }
-  log.check(false, "T-RD3", "reduce='" + reduce + "' is one of sum, prod, mean, amax, amin",
-            ErrorCategory::InvalidReduce, "reduce argument must be either sum, prod, mean, amax or amin.");
-  return std::nullopt;
+  static const std::map<std::string, ReduceMode> modes = {{"sum", ReduceMode::Add},
+                                                          {"prod", ReduceMode::Multiply},
+                                                          {"mean", ReduceMode::Mean},
+                                                          {"amax", ReduceMode::Max},
+                                                          {"amin", ReduceMode::Min}};
+  const auto it = modes.find(reduce);
+  if (!log.check(it != modes.end(), "T-RD3", "reduce='" + reduce + "' is one of sum, prod, mean, amax, amin",
+                 ErrorCategory::InvalidReduce, "reduce argument must be either sum, prod, mean, amax or amin."))
+    return std::nullopt;
+  return it->second;
 }
 
 bool reduction_supports_dtype(RuleLog& log, ReduceMode mode, DType t) {

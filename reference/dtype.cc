@@ -16,9 +16,8 @@ struct Info {
 
 const Info& info(DType t) {
   static const Info kInfo[kNumDTypes] = {
-      {"bool", 1, false},    {"uint8", 1, false},   {"int8", 1, false},     {"int16", 2, false},
-      {"int32", 4, false},   {"int64", 8, false},   {"float16", 2, true},   {"bfloat16", 2, true},
-      {"float32", 4, true},  {"float64", 8, true},
+      {"bool", 1, false},  {"uint8", 1, false},  {"int8", 1, false},    {"int16", 2, false},  {"int32", 4, false},
+      {"int64", 8, false}, {"float16", 2, true}, {"bfloat16", 2, true}, {"float32", 4, true}, {"float64", 8, true},
   };
   return kInfo[static_cast<int>(t)];
 }
@@ -90,12 +89,18 @@ double small_to_double(uint16_t bits, Small fmt) {
 
 int64_t wrap_to(DType t, uint64_t u) {
   switch (t) {
-    case DType::Bool: return u != 0 ? 1 : 0;
-    case DType::UInt8: return static_cast<uint8_t>(u);
-    case DType::Int8: return static_cast<int8_t>(u);
-    case DType::Int16: return static_cast<int16_t>(u);
-    case DType::Int32: return static_cast<int32_t>(u);
-    default: return static_cast<int64_t>(u);
+    case DType::Bool:
+      return u != 0 ? 1 : 0;
+    case DType::UInt8:
+      return static_cast<uint8_t>(u);
+    case DType::Int8:
+      return static_cast<int8_t>(u);
+    case DType::Int16:
+      return static_cast<int16_t>(u);
+    case DType::Int32:
+      return static_cast<int32_t>(u);
+    default:
+      return static_cast<int64_t>(u);
   }
 }
 
@@ -114,42 +119,64 @@ std::optional<DType> dtype_from_name(std::string_view name) {
 
 int64_t dtype_int_min(DType t) {
   switch (t) {
-    case DType::Bool: case DType::UInt8: return 0;
-    case DType::Int8: return INT8_MIN;
-    case DType::Int16: return INT16_MIN;
-    case DType::Int32: return INT32_MIN;
-    default: return INT64_MIN;
+    case DType::Bool:
+    case DType::UInt8:
+      return 0;
+    case DType::Int8:
+      return INT8_MIN;
+    case DType::Int16:
+      return INT16_MIN;
+    case DType::Int32:
+      return INT32_MIN;
+    default:
+      return INT64_MIN;
   }
 }
 int64_t dtype_int_max(DType t) {
   switch (t) {
-    case DType::Bool: return 1;
-    case DType::UInt8: return UINT8_MAX;
-    case DType::Int8: return INT8_MAX;
-    case DType::Int16: return INT16_MAX;
-    case DType::Int32: return INT32_MAX;
-    default: return INT64_MAX;
+    case DType::Bool:
+      return 1;
+    case DType::UInt8:
+      return UINT8_MAX;
+    case DType::Int8:
+      return INT8_MAX;
+    case DType::Int16:
+      return INT16_MAX;
+    case DType::Int32:
+      return INT32_MAX;
+    default:
+      return INT64_MAX;
   }
 }
 
 double dtype_max(DType t) {
   switch (t) {
-    case DType::Float16: return 65504.0;
-    case DType::BFloat16: return small_to_double(0x7f7f, kBF16);
-    case DType::Float32: return std::numeric_limits<float>::max();
-    case DType::Float64: return std::numeric_limits<double>::max();
-    default: return static_cast<double>(dtype_int_max(t));
+    case DType::Float16:
+      return 65504.0;
+    case DType::BFloat16:
+      return small_to_double(0x7f7f, kBF16);
+    case DType::Float32:
+      return std::numeric_limits<float>::max();
+    case DType::Float64:
+      return std::numeric_limits<double>::max();
+    default:
+      return static_cast<double>(dtype_int_max(t));
   }
 }
 double dtype_lowest(DType t) { return is_floating(t) ? -dtype_max(t) : static_cast<double>(dtype_int_min(t)); }
 
 double unit_roundoff(DType t) {
   switch (t) {
-    case DType::Float16: return std::ldexp(1.0, -11);
-    case DType::BFloat16: return std::ldexp(1.0, -8);
-    case DType::Float32: return std::ldexp(1.0, -24);
-    case DType::Float64: return std::ldexp(1.0, -53);
-    default: return 0.0;
+    case DType::Float16:
+      return std::ldexp(1.0, -11);
+    case DType::BFloat16:
+      return std::ldexp(1.0, -8);
+    case DType::Float32:
+      return std::ldexp(1.0, -24);
+    case DType::Float64:
+      return std::ldexp(1.0, -53);
+    default:
+      return 0.0;
   }
 }
 
@@ -167,8 +194,10 @@ float bf16_bits_to_float(uint16_t b) {
 
 Value value_from_bits(DType t, uint64_t bits) {
   switch (t) {
-    case DType::Float16: return Value::of_float(small_to_double(static_cast<uint16_t>(bits), kHalf));
-    case DType::BFloat16: return Value::of_float(small_to_double(static_cast<uint16_t>(bits), kBF16));
+    case DType::Float16:
+      return Value::of_float(small_to_double(static_cast<uint16_t>(bits), kHalf));
+    case DType::BFloat16:
+      return Value::of_float(small_to_double(static_cast<uint16_t>(bits), kBF16));
     case DType::Float32: {
       float f;
       uint32_t u = static_cast<uint32_t>(bits);
@@ -180,7 +209,8 @@ Value value_from_bits(DType t, uint64_t bits) {
       std::memcpy(&d, &bits, 8);
       return Value::of_float(d);
     }
-    default: return Value::of_int(wrap_to(t, bits));
+    default:
+      return Value::of_int(wrap_to(t, bits));
   }
 }
 
@@ -188,8 +218,10 @@ uint64_t bits_from_value(DType t, Value v) {
   if (is_floating(t)) {
     const double d = v.as_double();
     switch (t) {
-      case DType::Float16: return double_to_half_bits(d);
-      case DType::BFloat16: return double_to_bf16_bits(d);
+      case DType::Float16:
+        return double_to_half_bits(d);
+      case DType::BFloat16:
+        return double_to_bf16_bits(d);
       case DType::Float32: {
         float f = static_cast<float>(d);
         uint32_t u;
@@ -216,9 +248,7 @@ uint64_t load_bits(DType t, const std::byte* p) {
 }
 void store_bits(DType t, std::byte* p, uint64_t bits) { std::memcpy(p, &bits, dtype_size(t)); }
 
-bool bits_is_nan(DType t, uint64_t bits) {
-  return is_floating(t) && std::isnan(value_from_bits(t, bits).f);
-}
+bool bits_is_nan(DType t, uint64_t bits) { return is_floating(t) && std::isnan(value_from_bits(t, bits).f); }
 
 std::string format_value(DType t, uint64_t bits) {
   const Value v = value_from_bits(t, bits);

@@ -32,9 +32,9 @@ enum class DType : uint8_t {
   Float64,
 };
 inline constexpr int kNumDTypes = 10;
-inline constexpr DType kAllDTypes[kNumDTypes] = {
-    DType::Bool,    DType::UInt8,    DType::Int8,    DType::Int16,   DType::Int32,
-    DType::Int64,   DType::Float16,  DType::BFloat16, DType::Float32, DType::Float64};
+inline constexpr DType kAllDTypes[kNumDTypes] = {DType::Bool,    DType::UInt8,  DType::Int8,    DType::Int16,
+                                                 DType::Int32,   DType::Int64,  DType::Float16, DType::BFloat16,
+                                                 DType::Float32, DType::Float64};
 
 size_t dtype_size(DType t);
 std::string_view dtype_name(DType t);  // "bool", "uint8", ..., "bfloat16", "float64"

@@ -28,9 +28,9 @@ enum class ErrorCategory {
   InvalidArgument,    // any other documented argument rule (e.g. index not 1-D for paddle)
 };
 inline constexpr ErrorCategory kAllErrorCategories[] = {
-    ErrorCategory::IndexOutOfBounds, ErrorCategory::DimOutOfRange,   ErrorCategory::RankMismatch,
-    ErrorCategory::ShapeMismatch,    ErrorCategory::DtypeMismatch,   ErrorCategory::IndexDtype,
-    ErrorCategory::InvalidReduce,    ErrorCategory::RankLimit,       ErrorCategory::UnsupportedDtype,
+    ErrorCategory::IndexOutOfBounds,  ErrorCategory::DimOutOfRange,   ErrorCategory::RankMismatch,
+    ErrorCategory::ShapeMismatch,     ErrorCategory::DtypeMismatch,   ErrorCategory::IndexDtype,
+    ErrorCategory::InvalidReduce,     ErrorCategory::RankLimit,       ErrorCategory::UnsupportedDtype,
     ErrorCategory::OverlappingOutput, ErrorCategory::ValueOutOfRange, ErrorCategory::InvalidArgument};
 
 std::string_view error_name(ErrorCategory c);  // "index_out_of_bounds", ...

@@ -24,8 +24,12 @@ std::string ElementAllowed::describe(DType t) const {
     add(bits.size() == 1 ? set : set + "}");
   }
   if (has_interval) {
-    const std::string lo_s = std::isinf(lo) ? (lo < 0 ? "-inf" : "inf") : format_value(DType::Float64, bits_from_value(DType::Float64, Value::of_float(lo)));
-    const std::string hi_s = std::isinf(hi) ? (hi < 0 ? "-inf" : "inf") : format_value(DType::Float64, bits_from_value(DType::Float64, Value::of_float(hi)));
+    const std::string lo_s = std::isinf(lo)
+                                 ? (lo < 0 ? "-inf" : "inf")
+                                 : format_value(DType::Float64, bits_from_value(DType::Float64, Value::of_float(lo)));
+    const std::string hi_s = std::isinf(hi)
+                                 ? (hi < 0 ? "-inf" : "inf")
+                                 : format_value(DType::Float64, bits_from_value(DType::Float64, Value::of_float(hi)));
     add("in [" + lo_s + ", " + hi_s + "]");
   }
   if (any_nan) add("any NaN");

@@ -31,20 +31,20 @@ struct ElementAllowed {
   bool has_interval = false;   // value within [lo, hi] (±0 compare equal)
   double lo = 0.0;
   double hi = 0.0;
-  bool unspecified = false;    // anything allowed
-  std::string why;             // e.g. "3 writers: src[0][1], src[2][1], src[3][1]"
+  bool unspecified = false;  // anything allowed
+  std::string why;           // e.g. "3 writers: src[0][1], src[2][1], src[3][1]"
 
   bool allows(DType t, uint64_t actual_bits) const;
   std::string describe(DType t) const;  // "one of {3.0, 2.0}", "in [2.4599, 2.4601] or NaN"
 };
 
 struct ExpectedTensor {
-  std::string name;                          // "self" / "out"
+  std::string name;  // "self" / "out"
   // Contiguous. Where an element is not loose: its exact bits. Where it is
   // loose: the result of the reference's own visit order (last writer wins,
   // sequential accumulation), a representative member of the allowed set.
   Tensor exact;
-  std::map<int64_t, ElementAllowed> loose;   // row-major linear index -> allowed set
+  std::map<int64_t, ElementAllowed> loose;  // row-major linear index -> allowed set
 
   bool allows(int64_t linear, uint64_t actual_bits) const;
   std::string describe_allowed(int64_t linear) const;
@@ -55,9 +55,9 @@ struct Expectation {
   std::string error_message;          // the reference's message for the primary error
   std::string error_clause;           // clause id in reference/SEMANTICS.md
   std::optional<std::vector<ExpectedTensor>> outputs;
-  bool unspecified = false;           // the whole call is undefined by the document
+  bool unspecified = false;  // the whole call is undefined by the document
   std::string unspecified_reason;
-  std::vector<std::string> notes;     // decisions the reference applied (clause ids, reasons)
+  std::vector<std::string> notes;  // decisions the reference applied (clause ids, reasons)
 
   bool expects_error() const { return !errors.empty() && !outputs && !unspecified; }
   bool allows_error(ErrorCategory c) const;
@@ -67,11 +67,11 @@ struct Expectation {
 // A single write performed by the reference, for `explain` and failure
 // diagnostics: where the value came from and where it went.
 struct Write {
-  Shape target;                 // multi-index into the output
-  Shape index_pos;              // position in `index` that chose the target (empty for none)
-  int64_t index_value = 0;      // the raw index value read there
-  std::string source;           // "src[1][0]=4", "value 1.23", "updates[3][1]=4", "input[0][1]=2"
-  std::string effect;           // "self[1][0] = 4", "self[0][2] = 2 * 1.23 -> 2.46"
+  Shape target;             // multi-index into the output
+  Shape index_pos;          // position in `index` that chose the target (empty for none)
+  int64_t index_value = 0;  // the raw index value read there
+  std::string source;       // "src[1][0]=4", "value 1.23", "updates[3][1]=4", "input[0][1]=2"
+  std::string effect;       // "self[1][0] = 4", "self[0][2] = 2 * 1.23 -> 2.46"
 };
 
 struct Trace {

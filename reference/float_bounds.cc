@@ -15,22 +15,33 @@ double growth(double u, size_t k) { return std::expm1(static_cast<double>(k) * s
 uint64_t inf_bits(DType t, bool negative) { return bits_from_value(t, Value::of_float(negative ? -kInf : kInf)); }
 uint64_t zero_bits(DType t, bool negative) { return bits_from_value(t, Value::of_float(negative ? -0.0 : 0.0)); }
 
-ElementAllowed add_bounds(DType t, const std::vector<double>& terms) {
-  ElementAllowed a;
-  bool pos_inf = false, neg_inf = false;
+// What a sum's bounds need to know of its terms.
+struct SumFacts {
+  bool nan = false, pos_inf = false, neg_inf = false;
   long double pos_sum = 0, neg_sum = 0, exact = 0, abs_sum = 0;
+};
+SumFacts sum_facts(const std::vector<double>& terms) {
+  SumFacts f;
   for (double x : terms) {
     if (std::isnan(x)) {
-      a.any_nan = true;
-      return a;
+      f.nan = true;
+    } else if (std::isinf(x)) {
+      (x > 0 ? f.pos_inf : f.neg_inf) = true;
+    } else {
+      (x > 0 ? f.pos_sum : f.neg_sum) += x;
+      f.exact += x;
+      f.abs_sum += std::fabs(x);
     }
-    if (std::isinf(x)) {
-      (x > 0 ? pos_inf : neg_inf) = true;
-      continue;
-    }
-    (x > 0 ? pos_sum : neg_sum) += x;
-    exact += x;
-    abs_sum += std::fabs(x);
+  }
+  return f;
+}
+
+ElementAllowed add_bounds(DType t, const std::vector<double>& terms) {
+  ElementAllowed a;
+  const auto [nan, pos_inf, neg_inf, pos_sum, neg_sum, exact, abs_sum] = sum_facts(terms);
+  if (nan) {
+    a.any_nan = true;
+    return a;
   }
   const double u = unit_roundoff(t);
   const size_t ops = terms.size() - 1;
@@ -79,20 +90,10 @@ double min_subnormal(DType t) {
 
 ElementAllowed mean_bounds(DType t, const std::vector<double>& terms) {
   ElementAllowed a;
-  bool pos_inf = false, neg_inf = false;
-  long double pos_sum = 0, neg_sum = 0, exact = 0, abs_sum = 0;
-  for (double x : terms) {
-    if (std::isnan(x)) {
-      a.any_nan = true;
-      return a;
-    }
-    if (std::isinf(x)) {
-      (x > 0 ? pos_inf : neg_inf) = true;
-      continue;
-    }
-    (x > 0 ? pos_sum : neg_sum) += x;
-    exact += x;
-    abs_sum += std::fabs(x);
+  const auto [nan, pos_inf, neg_inf, pos_sum, neg_sum, exact, abs_sum] = sum_facts(terms);
+  if (nan) {
+    a.any_nan = true;
+    return a;
   }
   const double u = unit_roundoff(t);
   const double n = static_cast<double>(terms.size());
@@ -166,7 +167,10 @@ ElementAllowed multiply_bounds(DType t, const std::vector<double>& terms) {
   int max_exp;
   std::frexp(max, &max_exp);
   // Smallest normal of the dtype: 2^(min_exp - 1).
-  const int min_normal_exp = t == DType::Float16 ? -14 : t == DType::BFloat16 ? -126 : t == DType::Float32 ? -126 : -1022;
+  const int min_normal_exp = t == DType::Float16    ? -14
+                             : t == DType::BFloat16 ? -126
+                             : t == DType::Float32  ? -126
+                                                    : -1022;
   const bool may_overflow = big_exp > max_exp || (big_exp == max_exp && std::ldexp(big_mant, big_exp) * (1 + g) > max);
   const bool may_underflow = small_exp - 1 < min_normal_exp;
   if (has_zero && has_inf) {

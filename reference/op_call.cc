@@ -8,8 +8,10 @@ namespace sp {
 
 std::string Scalar::to_string() const {
   switch (kind) {
-    case Kind::Bool: return b ? "True" : "False";
-    case Kind::Int: return std::to_string(i);
+    case Kind::Bool:
+      return b ? "True" : "False";
+    case Kind::Int:
+      return std::to_string(i);
     case Kind::Float: {
       if (std::isnan(f)) return "nan";
       if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
@@ -44,7 +46,7 @@ OpCall OpCall::deep_copy() const {
 namespace {
 
 template <class T>
-std::optional<T> typed_arg(const OpCall& call, const std::string& name, Arg::Type type, T Arg::* member) {
+std::optional<T> typed_arg(const OpCall& call, const std::string& name, Arg::Type type, T Arg::*member) {
   const Arg* a = call.arg(name);
   if (!a) return std::nullopt;
   if (a->type != type)
@@ -57,20 +59,28 @@ std::optional<T> typed_arg(const OpCall& call, const std::string& name, Arg::Typ
 
 std::string_view arg_type_name(Arg::Type t) {
   switch (t) {
-    case Arg::Type::Int: return "int";
-    case Arg::Type::Bool: return "bool";
-    case Arg::Type::String: return "string";
-    case Arg::Type::Scalar: return "scalar";
+    case Arg::Type::Int:
+      return "int";
+    case Arg::Type::Bool:
+      return "bool";
+    case Arg::Type::String:
+      return "string";
+    case Arg::Type::Scalar:
+      return "scalar";
   }
   return "?";
 }
 
 std::string Arg::to_string() const {
   switch (type) {
-    case Type::Int: return std::to_string(i);
-    case Type::Bool: return b ? "True" : "False";
-    case Type::String: return "'" + s + "'";
-    case Type::Scalar: return scalar.to_string();
+    case Type::Int:
+      return std::to_string(i);
+    case Type::Bool:
+      return b ? "True" : "False";
+    case Type::String:
+      return "'" + s + "'";
+    case Type::Scalar:
+      return scalar.to_string();
   }
   return "?";
 }

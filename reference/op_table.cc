@@ -38,7 +38,9 @@ OpSpec torch_scatter_entry(std::string id, bool in_place) {
           {{"self", in_place ? R::InPlace : R::Read, kAll, ""},
            {"index", R::Index, kTorchIndex, ""},
            {"src", R::Read, kAll, "value"}},
-          {dim_arg(), {"value", T::Scalar, false, std::nullopt, {}}, {"reduce", T::String, false, std::nullopt, {"add", "multiply"}}},
+          {dim_arg(),
+           {"value", T::Scalar, false, std::nullopt, {}},
+           {"reduce", T::String, false, std::nullopt, {"add", "multiply"}}},
           in_place,
           in_place ? "self" : "out",
           "self",
@@ -54,7 +56,9 @@ OpSpec torch_scatter_add_entry(std::string id, bool in_place) {
           in_place ? "Tensor.scatter_add_: adds src into self at index along dim"
                    : "torch.scatter_add: out = self.clone().scatter_add_(dim, index, src)",
           "seed 002 (PyTorch Tensor.scatter_ documentation, 1.13: 'the same as scatter_add_')",
-          {{"self", in_place ? R::InPlace : R::Read, kAll, ""}, {"index", R::Index, kTorchIndex, ""}, {"src", R::Read, kAll, ""}},
+          {{"self", in_place ? R::InPlace : R::Read, kAll, ""},
+           {"index", R::Index, kTorchIndex, ""},
+           {"src", R::Read, kAll, ""}},
           {dim_arg()},
           in_place,
           in_place ? "self" : "out",
@@ -115,7 +119,9 @@ std::vector<OpSpec> build_table() {
                "MindSpore Tensor.scatter_: 4 overloads (src|value, reduce), negative indices allowed before r2.10",
                "seed 003 (MindSpore Tensor.scatter_ documentation; doc_version r2.10+ rules)",
                {{"self", R::InPlace, kAll, ""}, {"index", R::Index, kInt32Or64, ""}, {"src", R::Read, kAll, "value"}},
-               {dim_arg(), {"value", T::Scalar, false, std::nullopt, {}}, {"reduce", T::String, false, std::nullopt, {"add", "multiply"}}},
+               {dim_arg(),
+                {"value", T::Scalar, false, std::nullopt, {}},
+                {"reduce", T::String, false, std::nullopt, {"add", "multiply"}}},
                true,
                "self",
                "self",
@@ -158,9 +164,12 @@ std::string DTypeSet::describe() const {
 
 std::string_view operand_role_name(OperandRole r) {
   switch (r) {
-    case OperandRole::Read: return "read";
-    case OperandRole::Index: return "index";
-    case OperandRole::InPlace: return "in place";
+    case OperandRole::Read:
+      return "read";
+    case OperandRole::Index:
+      return "index";
+    case OperandRole::InPlace:
+      return "in place";
   }
   return "?";
 }
@@ -225,13 +234,13 @@ std::optional<SignatureProblem> check_signature(const OpCall& call) {
   };
   for (const auto& [name, tensor] : call.tensors)
     if (!spec->operand(name))
-      return SignatureProblem{"inputs." + name,
-                              call.op + " has no operand " + name + " (its operands: " + names_of(spec->operands) + ")"};
+      return SignatureProblem{
+          "inputs." + name, call.op + " has no operand " + name + " (its operands: " + names_of(spec->operands) + ")"};
   for (const auto& [name, value] : call.args) {
     const ArgSpec* a = spec->arg(name);
     if (!a)
-      return SignatureProblem{"args." + name,
-                              call.op + " takes no argument " + name + " (its arguments: " + names_of(spec->args) + ")"};
+      return SignatureProblem{
+          "args." + name, call.op + " takes no argument " + name + " (its arguments: " + names_of(spec->args) + ")"};
     if (value.type != a->type)
       return SignatureProblem{"args." + name, call.op + " argument " + name + " is a " +
                                                   std::string(arg_type_name(a->type)) + ", not a " +
@@ -242,7 +251,8 @@ std::optional<SignatureProblem> check_signature(const OpCall& call) {
     if (!o.or_arg.empty()) {
       const bool arg_given = call.arg(o.or_arg) != nullptr;
       if (given && arg_given)
-        return SignatureProblem{"args." + o.or_arg, "give either inputs." + o.name + " or args." + o.or_arg + ", not both"};
+        return SignatureProblem{"args." + o.or_arg,
+                                "give either inputs." + o.name + " or args." + o.or_arg + ", not both"};
       if (!given && !arg_given)
         return SignatureProblem{"inputs." + o.name,
                                 "missing: " + call.op + " needs inputs." + o.name + " or args." + o.or_arg};

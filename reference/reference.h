@@ -2,9 +2,9 @@
 // documented semantic.
 //
 // evaluate() checks the call against its op's signature in the op table
-// (reference/op_table.h) and runs the reference function the table names. It never throws for a well-formed OpCall: documented
-// failures come back as an error Expectation. It does not modify the call's
-// tensors. With `trace`, every check and write is recorded for `explain`.
+// (reference/op_table.h) and runs the reference function the table names. It never throws for a well-formed OpCall:
+// documented failures come back as an error Expectation. It does not modify the call's tensors. With `trace`, every
+// check and write is recorded for `explain`.
 #pragma once
 
 #include "reference/expectation.h"

@@ -59,7 +59,8 @@ Tensor Tensor::view(DType dtype, Shape shape, Shape strides, int64_t offset,
                     std::shared_ptr<std::vector<std::byte>> storage) {
   if (shape.size() != strides.size()) throw std::invalid_argument("strides must have one entry per dim");
   if (shape.size() > static_cast<size_t>(kMaxRank))
-    throw std::invalid_argument("rank " + std::to_string(shape.size()) + " exceeds the limit " + std::to_string(kMaxRank));
+    throw std::invalid_argument("rank " + std::to_string(shape.size()) + " exceeds the limit " +
+                                std::to_string(kMaxRank));
   if (offset < 0) throw std::invalid_argument("storage offset must be >= 0");
   if (!storage) throw std::invalid_argument("no storage");
   const int64_t n = checked_numel(shape);
@@ -152,7 +153,8 @@ Tensor Tensor::contiguous() const {
 
 std::string Tensor::describe() const {
   std::string s = std::string(dtype_name(dtype_)) + format_shape(shape_);
-  if (!is_contiguous() || offset_ != 0) s += " strides " + format_shape(strides_) + " offset " + std::to_string(offset_);
+  if (!is_contiguous() || offset_ != 0)
+    s += " strides " + format_shape(strides_) + " offset " + std::to_string(offset_);
   return s;
 }
 

@@ -62,7 +62,9 @@ class Tensor {
     return storage_->data() + static_cast<size_t>(element_off) * dtype_size(dtype_);
   }
   uint64_t bits_at(const Shape& idx) const { return load_bits(dtype_, element_ptr(element_offset(idx))); }
-  void set_bits_at(const Shape& idx, uint64_t bits) const { store_bits(dtype_, element_ptr(element_offset(idx)), bits); }
+  void set_bits_at(const Shape& idx, uint64_t bits) const {
+    store_bits(dtype_, element_ptr(element_offset(idx)), bits);
+  }
   Value value_at(const Shape& idx) const { return value_from_bits(dtype_, bits_at(idx)); }
 
   // Same layout (shape, strides, offset) over an independent copy of the storage.

@@ -37,12 +37,14 @@
 // and amax are or, prod and amin are and; a float sum/prod of >= 2 ops and a
 // float mean of >= 2 terms are intervals (order unspecified); amax/amin give
 // the extreme term, NaN propagating (output_builder.h resolves each kind).
+// "mean" only: an untouched NaN may come back as any NaN (T-RD10).
 // Source: PyTorch documentation, torch.Tensor.scatter_reduce_ and
 // torch.scatter_reduce ("Out-of-place version of
-// torch.Tensor.scatter_reduce_()"), https://pytorch.org/docs/1.13/generated/
-// torch.Tensor.scatter_reduce_.html — the same text from 1.12 to 2.x; read
-// from https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_reduce_.html.
-// Where it is silent: LibTorch 1.13.1 (Debian), measured (reference/SEMANTICS.md).
+// torch.Tensor.scatter_reduce_()"), PyTorch 1.13: https://pytorch.org/docs/
+// 1.13/generated/torch.Tensor.scatter_reduce_.html. The text was read from
+// the stable page (.../docs/stable/generated/torch.Tensor.scatter_reduce_.html);
+// its four examples give the printed results on LibTorch 1.13.1. Where the
+// page is silent: LibTorch 1.13.1 (Debian), measured (reference/SEMANTICS.md).
 #include "reference/dialect_torch.h"
 #include "reference/op_table.h"
 #include "reference/output_builder.h"
@@ -90,6 +92,17 @@ Expectation torch_scatter_reduce(const OpCall& call, Trace* trace) {
     out.reduce(ref::position_along_dim(self, p, dim, p.value), *mode, src.value_at(at),
                ref::read_from(p, "src", src, at));
   });
+  ExpectedTensor result = out.finish();
+  // T-RD10: a mean divides the whole output by the count (1 where nothing
+  // points), which may quiet or canonicalise an untouched NaN.
+  if (*mode == ReduceMode::Mean && is_floating(self.dtype())) {
+    ElementAllowed any_nan;
+    any_nan.any_nan = true;
+    any_nan.why = "T-RD10: a NaN divided by its count: any NaN";
+    for (int64_t k = 0; k < result.exact.numel(); ++k)
+      if (bits_is_nan(self.dtype(), load_bits(self.dtype(), result.exact.element_ptr(k))))
+        result.loose.try_emplace(k, any_nan);
+  }
   std::vector<std::string> notes;
   if (empty) notes.push_back("T-E1: empty index, no-op (LibTorch 1.13)");
   if (!op.in_place) notes.push_back("T-S9: out-of-place, out = copy of self then the reduction");
@@ -98,7 +111,7 @@ Expectation torch_scatter_reduce(const OpCall& call, Trace* trace) {
   if (*mode == ReduceMode::Mean)
     notes.push_back(is_floating(self.dtype()) ? "T-RD5: mean = sum / number of terms"
                                               : "T-RD5: integer mean = floor(sum / number of terms) (LibTorch 1.13)");
-  return ref::outputs_expectation({out.finish()}, std::move(notes));
+  return ref::outputs_expectation({std::move(result)}, std::move(notes));
 }
 
 }  // namespace sp

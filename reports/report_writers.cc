@@ -1,11 +1,11 @@
 #include "reports/report_writers.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
 #include <set>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace sp {
 
@@ -60,9 +60,12 @@ std::vector<const ResultRecord*> sorted(const std::vector<ResultRecord>& records
 std::string md_cell(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -101,17 +104,35 @@ std::string xml_escape(const std::string& s) {
   for (size_t i = 0; i < s.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\n': out += "&#10;"; break;
-      case '\t': out += "&#9;"; break;
-      case '\r': out += "&#13;"; break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
       default:
-        if (c < 0x20) out += "\xEF\xBF\xBD";  // not allowed in XML 1.0, even escaped
-        else out += static_cast<char>(c);
+        if (c < 0x20)
+          out += "\xEF\xBF\xBD";  // not allowed in XML 1.0, even escaped
+        else
+          out += static_cast<char>(c);
     }
   }
   return out;
@@ -129,35 +150,43 @@ std::string junit_xml(const std::vector<ResultRecord>& records) {
   };
   using K = Verdict::Kind;
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x += fmt::format("<testsuites name=\"scatterproof\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n", total.total,
-                   count(total.verdicts, {K::Fail, K::XPass}), count(total.verdicts, {K::Crash, K::Timeout, K::Error}),
+  x += fmt::format("<testsuites name=\"scatterproof\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
+                   total.total, count(total.verdicts, {K::Fail, K::XPass}),
+                   count(total.verdicts, {K::Crash, K::Timeout, K::Error}),
                    count(total.verdicts, {K::Unsupported, K::XFail}));
   for (const auto& [name, results] : suites) {
     const auto& c = total.columns.at(name);
     double seconds = 0;
     for (const ResultRecord* r : results) seconds += r->duration_ms / 1000.0;
-    x += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                     xml_escape(name), results.size(), count(c, {K::Fail, K::XPass}), count(c, {K::Crash, K::Timeout, K::Error}),
-                     count(c, {K::Unsupported, K::XFail}), seconds);
+    x += fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+        xml_escape(name), results.size(), count(c, {K::Fail, K::XPass}), count(c, {K::Crash, K::Timeout, K::Error}),
+        count(c, {K::Unsupported, K::XFail}), seconds);
     for (const ResultRecord* r : results) {
-      x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"", xml_escape(op_label(*r)), xml_escape(r->case_id),
-                       r->duration_ms / 1000.0);
+      x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"", xml_escape(op_label(*r)),
+                       xml_escape(r->case_id), r->duration_ms / 1000.0);
       const std::string message = xml_escape(fmt::format("{}: {}", verdict_name(r->verdict), r->detail));
-      const std::string body = xml_escape(fmt::format("{}\nexpected: {}\noutcome: {}\nfile: {}\nrepro: {}", r->detail, r->expected,
-                                                      r->outcome, r->file, r->repro));
+      const std::string body = xml_escape(fmt::format("{}\nexpected: {}\noutcome: {}\nfile: {}\nrepro: {}", r->detail,
+                                                      r->expected, r->outcome, r->file, r->repro));
       switch (r->verdict) {
-        case K::Pass: x += "/>\n"; continue;
+        case K::Pass:
+          x += "/>\n";
+          continue;
         case K::Fail:
         case K::XPass:
-          x += fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n", message, verdict_name(r->verdict), body);
+          x += fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n", message,
+                           verdict_name(r->verdict), body);
           break;
         case K::Crash:
         case K::Timeout:
         case K::Error:
-          x += fmt::format(">\n      <error message=\"{}\" type=\"{}\">{}</error>\n", message, verdict_name(r->verdict), body);
+          x += fmt::format(">\n      <error message=\"{}\" type=\"{}\">{}</error>\n", message, verdict_name(r->verdict),
+                           body);
           break;
         case K::Unsupported:
-        case K::XFail: x += fmt::format(">\n      <skipped message=\"{}\"/>\n", message); break;
+        case K::XFail:
+          x += fmt::format(">\n      <skipped message=\"{}\"/>\n", message);
+          break;
       }
       x += "    </testcase>\n";
     }
@@ -196,8 +225,9 @@ std::string report_markdown(const std::vector<ResultRecord>& records) {
   for (const ResultRecord* r : sorted(records)) {
     if (r->verdict == Verdict::Kind::Pass || r->verdict == Verdict::Kind::XFail) continue;
     any = true;
-    md += fmt::format("- **{}** {} `{}` ({}, {}): {}\n  - repro: {}\n", verdict_name(r->verdict), md_cell(result_column(*r)),
-                      md_cell(r->case_id), md_cell(op_label(*r)), md_cell(r->file), md_cell(r->detail), md_code(r->repro));
+    md += fmt::format("- **{}** {} `{}` ({}, {}): {}\n  - repro: {}\n", verdict_name(r->verdict),
+                      md_cell(result_column(*r)), md_cell(r->case_id), md_cell(op_label(*r)), md_cell(r->file),
+                      md_cell(r->detail), md_code(r->repro));
   }
   if (!any) md += "Every result passed.\n";
 
@@ -208,7 +238,8 @@ std::string report_markdown(const std::vector<ResultRecord>& records) {
   for (const ResultRecord* r : sorted(records))
     if (r->verdict == Verdict::Kind::XFail)
       deviations += fmt::format("| {} | `{}` | {} |\n", md_cell(r->backend), md_cell(r->case_id), md_cell(r->detail));
-  md += deviations.empty() ? std::string("None.\n") : "| backend | case | what happened, and why it is listed |\n|---|---|---|\n" + deviations;
+  md += deviations.empty() ? std::string("None.\n")
+                           : "| backend | case | what happened, and why it is listed |\n|---|---|---|\n" + deviations;
 
   md += "\n## Document errata found\n\n";
   std::map<std::pair<std::string, std::string>, const ResultRecord*> errata_by_document;  // (document, case) -> record
@@ -216,8 +247,8 @@ std::string report_markdown(const std::vector<ResultRecord>& records) {
     if (r.erratum) errata_by_document.emplace(std::pair(r.erratum->document, r.case_id), &r);
   std::string errata;
   for (const auto& [key, r] : errata_by_document)
-    errata += fmt::format("| {} | `{}` | {} | {} |\n", md_cell(r->erratum->document), md_cell(r->case_id), md_cell(r->erratum->claim),
-                          md_cell(r->erratum->reference_says));
+    errata += fmt::format("| {} | `{}` | {} | {} |\n", md_cell(r->erratum->document), md_cell(r->case_id),
+                          md_cell(r->erratum->claim), md_cell(r->erratum->reference_says));
   md += errata.empty() ? std::string("None recorded.\n")
                        : "| document | case | claim | the reference says instead |\n|---|---|---|---|\n" + errata;
 

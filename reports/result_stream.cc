@@ -1,11 +1,11 @@
 #include "reports/result_stream.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace sp {
 
@@ -23,13 +23,17 @@ nlohmann::json record_to_json(const ResultRecord& r) {
       {"expected", r.expected},
       {"outcome", r.outcome},
       {"source",
-       {{"document", r.source.document}, {"example", r.source.example}, {"doc_version", r.source.doc_version}, {"kind", r.source.kind}}},
+       {{"document", r.source.document},
+        {"example", r.source.example},
+        {"doc_version", r.source.doc_version},
+        {"kind", r.source.kind}}},
       {"tags", r.tags},
       {"duration_ms", r.duration_ms},
       {"repro", r.repro},
   };
   if (r.erratum)
-    j["erratum"] = {{"document", r.erratum->document}, {"claim", r.erratum->claim}, {"reference_says", r.erratum->reference_says}};
+    j["erratum"] = {
+        {"document", r.erratum->document}, {"claim", r.erratum->claim}, {"reference_says", r.erratum->reference_says}};
   return j;
 }
 

@@ -3,13 +3,14 @@
 # Idempotent: installs only packages that are absent, reuses the build tree.
 #
 #   scripts/setup.sh [BUILD_DIR] [extra cmake args...]
+#   scripts/setup.sh --packages-only     (install what is missing, build nothing)
 # Environment: SP_BUILD_TYPE (default Release), SP_JOBS (default nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ ccache
           nlohmann-json3-dev libvalijson-dev libcli11-dev libfmt-dev
-          libgtest-dev librapidcheck-dev libtorch-dev clang libclang-rt-dev
+          libgtest-dev librapidcheck-dev libtorch-dev clang clang-format libclang-rt-dev
           python3-venv python3-torch)  # the venv's base interpreter and PyTorch-through-Python
 missing=()
 for p in "${packages[@]}"; do
@@ -25,6 +26,7 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+if [ "${1:-}" = --packages-only ]; then exit 0; fi
 build_dir=${1:-build}
 shift || true
 launcher=()

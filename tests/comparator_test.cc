@@ -7,7 +7,6 @@
 #include <cstring>
 
 #include "reference/reference.h"
-
 #include "tests/test_support.h"
 
 namespace sp {
@@ -82,8 +81,8 @@ TEST(Comparator, OneBitDifferenceFailsWithPositionValueBitsAndWriters) {
 
 TEST(Comparator, InPlaceOpMustUpdateSelf) {
   const OpCall before = scatter_call();
-  const Verdict v = judge(before, outputs_expectation(f32({3}, {10, 0, 20})), Outcome::of_outputs({f32({3}, {10, 0, 20})}),
-                          before.deep_copy());
+  const Verdict v = judge(before, outputs_expectation(f32({3}, {10, 0, 20})),
+                          Outcome::of_outputs({f32({3}, {10, 0, 20})}), before.deep_copy());
   EXPECT_EQ(v.kind, Verdict::Kind::Fail);
   EXPECT_NE(v.detail.find("in-place op did not update self: output self[0]"), std::string::npos) << v.detail;
 }
@@ -150,7 +149,8 @@ TEST(Comparator, NanPayloadIsExactUnlessAnyNanAllowed) {
   EXPECT_EQ(j(outputs_expectation(expected), Outcome::of_outputs({other_payload})).kind, Verdict::Kind::Fail);
   ElementAllowed any_nan;
   any_nan.any_nan = true;
-  EXPECT_EQ(j(outputs_expectation(expected, {{2, any_nan}}), Outcome::of_outputs({other_payload})).kind, Verdict::Kind::Pass);
+  EXPECT_EQ(j(outputs_expectation(expected, {{2, any_nan}}), Outcome::of_outputs({other_payload})).kind,
+            Verdict::Kind::Pass);
 }
 
 TEST(Comparator, UnspecifiedAllowsOutputsAndErrorsButNotCrashes) {
@@ -183,12 +183,14 @@ TEST(Comparator, ErrorOutcomes) {
   EXPECT_EQ(j(two, Outcome::of_error(ErrorCategory::ShapeMismatch, "size")).kind, Verdict::Kind::Pass);
   const Verdict wrong = j(two, Outcome::of_error(ErrorCategory::DtypeMismatch, "dtype"));
   EXPECT_EQ(wrong.kind, Verdict::Kind::Fail);
-  EXPECT_NE(wrong.detail.find("expected error index_out_of_bounds or shape_mismatch, got dtype_mismatch"), std::string::npos)
+  EXPECT_NE(wrong.detail.find("expected error index_out_of_bounds or shape_mismatch, got dtype_mismatch"),
+            std::string::npos)
       << wrong.detail;
   const Verdict outputs_instead = j(two, Outcome::of_outputs({f32({3}, {10, 0, 20})}));
   EXPECT_EQ(outputs_instead.kind, Verdict::Kind::Fail);
   EXPECT_NE(outputs_instead.detail.find("got outputs"), std::string::npos);
-  const Verdict error_instead = j(outputs_expectation(f32({3}, {10, 0, 20})), Outcome::of_error(ErrorCategory::IndexOutOfBounds, "oob"));
+  const Verdict error_instead =
+      j(outputs_expectation(f32({3}, {10, 0, 20})), Outcome::of_error(ErrorCategory::IndexOutOfBounds, "oob"));
   EXPECT_EQ(error_instead.kind, Verdict::Kind::Fail);
   EXPECT_NE(error_instead.detail.find("expected outputs, got error index_out_of_bounds: oob"), std::string::npos);
 }
@@ -228,7 +230,8 @@ TEST(Comparator, ModifiedInputFailsNamingTheOperand) {
   EXPECT_EQ(v.kind, Verdict::Kind::Fail);
   EXPECT_NE(v.detail.find("operand src was modified: element [1]"), std::string::npos) << v.detail;
   // Even a correct error must leave the inputs alone.
-  const Verdict on_error = j(error_expectation({ErrorCategory::IndexOutOfBounds}), Outcome::of_error(ErrorCategory::IndexOutOfBounds, ""));
+  const Verdict on_error =
+      j(error_expectation({ErrorCategory::IndexOutOfBounds}), Outcome::of_error(ErrorCategory::IndexOutOfBounds, ""));
   EXPECT_EQ(on_error.kind, Verdict::Kind::Fail);
 }
 
@@ -271,10 +274,13 @@ TEST(DocumentCheck, OutputWithAtolOneOfErrorAndUnspecified) {
   CaseExpect error;
   error.kind = CaseExpect::Kind::Error;
   error.error = ErrorCategory::ShapeMismatch;
-  EXPECT_EQ(check_reference_against_document(document_case(error), error_expectation({ErrorCategory::RankMismatch, ErrorCategory::ShapeMismatch})).kind,
+  EXPECT_EQ(check_reference_against_document(
+                document_case(error), error_expectation({ErrorCategory::RankMismatch, ErrorCategory::ShapeMismatch}))
+                .kind,
             Verdict::Kind::Pass);
-  EXPECT_EQ(check_reference_against_document(document_case(error), error_expectation({ErrorCategory::RankMismatch})).kind,
-            Verdict::Kind::Fail);
+  EXPECT_EQ(
+      check_reference_against_document(document_case(error), error_expectation({ErrorCategory::RankMismatch})).kind,
+      Verdict::Kind::Fail);
   EXPECT_EQ(check_reference_against_document(document_case(error), reference).kind, Verdict::Kind::Fail);
 
   CaseExpect unspecified;

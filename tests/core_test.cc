@@ -7,11 +7,11 @@
 #include <cstring>
 #include <random>
 
-#include "reference/op_table.h"
 #include "reference/dtype.h"
 #include "reference/expectation.h"
 #include "reference/float_bounds.h"
 #include "reference/op_call.h"
+#include "reference/op_table.h"
 #include "reference/output_builder.h"
 #include "reference/tensor.h"
 
@@ -82,7 +82,8 @@ TEST(CoreDType, IntegralConversionsWrapAndTruncate) {
   EXPECT_EQ(value_from_bits(DType::Int64, bits_from_value(DType::Int64, Value::of_float(-1.9))).i, -1);
   EXPECT_EQ(bits_from_value(DType::Bool, Value::of_float(0.5)), 1u);
   EXPECT_EQ(format_value(DType::Float32, f32_bits(-0.0f)), "-0.0");
-  EXPECT_EQ(format_value(DType::Int64, bits_from_value(DType::Int64, Value::of_int(INT64_MIN))), "-9223372036854775808");
+  EXPECT_EQ(format_value(DType::Int64, bits_from_value(DType::Int64, Value::of_int(INT64_MIN))),
+            "-9223372036854775808");
   EXPECT_EQ(dtype_from_name("bfloat16"), DType::BFloat16);
   EXPECT_FALSE(dtype_from_name("complex64").has_value());
 }

@@ -15,10 +15,9 @@
 #include <random>
 #include <set>
 
-#include "reference/op_table.h"
 #include "backends/backend.h"
+#include "reference/op_table.h"
 #include "reference/reference.h"
-
 #include "tests/test_support.h"
 
 namespace sp {
@@ -294,8 +293,8 @@ TEST_F(CpuBackendTest, TorchScatterReduceEveryDtypeReduceAndSplit) {
     for (const char* reduce : reduces) {
       for (bool include_self : {true, false}) {
         // Many outer positions: split by outer (dim 1 of a tall tensor).
-        agree_all_threads(call_of("torch.scatter_reduce_", t, reduce, include_self, {700, 60}, {700, 90}, 1,
-                                  Layout::Contiguous));
+        agree_all_threads(
+            call_of("torch.scatter_reduce_", t, reduce, include_self, {700, 60}, {700, 90}, 1, Layout::Contiguous));
         // Few outer positions, long rows: split by inner ranges (dim 0).
         agree_all_threads(
             call_of("torch.scatter_reduce", t, reduce, include_self, {40, 900}, {60, 900}, 0, Layout::Gapped));
@@ -322,8 +321,9 @@ TEST_F(CpuBackendTest, TorchScatterEveryDtypeReduceAndValue) {
           OpCall call = scatter_call(op, make(t, self_shape, self_layout), index, src, dim);
           if (reduce) call.set_arg("reduce", Arg::of_string(*reduce));
           if (use_value)
-            call.set_arg("value", Arg::of_scalar(is_floating(t) ? Scalar::of_float(1.25) : t == DType::Bool ? Scalar::of_bool(true)
-                                                                                    : Scalar::of_int(3)));
+            call.set_arg("value", Arg::of_scalar(is_floating(t)     ? Scalar::of_float(1.25)
+                                                 : t == DType::Bool ? Scalar::of_bool(true)
+                                                                    : Scalar::of_int(3)));
           agree_all_threads(call);
         }
       }
@@ -374,15 +374,14 @@ TEST_F(CpuBackendTest, ScatterAddFusedBoundsCheckLeavesSelfUntouched) {
       flat.set_bits_at({at_end ? n - 1 : 0}, static_cast<uint64_t>(bad));
       Tensor two_outer = make_index(DType::Int64, {2, n / 2}, Layout::Contiguous, 0, slots - 1);
       two_outer.set_bits_at({at_end ? 1 : 0, at_end ? n / 2 - 1 : 0}, static_cast<uint64_t>(bad));
-      const OpCall calls[] = {
-          scatter_call("torch.scatter_add_", make(DType::Float32, {slots}, Layout::Contiguous), flat,
-                       make(DType::Float32, {n}, Layout::Contiguous), 0),
-          scatter_call("torch.scatter_add_", make(DType::Int32, {2, slots}, Layout::Contiguous), two_outer,
-                       make(DType::Int32, {2, n / 2}, Layout::Contiguous), 1)};
+      const OpCall calls[] = {scatter_call("torch.scatter_add_", make(DType::Float32, {slots}, Layout::Contiguous),
+                                           flat, make(DType::Float32, {n}, Layout::Contiguous), 0),
+                              scatter_call("torch.scatter_add_", make(DType::Int32, {2, slots}, Layout::Contiguous),
+                                           two_outer, make(DType::Int32, {2, n / 2}, Layout::Contiguous), 1)};
       for (const OpCall& call : calls) {
         for (int threads : {1, 2, 3}) {
-          SCOPED_TRACE("threads=" + std::to_string(threads) + " bad=" + std::to_string(bad) + " at_end=" +
-                       std::to_string(at_end) + " " + call.describe());
+          SCOPED_TRACE("threads=" + std::to_string(threads) + " bad=" + std::to_string(bad) +
+                       " at_end=" + std::to_string(at_end) + " " + call.describe());
           OpCall copy = call.deep_copy();
           const Outcome got = backend(threads).run(copy);
           ASSERT_EQ(got.kind, Outcome::Kind::Error) << got.message;
@@ -413,8 +412,8 @@ TEST_F(CpuBackendTest, ScatterOverwriteKeepsIndexOrderAcrossThreads) {
 TEST_F(CpuBackendTest, SrcSharingSelfStorageReadsOldValues) {
   Tensor self = make(DType::Float32, {8, 8}, Layout::Contiguous);
   Tensor src = Tensor::view(DType::Float32, {8, 8}, {1, 8}, 0, self.storage());  // self transposed
-  agree_all_threads(scatter_call("torch.scatter_", self, make_index(DType::Int64, {8, 8}, Layout::Contiguous, 0, 7),
-                                 src, 1));
+  agree_all_threads(
+      scatter_call("torch.scatter_", self, make_index(DType::Int64, {8, 8}, Layout::Contiguous, 0, 7), src, 1));
 }
 
 TEST_F(CpuBackendTest, MindsporeOverloadsNegativeAndInt32Indices) {
@@ -482,31 +481,33 @@ TEST_F(CpuBackendTest, EveryErrorCategoryTheSemanticsProduce) {
   const Tensor i64 = make_index(DType::Int64, {2, 3}, Layout::Contiguous, 0, 3);
   const Tensor i32 = make_index(DType::Int32, {2, 3}, Layout::Contiguous, 0, 3);
   std::vector<OpCall> calls;
-  calls.push_back(gather_call(f, i64, 2));                                                     // dim_out_of_range
-  calls.push_back(gather_call(f, i32, 1));                                                     // index_dtype
+  calls.push_back(gather_call(f, i64, 2));  // dim_out_of_range
+  calls.push_back(gather_call(f, i32, 1));  // index_dtype
   calls.push_back(gather_call(f, make_index(DType::Int64, {2, 3, 1}, Layout::Contiguous, 0, 1), 1));  // rank
   calls.push_back(gather_call(f, make_index(DType::Int64, {5, 3}, Layout::Contiguous, 0, 1), 1));     // shape
   calls.push_back(gather_call(f, make_index(DType::Int64, {2, 3}, Layout::Contiguous, 5, 5), 1));     // bounds
   calls.push_back(scatter_call("torch.scatter_", f, i64, make(DType::Float64, {2, 3}, Layout::Contiguous), 0));
   calls.push_back(scatter_call("torch.scatter_", make(DType::Float32, {4, 5}, Layout::Expanded), i64, f, 0));
-  calls.push_back(scatter_call("torch.scatter_add_", f, make_index(DType::Int64, {2, 3}, Layout::Contiguous, -1, -1),
-                               f, 0));
+  calls.push_back(
+      scatter_call("torch.scatter_add_", f, make_index(DType::Int64, {2, 3}, Layout::Contiguous, -1, -1), f, 0));
   calls.push_back(scatter_call("torch.scatter", f, make_index(DType::Int64, {2, 6}, Layout::Contiguous, 0, 1), f, 0));
   OpCall bad_reduce = scatter_call("torch.scatter_", f, i64, f, 0);
   bad_reduce.set_arg("reduce", Arg::of_string("max"));
   calls.push_back(bad_reduce);
-  OpCall bad_value = scatter_call("torch.scatter_", make(DType::Int8, {4, 5}, Layout::Contiguous), i64, std::nullopt, 0);
+  OpCall bad_value =
+      scatter_call("torch.scatter_", make(DType::Int8, {4, 5}, Layout::Contiguous), i64, std::nullopt, 0);
   bad_value.set_arg("value", Arg::of_scalar(Scalar::of_int(300)));
   calls.push_back(bad_value);
-  calls.push_back(scatter_call("mindspore.scatter_", make(DType::Float32, {1, 1, 1, 1, 1, 1, 1, 1, 2}, Layout::Contiguous),
-                               make_index(DType::Int64, {1, 1, 1, 1, 1, 1, 1, 1, 1}, Layout::Contiguous, 0, 0),
-                               make(DType::Float32, {1, 1, 1, 1, 1, 1, 1, 1, 1}, Layout::Contiguous), 0));  // rank_limit
-  calls.push_back(scatter_call("mindspore.scatter_", f, make_index(DType::Int16, {2, 3}, Layout::Contiguous, 0, 1),
-                               f, 0));
+  calls.push_back(
+      scatter_call("mindspore.scatter_", make(DType::Float32, {1, 1, 1, 1, 1, 1, 1, 1, 2}, Layout::Contiguous),
+                   make_index(DType::Int64, {1, 1, 1, 1, 1, 1, 1, 1, 1}, Layout::Contiguous, 0, 0),
+                   make(DType::Float32, {1, 1, 1, 1, 1, 1, 1, 1, 1}, Layout::Contiguous), 0));  // rank_limit
+  calls.push_back(
+      scatter_call("mindspore.scatter_", f, make_index(DType::Int16, {2, 3}, Layout::Contiguous, 0, 1), f, 0));
   calls.push_back(scatter_call("mindspore.scatter_", f, make_index(DType::Int64, {5, 3}, Layout::Contiguous, 0, 1),
                                make(DType::Float32, {5, 5}, Layout::Contiguous), 0));  // letter of MS-S3
-  calls.push_back(scatter_call("mindspore.scatter_", f, make_index(DType::Int64, {2, 3}, Layout::Contiguous, 4, 9),
-                               f, 0));  // undefined on Ascend: the reference allows anything
+  calls.push_back(scatter_call("mindspore.scatter_", f, make_index(DType::Int64, {2, 3}, Layout::Contiguous, 4, 9), f,
+                               0));  // undefined on Ascend: the reference allows anything
   OpCall ms_removed = scatter_call("mindspore.scatter_", f, i64, std::nullopt, 0);
   ms_removed.set_arg("value", Arg::of_scalar(Scalar::of_float(1.5)));
   ms_removed.doc_version = "r2.10";

@@ -18,11 +18,16 @@ namespace {
 enum class Layout { Contiguous, Transposed, Sliced, Offset, Expanded };
 const char* layout_name(Layout l) {
   switch (l) {
-    case Layout::Contiguous: return "contiguous";
-    case Layout::Transposed: return "transposed";
-    case Layout::Sliced: return "sliced";
-    case Layout::Offset: return "offset";
-    case Layout::Expanded: return "expanded";
+    case Layout::Contiguous:
+      return "contiguous";
+    case Layout::Transposed:
+      return "transposed";
+    case Layout::Sliced:
+      return "sliced";
+    case Layout::Offset:
+      return "offset";
+    case Layout::Expanded:
+      return "expanded";
   }
   return "?";
 }
@@ -34,7 +39,8 @@ Tensor make_view(const Shape& shape, Layout layout) {
   int64_t offset = 0;
   const size_t rank = shape.size();
   switch (layout) {
-    case Layout::Contiguous: break;
+    case Layout::Contiguous:
+      break;
     case Layout::Transposed: {
       // Strides of the reversed shape, reversed: a full transpose.
       Shape reversed(shape.rbegin(), shape.rend());
@@ -47,7 +53,9 @@ Tensor make_view(const Shape& shape, Layout layout) {
       for (size_t d = 0; d < rank; ++d) strides[d] = strides[d] * (d + 1);
       offset = 1;
       break;
-    case Layout::Offset: offset = 7; break;
+    case Layout::Offset:
+      offset = 7;
+      break;
     case Layout::Expanded:  // broadcast every odd dim
       for (size_t d = 1; d < rank; d += 2) strides[d] = 0;
       offset = 2;

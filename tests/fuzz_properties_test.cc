@@ -8,9 +8,9 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <algorithm>
 #include <numeric>
 
 #include "fuzz/case_gen.h"
@@ -41,7 +41,8 @@ Tensor int64_tensor(const Shape& shape, const std::vector<int64_t>& values) {
   Tensor t = Tensor::zeros(DType::Int64, shape);
   Shape pos(shape.size(), 0);
   size_t i = 0;
-  if (t.numel() > 0) do t.set_bits_at(pos, bits_from_value(DType::Int64, Value::of_int(values[i++])));
+  if (t.numel() > 0) do
+      t.set_bits_at(pos, bits_from_value(DType::Int64, Value::of_int(values[i++])));
     while (next_index(pos, shape));
   return t;
 }
@@ -82,14 +83,16 @@ RC_GTEST_PROP(FuzzProperties, GatherAfterScatterReturnsSrcForUniqueIndices, ()) 
   std::vector<int64_t> index(static_cast<size_t>(k * m));
   for (int64_t col = 0; col < m; ++col) {
     // A random permutation: the rows sorted by random keys.
-    const auto keys = *rc::gen::container<std::vector<uint32_t>>(static_cast<size_t>(n), rc::gen::arbitrary<uint32_t>());
+    const auto keys =
+        *rc::gen::container<std::vector<uint32_t>>(static_cast<size_t>(n), rc::gen::arbitrary<uint32_t>());
     std::vector<int64_t> rows(static_cast<size_t>(n));
     std::iota(rows.begin(), rows.end(), 0);
     std::stable_sort(rows.begin(), rows.end(),
                      [&](int64_t a, int64_t b) { return keys[static_cast<size_t>(a)] < keys[static_cast<size_t>(b)]; });
     for (int64_t r = 0; r < k; ++r) index[static_cast<size_t>(r * m + col)] = rows[static_cast<size_t>(r)];
   }
-  const auto src = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k * m), rc::gen::inRange<int64_t>(-50, 50));
+  const auto src =
+      *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k * m), rc::gen::inRange<int64_t>(-50, 50));
   OpCall scatter;
   scatter.op = "torch.scatter";
   scatter.set_arg("dim", Arg::of_int(0));
@@ -115,8 +118,10 @@ RC_GTEST_PROP(FuzzProperties, ScatterAddSumsOverDuplicates, ()) {
   const int64_t n = *rc::gen::inRange<int64_t>(1, 6);
   const int64_t k = *rc::gen::inRange<int64_t>(0, 20);
   const auto index = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k), rc::gen::inRange<int64_t>(0, n));
-  const auto src = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k), rc::gen::inRange<int64_t>(-1000, 1000));
-  const auto self = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(n), rc::gen::inRange<int64_t>(-1000, 1000));
+  const auto src =
+      *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k), rc::gen::inRange<int64_t>(-1000, 1000));
+  const auto self =
+      *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(n), rc::gen::inRange<int64_t>(-1000, 1000));
   std::vector<int64_t> expected = self;
   for (size_t j = 0; j < index.size(); ++j) expected[static_cast<size_t>(index[j])] += src[j];
   OpCall call;
@@ -137,15 +142,19 @@ RC_GTEST_PROP(FuzzProperties, PaddleAccumulateEqualsZeroRowsThenAdd, ()) {
   const int64_t rows = *rc::gen::inRange<int64_t>(1, 6);
   const int64_t cols = *rc::gen::inRange<int64_t>(1, 4);
   const int64_t m = *rc::gen::inRange<int64_t>(0, 8);
-  const auto x = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(rows * cols), rc::gen::inRange<int64_t>(-99, 99));
-  const auto index = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(m), rc::gen::inRange<int64_t>(0, rows));
-  const auto updates = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(m * cols), rc::gen::inRange<int64_t>(-99, 99));
+  const auto x =
+      *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(rows * cols), rc::gen::inRange<int64_t>(-99, 99));
+  const auto index =
+      *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(m), rc::gen::inRange<int64_t>(0, rows));
+  const auto updates =
+      *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(m * cols), rc::gen::inRange<int64_t>(-99, 99));
   std::vector<int64_t> expected = x;
   for (int64_t r : index)
     for (int64_t j = 0; j < cols; ++j) expected[static_cast<size_t>(r * cols + j)] = 0;
   for (size_t i = 0; i < index.size(); ++i)
     for (int64_t j = 0; j < cols; ++j)
-      expected[static_cast<size_t>(index[i] * cols + j)] += updates[i * static_cast<size_t>(cols) + static_cast<size_t>(j)];
+      expected[static_cast<size_t>(index[i] * cols + j)] +=
+          updates[i * static_cast<size_t>(cols) + static_cast<size_t>(j)];
   OpCall call;
   call.op = "paddle.scatter";
   call.set_arg("overwrite", Arg::of_bool(false));
@@ -163,8 +172,10 @@ RC_GTEST_PROP(FuzzProperties, MindsporeNegativeIndicesEqualTorchNormalized, ()) 
   static auto backends = all_backends();
   const int64_t n = *rc::gen::inRange<int64_t>(1, 6);
   const int64_t k = *rc::gen::inRange<int64_t>(1, 10);
-  const auto index = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k), rc::gen::inRange<int64_t>(-n, n));
-  const auto src = *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k), rc::gen::inRange<int64_t>(-99, 99));
+  const auto index =
+      *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k), rc::gen::inRange<int64_t>(-n, n));
+  const auto src =
+      *rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(k), rc::gen::inRange<int64_t>(-99, 99));
   std::vector<int64_t> normalized = index;
   for (auto& v : normalized) v = v < 0 ? v + n : v;
   OpCall ms;

@@ -16,7 +16,6 @@
 #include "backends/libtorch/libtorch_errors.h"
 #include "harness/comparator.h"
 #include "reference/reference.h"
-
 #include "tests/test_support.h"
 
 namespace sp {
@@ -126,9 +125,9 @@ TEST(LibTorchErrors, OverlappingOutputOfExpandedSelf) {
 }
 
 TEST(LibTorchErrors, ValueOutOfRange) {
-  OpCall c = torch_call(
-      "torch.scatter_", 0,
-      {{"self", test::tensor_of(DType::UInt8, {3, 4}, std::vector<double>(12, 0.0))}, {"index", i64({1, 4}, {0, 1, 2, 0})}});
+  OpCall c = torch_call("torch.scatter_", 0,
+                        {{"self", test::tensor_of(DType::UInt8, {3, 4}, std::vector<double>(12, 0.0))},
+                         {"index", i64({1, 4}, {0, 1, 2, 0})}});
   c.set_arg("value", Arg::of_scalar(Scalar::of_int(300)));
   expect_error(c, ErrorCategory::ValueOutOfRange, "value cannot be converted to type uint8_t without overflow");
 }

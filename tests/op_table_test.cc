@@ -41,11 +41,15 @@ TEST(OpTable, EveryEntryIsConsistent) {
       EXPECT_FALSE(o.dtypes.members().empty()) << o.name;
     }
     EXPECT_EQ(in_place_operands, op.in_place ? 1 : 0);
-    if (op.in_place) EXPECT_EQ(op.operand(op.output)->role, OperandRole::InPlace);
+    if (op.in_place) {
+      EXPECT_EQ(op.operand(op.output)->role, OperandRole::InPlace);
+    }
     EXPECT_EQ(index_operands, 1);
     for (const ArgSpec& a : op.args) {
       EXPECT_FALSE(a.required && a.default_value) << a.name << ": a required argument has no default";
-      if (a.default_value) EXPECT_EQ(a.default_value->type, a.type) << a.name;
+      if (a.default_value) {
+        EXPECT_EQ(a.default_value->type, a.type) << a.name;
+      }
       EXPECT_TRUE(a.allowed.empty() || a.type == Arg::Type::String) << a.name;
       // One name, one type across the table: the spec schema and the
       // protocol type an argument by its name.
@@ -58,8 +62,9 @@ TEST(OpTable, EveryEntryIsConsistent) {
 TEST(OpTable, SignatureCheckNamesTheField) {
   using test::f32;
   using test::i64;
-  const OpCall good = test::call_of("torch.scatter_add", {{"self", f32({2}, {0, 0})}, {"index", i64({1}, {0})}, {"src", f32({1}, {1})}},
-                                    {{"dim", Arg::of_int(0)}});
+  const OpCall good =
+      test::call_of("torch.scatter_add", {{"self", f32({2}, {0, 0})}, {"index", i64({1}, {0})}, {"src", f32({1}, {1})}},
+                    {{"dim", Arg::of_int(0)}});
   EXPECT_FALSE(check_signature(good));
 
   OpCall missing_dim = good;
@@ -123,16 +128,17 @@ class OneOpBackend final : public Backend {
 
 TEST(RunBackend, AnOpTheBackendDoesNotDeclareIsUnsupportedWithoutRunningIt) {
   OneOpBackend backend;
-  const OpCall scatter = test::call_of(
-      "torch.scatter_add", {{"self", test::f32({2}, {0, 0})}, {"index", test::i64({1}, {0})}, {"src", test::f32({1}, {1})}},
-      {{"dim", Arg::of_int(0)}});
+  const OpCall scatter =
+      test::call_of("torch.scatter_add",
+                    {{"self", test::f32({2}, {0, 0})}, {"index", test::i64({1}, {0})}, {"src", test::f32({1}, {1})}},
+                    {{"dim", Arg::of_int(0)}});
   const Outcome out = run_backend(backend, scatter);
   EXPECT_EQ(out.kind, Outcome::Kind::Unsupported);
   EXPECT_NE(out.message.find("does not implement op torch.scatter_add"), std::string::npos) << out.message;
   EXPECT_EQ(backend.runs, 0);
 
-  const OpCall gather = test::call_of("torch.gather", {{"input", test::f32({2}, {0, 0})}, {"index", test::i64({1}, {0})}},
-                                      {{"dim", Arg::of_int(0)}});
+  const OpCall gather = test::call_of(
+      "torch.gather", {{"input", test::f32({2}, {0, 0})}, {"index", test::i64({1}, {0})}}, {{"dim", Arg::of_int(0)}});
   EXPECT_EQ(run_backend(backend, gather).message, "ran");
   EXPECT_EQ(backend.runs, 1);
 }
@@ -161,7 +167,9 @@ TEST(RunBackend, BuiltInBackendsDeclareOnlyTableOps) {
     size_t declared = 0;
     for (const OpSpec& op : op_table()) declared += backend->implements(op.id);
     EXPECT_GT(declared, 0u) << info.name << " declares no op of the table";
-    if (info.name == "reference") EXPECT_EQ(declared, op_table().size());
+    if (info.name == "reference") {
+      EXPECT_EQ(declared, op_table().size());
+    }
   }
   EXPECT_GE(checked, 2) << "the reference and cpu backends are always built";
 }

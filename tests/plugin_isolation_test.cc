@@ -16,8 +16,8 @@
 
 #include "backends/plugin/plugin_backend.h"
 #include "harness/comparator.h"
-#include "reference/reference.h"
 #include "include/scatterproof/plugin.h"  // the SDK header, as a vendor includes it
+#include "reference/reference.h"
 
 namespace sp {
 namespace {

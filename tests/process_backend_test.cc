@@ -133,8 +133,9 @@ TEST(ProcessIsolation, UnlistedOpIsUnsupportedWithoutAsking) {
 }
 
 TEST(ProcessIsolation, HandshakeFailuresExplainThemselves) {
-  EXPECT_NE(Supervisor(options_for("bad-hello")).start().find("speaks protocol 99, the harness speaks " +
-                                                               std::to_string(protocol::kVersion)),
+  EXPECT_NE(Supervisor(options_for("bad-hello"))
+                .start()
+                .find("speaks protocol 99, the harness speaks " + std::to_string(protocol::kVersion)),
             std::string::npos);
   EXPECT_NE(Supervisor(options_for("unavailable")).start().find("unavailable: fakeframework is not installed"),
             std::string::npos);
@@ -175,13 +176,15 @@ TEST(ProcessAdapters, CommonPassesEveryArgAsAPythonValueAndDeclinesUndeclaredOne
   scatter.set_arg("reduce", Arg::of_string("add"));
   scatter.set_arg("include_self", Arg::of_bool(false));  // not a scatter_ argument: common.py stays generic
   scatter.tensors.emplace("self", Tensor::zeros(DType::Float32, {2}));
-  for (const auto& [value, shown] : {std::pair{Scalar::of_bool(true), "True"}, std::pair{Scalar::of_int(2), "2"},
-                                     std::pair{Scalar::of_float(2.0), "2.0"}, std::pair{Scalar::of_float(NAN), "nan"}}) {
+  for (const auto& [value, shown] :
+       {std::pair{Scalar::of_bool(true), "True"}, std::pair{Scalar::of_int(2), "2"},
+        std::pair{Scalar::of_float(2.0), "2.0"}, std::pair{Scalar::of_float(NAN), "nan"}}) {
     scatter.set_arg("value", Arg::of_scalar(value));
     const Outcome out = supervisor.call(scatter);
     EXPECT_EQ(out.kind, Outcome::Kind::Unsupported);
-    EXPECT_EQ(out.message, std::string("torch.scatter_ got {'dim': -1, 'include_self': False, 'reduce': 'add', 'value': ") +
-                               shown + "}");
+    EXPECT_EQ(
+        out.message,
+        std::string("torch.scatter_ got {'dim': -1, 'include_self': False, 'reduce': 'add', 'value': ") + shown + "}");
   }
 
   OpCall gather;
@@ -207,7 +210,8 @@ TEST(ProcessAdapters, EveryManifestEntryIsARegisteredBackendWithItsScript) {
     const std::string backend = entry.at("backend").get<std::string>();
     const std::string script = entry.at("script").get<std::string>();
     EXPECT_TRUE(std::filesystem::exists(source + "/adapters/" + script)) << script;
-    auto it = std::find_if(registered.begin(), registered.end(), [&](const BackendInfo& b) { return b.name == backend; });
+    auto it =
+        std::find_if(registered.begin(), registered.end(), [&](const BackendInfo& b) { return b.name == backend; });
     ASSERT_NE(it, registered.end()) << backend << " is in the manifest but not registered";
     EXPECT_FALSE(it->in_process) << backend;
     EXPECT_NE(it->summary.find(entry.at("description").get<std::string>()), std::string::npos) << it->summary;

@@ -21,8 +21,12 @@ std::string decode_to_string(const std::string& b64) {
 }
 
 TEST(ProcessProtocol, Base64MatchesRfc4648Vectors) {
-  const std::pair<std::string, std::string> vectors[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
-                                                         {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+  const std::pair<std::string, std::string> vectors[] = {{"", ""},
+                                                         {"f", "Zg=="},
+                                                         {"fo", "Zm8="},
+                                                         {"foo", "Zm9v"},
+                                                         {"foob", "Zm9vYg=="},
+                                                         {"fooba", "Zm9vYmE="},
                                                          {"foobar", "Zm9vYmFy"}};
   for (const auto& [plain, encoded] : vectors) {
     EXPECT_EQ(protocol::base64_encode(plain.data(), plain.size()), encoded);
@@ -31,10 +35,10 @@ TEST(ProcessProtocol, Base64MatchesRfc4648Vectors) {
 }
 
 TEST(ProcessProtocol, Base64RejectsMalformedText) {
-  EXPECT_THROW(protocol::base64_decode("Zm9"), ProtocolError);      // length not a multiple of 4
-  EXPECT_THROW(protocol::base64_decode("Zm9v!A=="), ProtocolError); // character outside the alphabet
-  EXPECT_THROW(protocol::base64_decode("Z=9v"), ProtocolError);     // padding inside the text
-  EXPECT_THROW(protocol::base64_decode("Zg==Zg=="), ProtocolError); // padding before the last group
+  EXPECT_THROW(protocol::base64_decode("Zm9"), ProtocolError);       // length not a multiple of 4
+  EXPECT_THROW(protocol::base64_decode("Zm9v!A=="), ProtocolError);  // character outside the alphabet
+  EXPECT_THROW(protocol::base64_decode("Z=9v"), ProtocolError);      // padding inside the text
+  EXPECT_THROW(protocol::base64_decode("Zg==Zg=="), ProtocolError);  // padding before the last group
 }
 
 TEST(ProcessProtocol, StridedTensorRoundTripsWithItsWholeStorage) {
@@ -62,13 +66,13 @@ TEST(ProcessProtocol, HostileTensorsAreRefused) {
     return j;
   };
   EXPECT_NO_THROW(protocol::decode_tensor(good));
-  EXPECT_THROW(protocol::decode_tensor(with("strides", {3, 2})), ProtocolError);      // reaches past storage
-  EXPECT_THROW(protocol::decode_tensor(with("offset", 1)), ProtocolError);            // last element past storage
-  EXPECT_THROW(protocol::decode_tensor(with("strides", {-3, 1})), ProtocolError);     // negative stride
-  EXPECT_THROW(protocol::decode_tensor(with("shape", {2})), ProtocolError);           // strides/shape ranks differ
+  EXPECT_THROW(protocol::decode_tensor(with("strides", {3, 2})), ProtocolError);   // reaches past storage
+  EXPECT_THROW(protocol::decode_tensor(with("offset", 1)), ProtocolError);         // last element past storage
+  EXPECT_THROW(protocol::decode_tensor(with("strides", {-3, 1})), ProtocolError);  // negative stride
+  EXPECT_THROW(protocol::decode_tensor(with("shape", {2})), ProtocolError);        // strides/shape ranks differ
   EXPECT_THROW(protocol::decode_tensor(with("shape", {int64_t{1} << 62, 4})), ProtocolError);  // numel overflows
   EXPECT_THROW(protocol::decode_tensor(with("dtype", "complex64")), ProtocolError);
-  EXPECT_THROW(protocol::decode_tensor(with("storage", "AAAA")), ProtocolError);      // 3 bytes: not whole int64s
+  EXPECT_THROW(protocol::decode_tensor(with("storage", "AAAA")), ProtocolError);  // 3 bytes: not whole int64s
   EXPECT_THROW(protocol::decode_tensor(with("shape", json::array({1.5, 2}))), ProtocolError);
   EXPECT_THROW(protocol::decode_tensor(with("shape", std::vector<int>(kMaxRank + 1, 1))), ProtocolError);
   EXPECT_THROW(protocol::decode_tensor(json::array()), ProtocolError);
@@ -108,20 +112,36 @@ TEST(ProcessProtocol, EveryArgOfEveryOpTravelsAsItsJsonType) {
     call.op = op.id;
     for (const ArgSpec& a : op.args) {
       switch (a.type) {
-        case Arg::Type::Int: call.set_arg(a.name, Arg::of_int(-3)); break;
-        case Arg::Type::Bool: call.set_arg(a.name, Arg::of_bool(false)); break;
-        case Arg::Type::String: call.set_arg(a.name, Arg::of_string("not-a-mode")); break;
-        case Arg::Type::Scalar: call.set_arg(a.name, Arg::of_scalar(Scalar::of_int(5))); break;
+        case Arg::Type::Int:
+          call.set_arg(a.name, Arg::of_int(-3));
+          break;
+        case Arg::Type::Bool:
+          call.set_arg(a.name, Arg::of_bool(false));
+          break;
+        case Arg::Type::String:
+          call.set_arg(a.name, Arg::of_string("not-a-mode"));
+          break;
+        case Arg::Type::Scalar:
+          call.set_arg(a.name, Arg::of_scalar(Scalar::of_int(5)));
+          break;
       }
     }
     const json wire = protocol::encode_request(1, call);
     for (const ArgSpec& a : op.args) {
       const json& v = wire.at("args").at(a.name);
       switch (a.type) {
-        case Arg::Type::Int: EXPECT_TRUE(v.is_number_integer()) << op.id << " " << a.name; break;
-        case Arg::Type::Bool: EXPECT_TRUE(v.is_boolean()) << op.id << " " << a.name; break;
-        case Arg::Type::String: EXPECT_TRUE(v.is_string()) << op.id << " " << a.name; break;
-        case Arg::Type::Scalar: EXPECT_EQ(v, (json{{"kind", "int"}, {"value", 5}})) << op.id << " " << a.name; break;
+        case Arg::Type::Int:
+          EXPECT_TRUE(v.is_number_integer()) << op.id << " " << a.name;
+          break;
+        case Arg::Type::Bool:
+          EXPECT_TRUE(v.is_boolean()) << op.id << " " << a.name;
+          break;
+        case Arg::Type::String:
+          EXPECT_TRUE(v.is_string()) << op.id << " " << a.name;
+          break;
+        case Arg::Type::Scalar:
+          EXPECT_EQ(v, (json{{"kind", "int"}, {"value", 5}})) << op.id << " " << a.name;
+          break;
       }
     }
     EXPECT_FALSE(wire.contains("doc_version"));
@@ -153,7 +173,8 @@ TEST(ProcessProtocol, UndeclaredOrMistypedArgsAreRefusedByName) {
   };
   json undeclared = good;
   undeclared["args"]["include_self"] = true;
-  EXPECT_NE(refusal(undeclared).find("'include_self': paddle.scatter takes no argument include_self (its arguments: overwrite)"),
+  EXPECT_NE(refusal(undeclared)
+                .find("'include_self': paddle.scatter takes no argument include_self (its arguments: overwrite)"),
             std::string::npos)
       << refusal(undeclared);
   json bool_as_int = good;
@@ -195,7 +216,8 @@ TEST(ProcessProtocol, ResponsesDecodeAndWrongIdsAreRefused) {
   EXPECT_EQ(unclassified.kind, Outcome::Kind::Error);
   EXPECT_FALSE(unclassified.error.has_value());
 
-  const Outcome unsupported = protocol::decode_response(protocol::encode_outcome(8, Outcome::unsupported("no CPU kernel")), 8);
+  const Outcome unsupported =
+      protocol::decode_response(protocol::encode_outcome(8, Outcome::unsupported("no CPU kernel")), 8);
   EXPECT_EQ(unsupported.kind, Outcome::Kind::Unsupported);
   EXPECT_EQ(unsupported.message, "no CPU kernel");
 

@@ -350,6 +350,22 @@ TEST(ReferenceScatterReduce, LoneNegativeZeroSumAllowsEitherZero) {
   EXPECT_FALSE(allows(prod, 0, DType::Float32, 0.0));  // 1 * -0 = -0
 }
 
+// T-RD10: only "mean" may change an untouched NaN (LibTorch divides every
+// element by its count, 1 there); other reductions keep its exact bits.
+TEST(ReferenceScatterReduce, MeanMayRequietAnUntouchedNaNOtherReductionsMayNot) {
+  const uint64_t snan = 0x7f800001, quieted = 0x7fc00001;
+  Tensor self = f32({2}, {0, 0});
+  self.set_bits_at({0}, snan);
+  for (const char* reduce : {"sum", "prod", "amax", "amin", "mean"}) {
+    const Expectation e = evaluate(reduce_call(self, 0, i64({1}, {1}), f32({1}, {1}), reduce));
+    EXPECT_TRUE(only_output(e).allows(0, snan)) << reduce;
+    EXPECT_EQ(only_output(e).allows(0, quieted), std::string(reduce) == "mean") << reduce;
+  }
+  const Expectation empty = evaluate(reduce_call(self, 0, i64({0}, {}), f32({1}, {1}), "mean"));
+  EXPECT_TRUE(only_output(empty).allows(0, quieted));
+  EXPECT_FALSE(only_output(empty).allows(1, bits_of(DType::Float32, -0.0)));  // 0 / 1 stays +0
+}
+
 TEST(ReferenceScatterReduce, LayoutsDoNotChangeTheAnswer) {
   const Tensor self = f32({2, 3}, {1, 2, 3, 4, 5, 6}), index = i64({2, 2}, {1, 0, 0, 1});
   const Tensor src = f32({2, 2}, {10, 20, 30, 40});

@@ -1,11 +1,11 @@
 // Report writers: the JSONL round trip, junit.xml well-formedness and
 // escaping, and report.md's matrix, repro lines and errata.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 #include "reports/report_writers.h"
 #include "reports/result_stream.h"
@@ -80,7 +80,9 @@ TEST(ResultStream, TruncatedLastLineIsSkippedButCorruptionElsewhereIsReported) {
   EXPECT_EQ(read_results((dir / "killed.jsonl").string()).size(), 1u);
   std::ofstream((dir / "corrupt.jsonl")) << "{not json\n" << good << "\n";
   EXPECT_THROW(read_results((dir / "corrupt.jsonl").string()), std::runtime_error);
-  std::ofstream((dir / "badverdict.jsonl")) << R"({"case_id":"x","backend":"b","check":"differential","verdict":"maybe"})" << "\n";
+  std::ofstream((dir / "badverdict.jsonl"))
+      << R"({"case_id":"x","backend":"b","check":"differential","verdict":"maybe"})"
+      << "\n";
   try {
     read_results((dir / "badverdict.jsonl").string());
     FAIL() << "an unknown verdict must be rejected";
@@ -107,8 +109,11 @@ TEST(JunitXml, EscapesMarkupAndClassifiesVerdicts) {
   EXPECT_NE(xml.find("name=\"torch/&lt;pass&gt;\""), std::string::npos);
   EXPECT_NE(xml.find("allowed &lt;2&gt; &amp; &quot;3&quot;, got &apos;x&apos;\xEF\xBF\xBD"), std::string::npos) << xml;
   EXPECT_EQ(xml.find('\x01'), std::string::npos);
-  EXPECT_NE(xml.find("<testsuite name=\"cpu\" tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\""), std::string::npos) << xml;
-  EXPECT_NE(xml.find("<testsuite name=\"libtorch\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\""), std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"cpu\" tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\""),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<testsuite name=\"libtorch\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\""),
+            std::string::npos);
   EXPECT_NE(xml.find("<error message=\"crash: SIGSEGV\""), std::string::npos);
   EXPECT_NE(xml.find("<skipped message=\"unsupported: no bfloat16\"/>"), std::string::npos);
   EXPECT_NE(xml.find("classname=\"torch.scatter_\""), std::string::npos);
@@ -127,8 +132,9 @@ TEST(JunitXml, TagsBalanceAndTextHoldsNoRawMarkup) {
     ASSERT_EQ(tag.find('<'), std::string::npos) << tag;
     // Attribute values hold no raw '&' except entity starts.
     for (size_t amp = tag.find('&'); amp != std::string::npos; amp = tag.find('&', amp + 1))
-      EXPECT_TRUE(tag.compare(amp, 4, "&lt;") == 0 || tag.compare(amp, 4, "&gt;") == 0 || tag.compare(amp, 5, "&amp;") == 0 ||
-                  tag.compare(amp, 6, "&quot;") == 0 || tag.compare(amp, 6, "&apos;") == 0 || tag.compare(amp, 2, "&#") == 0)
+      EXPECT_TRUE(tag.compare(amp, 4, "&lt;") == 0 || tag.compare(amp, 4, "&gt;") == 0 ||
+                  tag.compare(amp, 5, "&amp;") == 0 || tag.compare(amp, 6, "&quot;") == 0 ||
+                  tag.compare(amp, 6, "&apos;") == 0 || tag.compare(amp, 2, "&#") == 0)
           << tag;
     const std::string name = tag.substr(tag[0] == '/' ? 1 : 0, tag.find_first_of(" />", 1) - (tag[0] == '/' ? 1 : 0));
     if (tag[0] == '/') {
@@ -148,17 +154,21 @@ TEST(ReportMarkdown, MatrixReprosErrataAndSources) {
   doc.check = "document";
   doc.source.document = "001_bd549c940236546d.txt";
   doc.erratum = ResultRecord::ErratumNote{"001_bd549c940236546d.txt", "row 1 gets 4, 5, 6", "[[0, 0, 0], [1, 2, 3]]"};
-  std::vector<ResultRecord> records = {doc, sample("torch/a", "cpu", Verdict::Kind::Pass),
-                                       sample("torch/b", "cpu", Verdict::Kind::Fail, "self[0]: allowed 1 | 2, actual 3")};
+  std::vector<ResultRecord> records = {
+      doc, sample("torch/a", "cpu", Verdict::Kind::Pass),
+      sample("torch/b", "cpu", Verdict::Kind::Fail, "self[0]: allowed 1 | 2, actual 3")};
   records.back().op = "torch.gather";
   const std::string md = report_markdown(records);
   EXPECT_NE(md.find("| op | cpu | reference (document) |"), std::string::npos) << md;
   EXPECT_NE(md.find("| torch.scatter_ | 1 pass | 1 pass |"), std::string::npos) << md;
   EXPECT_NE(md.find("| torch.gather | 1 fail | – |"), std::string::npos) << md;
   EXPECT_NE(md.find("allowed 1 \\| 2, actual 3"), std::string::npos) << md;
-  EXPECT_NE(md.find("`scatterproof run --backend cpu --filter 'torch/b' specs/torch/scatter.json`"), std::string::npos) << md;
+  EXPECT_NE(md.find("`scatterproof run --backend cpu --filter 'torch/b' specs/torch/scatter.json`"), std::string::npos)
+      << md;
   EXPECT_NE(md.find("## Document errata found"), std::string::npos);
-  EXPECT_NE(md.find("| 001_bd549c940236546d.txt | `torch/blog` | row 1 gets 4, 5, 6 | [[0, 0, 0], [1, 2, 3]] |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 001_bd549c940236546d.txt | `torch/blog` | row 1 gets 4, 5, 6 | [[0, 0, 0], [1, 2, 3]] |"),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("| 001_bd549c940236546d.txt | 1 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| 002_9301e372f38f2ff8.txt | 2 |"), std::string::npos) << md;
 }
@@ -177,7 +187,8 @@ TEST(ReportMarkdown, ExpectedFailuresAreListedAsDeviationsNotAsFailures) {
 
 TEST(ReportJson, SummaryCountsPerVerdictAndBackend) {
   const auto dir = fresh_dir("json");
-  write_reports({sample("a", "cpu", Verdict::Kind::Pass), sample("b", "cpu", Verdict::Kind::Fail), sample("a", "ref", Verdict::Kind::Pass)},
+  write_reports({sample("a", "cpu", Verdict::Kind::Pass), sample("b", "cpu", Verdict::Kind::Fail),
+                 sample("a", "ref", Verdict::Kind::Pass)},
                 dir.string());
   const auto j = nlohmann::json::parse(slurp(dir / "report.json"));
   EXPECT_EQ(j["summary"]["total"], 3);

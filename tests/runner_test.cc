@@ -210,7 +210,8 @@ TEST_F(RunnerTest, RecordsGoToTheSinkOpenedOnlyOnceTheBackendsExist) {
 }
 
 TEST_F(RunnerTest, SpecErrorsGiveExitThreeUnlessSomethingElseFailed) {
-  const std::vector<SpecError> errors = {SpecError("bad.json", "t/broken", "inputs.index.dtype", "unknown dtype 'int7'")};
+  const std::vector<SpecError> errors = {
+      SpecError("bad.json", "t/broken", "inputs.index.dtype", "unknown dtype 'int7'")};
   const TestRunOptions o = options_for("spec", {"reference"});
   EXPECT_EQ(run_cases({scatter_case("t/a")}, errors, o).exit_code, exit_code::kBadSpecInput);
   const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
@@ -269,13 +270,16 @@ TEST_F(RunnerTest, ThreadsRunEveryCaseOnce) {
 TEST_F(RunnerTest, SpecFilesLoadLenientlyAndIdsAreUniqueAcrossFiles) {
   const std::string dir = fresh_dir("files");
   std::filesystem::create_directories(dir + "/specs");
-  const std::string good_case = R"({"id": "f/ok", "op": "torch.gather", "source": {"document": "000.txt", "kind": "edge"},
+  const std::string good_case =
+      R"({"id": "f/ok", "op": "torch.gather", "source": {"document": "000.txt", "kind": "edge"},
       "args": {"dim": 0}, "inputs": {"input": {"dtype": "int64", "data": [1, 2]}, "index": {"dtype": "int64", "data": [1]}},
       "expect": {"output": {"data": [2]}}})";
-  const std::string broken_case = R"({"id": "f/broken", "op": "torch.gather", "source": {"document": "000.txt", "kind": "edge"},
+  const std::string broken_case =
+      R"({"id": "f/broken", "op": "torch.gather", "source": {"document": "000.txt", "kind": "edge"},
       "args": {"dim": 0}, "inputs": {"input": {"dtype": "int7", "data": [1, 2]}, "index": {"dtype": "int64", "data": [1]}},
       "expect": {"output": {"data": [2]}}})";
-  std::ofstream(dir + "/specs/a.json") << R"({"format": "scatterproof-spec/1", "cases": [)" << good_case << "," << broken_case << "]}";
+  std::ofstream(dir + "/specs/a.json") << R"({"format": "scatterproof-spec/1", "cases": [)" << good_case << ","
+                                       << broken_case << "]}";
   std::ofstream(dir + "/specs/b.json") << R"({"format": "scatterproof-spec/1", "cases": [)" << good_case << "]}";
   const LoadedSpecs specs = load_specs({dir + "/specs"});
   ASSERT_EQ(specs.cases.size(), 1u);

@@ -1,8 +1,8 @@
 // spec_loader_test.cc — every class of spec error names file, case and field;
 // the writer round-trips bit-exactly.
-#include "reference/op_table.h"
 #include "harness/spec_loader.h"
-#include "harness/spec_loader_internal.h"  // the schema generator
+
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
@@ -13,7 +13,8 @@
 #include <random>
 #include <set>
 
-#include <gtest/gtest.h>
+#include "harness/spec_loader_internal.h"  // the schema generator
+#include "reference/op_table.h"
 
 namespace sp {
 namespace {
@@ -39,9 +40,7 @@ json scatter_case(const std::string& id = "t/scatter/base") {
   return c;
 }
 
-json spec_file(const std::vector<json>& cases) {
-  return {{"format", "scatterproof-spec/1"}, {"cases", cases}};
-}
+json spec_file(const std::vector<json>& cases) { return {{"format", "scatterproof-spec/1"}, {"cases", cases}}; }
 
 std::string text_of(const json& case_json) { return spec_file({case_json}).dump(); }
 
@@ -365,8 +364,9 @@ TEST(SpecLoader, ElementSpellings) {
   c["inputs"]["src"] = {{"dtype", "bool"}, {"data", {true, false, 1, 0}}};
   c["expect"] = {{"unspecified", "only loading is tested"}};
   const Case loaded = load_spec_text(text_of(c), kFile).at(0);
-  EXPECT_EQ(loaded.call.tensors.at("self").to_bits(),
-            (std::vector<uint64_t>{0x7fc00000, 0x7f800000, 0xff800000, 0x80000000, 0x7fc00001, 0x3dcccccd, 0x40400000}));
+  EXPECT_EQ(
+      loaded.call.tensors.at("self").to_bits(),
+      (std::vector<uint64_t>{0x7fc00000, 0x7f800000, 0xff800000, 0x80000000, 0x7fc00001, 0x3dcccccd, 0x40400000}));
   EXPECT_EQ(loaded.call.tensors.at("index").to_bits(),
             (std::vector<uint64_t>{0x8000000000000000ull, 0x7fffffffffffffffull, 2}));
   EXPECT_EQ(loaded.call.tensors.at("src").to_bits(), (std::vector<uint64_t>{1, 0, 1, 0}));
@@ -430,18 +430,25 @@ TEST(SpecLoader, SchemaArgsAndInputsAreTheOpTablesNames) {
       ASSERT_TRUE(args.contains(a.name)) << a.name;
       const json& property = args[a.name];
       switch (a.type) {
-        case Arg::Type::Int: EXPECT_EQ(property["type"], "integer") << a.name; break;
-        case Arg::Type::Bool: EXPECT_EQ(property["type"], "boolean") << a.name; break;
-        case Arg::Type::String: EXPECT_EQ(property["type"], "string") << a.name; break;
-        case Arg::Type::Scalar: EXPECT_EQ(property["$ref"], "#/definitions/scalar") << a.name; break;
+        case Arg::Type::Int:
+          EXPECT_EQ(property["type"], "integer") << a.name;
+          break;
+        case Arg::Type::Bool:
+          EXPECT_EQ(property["type"], "boolean") << a.name;
+          break;
+        case Arg::Type::String:
+          EXPECT_EQ(property["type"], "string") << a.name;
+          break;
+        case Arg::Type::Scalar:
+          EXPECT_EQ(property["$ref"], "#/definitions/scalar") << a.name;
+          break;
       }
     }
     for (const OperandSpec& o : op.operands) operand_names.insert(o.name);
   }
   EXPECT_EQ(args.size(), arg_names.size());
   EXPECT_EQ(inputs.size(), operand_names.size());
-  for (const std::string& name : operand_names)
-    EXPECT_EQ(inputs[name]["$ref"], "#/definitions/input_tensor") << name;
+  for (const std::string& name : operand_names) EXPECT_EQ(inputs[name]["$ref"], "#/definitions/input_tensor") << name;
 }
 
 // The generator fills exactly the structural file's placeholders and
@@ -532,7 +539,8 @@ TEST(SpecLoaderRoundTrip, SpecialFloatsAndPayloads) {
 }
 
 TEST(SpecLoaderRoundTrip, IntegerExtremes) {
-  const Tensor i64 = from_bits(DType::Int64, {0x8000000000000000ull, 0x7fffffffffffffffull, 0, 1ull << 53, (1ull << 53) + 1});
+  const Tensor i64 =
+      from_bits(DType::Int64, {0x8000000000000000ull, 0x7fffffffffffffffull, 0, 1ull << 53, (1ull << 53) + 1});
   const json j = tensor_to_json(i64);
   EXPECT_EQ(j["data"][0], "-9223372036854775808");
   EXPECT_EQ(j["data"][1], "9223372036854775807");
@@ -561,7 +569,8 @@ TEST(SpecLoaderRoundTrip, RandomFloat32Patterns) {
 TEST(SpecLoaderRoundTrip, ViewsKeepTheirLayoutAndStorage) {
   auto storage = std::make_shared<std::vector<std::byte>>(12 * sizeof(float), kGapSentinel);
   const Tensor base = Tensor::view(DType::Float32, {3, 4}, {4, 1}, 0, storage);
-  for (int64_t i = 0; i < 12; ++i) store_bits(DType::Float32, base.element_ptr(i), 0x3f800000u + static_cast<uint64_t>(i));
+  for (int64_t i = 0; i < 12; ++i)
+    store_bits(DType::Float32, base.element_ptr(i), 0x3f800000u + static_cast<uint64_t>(i));
   const Tensor transposed = Tensor::view(DType::Float32, {4, 3}, {1, 4}, 0, storage);
   const Tensor sliced = Tensor::view(DType::Float32, {2, 2}, {4, 2}, 5, storage);
   const Tensor expanded = Tensor::view(DType::Float32, {5, 4}, {0, 1}, 4, storage);
@@ -620,7 +629,8 @@ TEST(SpecLoaderRoundTrip, WholeCases) {
 
   Case error_case = c;
   error_case.erratum.reset();
-  error_case.expect = CaseExpect{CaseExpect::Kind::Error, {}, 0.0, ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply"};
+  error_case.expect = CaseExpect{
+      CaseExpect::Kind::Error, {}, 0.0, ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply"};
   const Case error_back = load_spec_text(spec_file_json({error_case}, "").dump(), kFile).at(0);
   EXPECT_EQ(error_back.expect.kind, CaseExpect::Kind::Error);
   EXPECT_EQ(error_back.expect.error, ErrorCategory::InvalidReduce);

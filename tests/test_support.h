@@ -14,12 +14,12 @@
 //   values_of(t)                        the elements as doubles, row-major
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "reference/op_call.h"
 #include "reference/tensor.h"
@@ -91,8 +91,8 @@ inline Tensor relaid(const Tensor& t, Layout layout) {
   }
   int64_t span = offset + 1;
   for (size_t d = 0; d < r; ++d) span += std::max<int64_t>(t.size(static_cast<int64_t>(d)) - 1, 0) * strides[d];
-  auto storage = std::make_shared<std::vector<std::byte>>(static_cast<size_t>(span) * dtype_size(t.dtype()),
-                                                          std::byte{0x5a});
+  auto storage =
+      std::make_shared<std::vector<std::byte>>(static_cast<size_t>(span) * dtype_size(t.dtype()), std::byte{0x5a});
   Tensor out = Tensor::view(t.dtype(), t.shape(), strides, offset, storage);
   if (t.numel() > 0) {
     Shape idx(r, 0);

@@ -1,9 +1,8 @@
 #include "backends/common/arg_rules.h"
 
-#include "reference/op_table.h"
-
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
+#include "reference/op_table.h"
 
 namespace sp::backend_rules {
 namespace {
@@ -90,7 +89,8 @@ std::optional<Violation> check_torch_scatter(const OpCall& call) {
   if (reduce && *reduce != "add" && *reduce != "multiply")
     return fail(ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply.");
   if (!src && call.scalar_arg("value") && !empty && !value_fits(*call.scalar_arg("value"), self.dtype()))
-    return fail(ErrorCategory::ValueOutOfRange, "value " + call.scalar_arg("value")->to_string() + " cannot be converted to type " +
+    return fail(ErrorCategory::ValueOutOfRange, "value " + call.scalar_arg("value")->to_string() +
+                                                    " cannot be converted to type " +
                                                     std::string(dtype_name(self.dtype())) + " without overflow");
   return std::nullopt;
 }
@@ -103,12 +103,13 @@ std::optional<Violation> check_mindspore_scatter(const OpCall& call) {
   if (auto v = dim_rule(*call.int_arg("dim"), self.rank())) return v;
   if (self.rank() > 8) return fail(ErrorCategory::RankLimit, "the rank of self " + str(self.rank()) + " exceeds 8");
   if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
-    return fail(ErrorCategory::IndexDtype, "index dtype " + std::string(dtype_name(index.dtype())) +
-                                               " is not supported, expected int32 or int64");
+    return fail(ErrorCategory::IndexDtype,
+                "index dtype " + std::string(dtype_name(index.dtype())) + " is not supported, expected int32 or int64");
   if (src && src->dtype() != self.dtype())
     return fail(ErrorCategory::DtypeMismatch, "self and src must have the same dtype");
   if (call.string_arg("reduce") && *call.string_arg("reduce") != "add" && *call.string_arg("reduce") != "multiply")
-    return fail(ErrorCategory::InvalidReduce, "reduce must be \"add\" or \"multiply\", but got \"" + *call.string_arg("reduce") + "\"");
+    return fail(ErrorCategory::InvalidReduce,
+                "reduce must be \"add\" or \"multiply\", but got \"" + *call.string_arg("reduce") + "\"");
   if (!src && r2_10) return fail(ErrorCategory::InvalidArgument, "value overload removed after 2.9");
   if (index.numel() == 0) return std::nullopt;
   if (index.rank() != self.rank() || (src && src->rank() != index.rank()))
@@ -118,12 +119,12 @@ std::optional<Violation> check_mindspore_scatter(const OpCall& call) {
       return fail(ErrorCategory::ShapeMismatch, "index.size(" + str(d) + ") " + str(index.size(d)) + " > src.size(" +
                                                     str(d) + ") " + str(src->size(d)));
     if (index.size(d) > self.size(d))
-      return fail(ErrorCategory::ShapeMismatch, "index.size(" + str(d) + ") " + str(index.size(d)) +
-                                                    " > self.size(" + str(d) + ") " + str(self.size(d)));
+      return fail(ErrorCategory::ShapeMismatch, "index.size(" + str(d) + ") " + str(index.size(d)) + " > self.size(" +
+                                                    str(d) + ") " + str(self.size(d)));
   }
   if (!src && !value_fits(*call.scalar_arg("value"), self.dtype()))
-    return fail(ErrorCategory::ValueOutOfRange, "value " + call.scalar_arg("value")->to_string() + " cannot be converted to " +
-                                                    std::string(dtype_name(self.dtype())));
+    return fail(ErrorCategory::ValueOutOfRange, "value " + call.scalar_arg("value")->to_string() +
+                                                    " cannot be converted to " + std::string(dtype_name(self.dtype())));
   return std::nullopt;
 }
 

@@ -26,7 +26,9 @@ const CpuKernel* CpuOps::find(std::string_view op) const {
 
 Shape logical_shape(const Tensor& t) { return t.rank() == 0 ? Shape{1} : t.shape(); }
 Shape logical_strides(const Tensor& t) { return t.rank() == 0 ? Shape{0} : t.strides(); }
-std::byte* data(const Tensor& t) { return t.storage()->data() + t.offset() * static_cast<int64_t>(dtype_size(t.dtype())); }
+std::byte* data(const Tensor& t) {
+  return t.storage()->data() + t.offset() * static_cast<int64_t>(dtype_size(t.dtype()));
+}
 
 Tensor CpuContext::fresh_copy(const Tensor& t) {
   Tensor out = outputs_.uninitialized(t.dtype(), t.shape());  // every element is copied over
@@ -35,8 +37,8 @@ Tensor CpuContext::fresh_copy(const Tensor& t) {
 }
 
 bool CpuContext::scatter_into(const Tensor& target, const Tensor& index, const Shape& index_shape,
-                              const Shape& index_strides, const Tensor* src, std::optional<uint64_t> value,
-                              int64_t dim, ScatterOp op, bool zero_first, std::optional<int64_t> check_index_from) {
+                              const Shape& index_strides, const Tensor* src, std::optional<uint64_t> value, int64_t dim,
+                              ScatterOp op, bool zero_first, std::optional<int64_t> check_index_from) {
   const auto shares_target = [&](const Tensor& t) { return t.storage() == target.storage(); };
   const Tensor index_read = shares_target(index) ? fresh_copy(index) : index;
   Tensor src_read;
@@ -63,9 +65,9 @@ Outcome CpuContext::first_bad_index_error(const Tensor& index, const Shape& shap
                                           int64_t size, int64_t dim) {
   const auto bad = find_bad_index(index.dtype(), data(index), shape, strides, lo, size, pool_);
   if (!bad) return Outcome::harness_error("cpu backend: a kernel reported a bad index the scan does not find");
-  return Outcome::of_error(ErrorCategory::IndexOutOfBounds, "index " + std::to_string(bad->value) +
-                                                                " is out of bounds for dimension " +
-                                                                std::to_string(dim) + " with size " + std::to_string(size));
+  return Outcome::of_error(ErrorCategory::IndexOutOfBounds,
+                           "index " + std::to_string(bad->value) + " is out of bounds for dimension " +
+                               std::to_string(dim) + " with size " + std::to_string(size));
 }
 
 namespace {

@@ -74,8 +74,8 @@ class CpuContext {
 
   // index_out_of_bounds naming the first index value (row-major) outside
   // [lo, size) of `index` (logical shape/strides), PyTorch's wording.
-  Outcome first_bad_index_error(const Tensor& index, const Shape& shape, const Shape& strides, int64_t lo,
-                                int64_t size, int64_t dim);
+  Outcome first_bad_index_error(const Tensor& index, const Shape& shape, const Shape& strides, int64_t lo, int64_t size,
+                                int64_t dim);
 
  private:
   ThreadPool pool_;

@@ -125,16 +125,26 @@ using BF16Elem = Float16Elem<bf16_to_float, float_to_bf16, double_to_bf16_bits>;
 template <class Fn>
 decltype(auto) dispatch_dtype(DType t, Fn&& fn) {
   switch (t) {
-    case DType::Bool: return fn(BoolElem{});
-    case DType::UInt8: return fn(IntElem<uint8_t>{});
-    case DType::Int8: return fn(IntElem<int8_t>{});
-    case DType::Int16: return fn(IntElem<int16_t>{});
-    case DType::Int32: return fn(IntElem<int32_t>{});
-    case DType::Int64: return fn(IntElem<int64_t>{});
-    case DType::Float16: return fn(HalfElem{});
-    case DType::BFloat16: return fn(BF16Elem{});
-    case DType::Float32: return fn(FloatElem<float>{});
-    case DType::Float64: return fn(FloatElem<double>{});
+    case DType::Bool:
+      return fn(BoolElem{});
+    case DType::UInt8:
+      return fn(IntElem<uint8_t>{});
+    case DType::Int8:
+      return fn(IntElem<int8_t>{});
+    case DType::Int16:
+      return fn(IntElem<int16_t>{});
+    case DType::Int32:
+      return fn(IntElem<int32_t>{});
+    case DType::Int64:
+      return fn(IntElem<int64_t>{});
+    case DType::Float16:
+      return fn(HalfElem{});
+    case DType::BFloat16:
+      return fn(BF16Elem{});
+    case DType::Float32:
+      return fn(FloatElem<float>{});
+    case DType::Float64:
+      return fn(FloatElem<double>{});
   }
   return fn(FloatElem<float>{});
 }

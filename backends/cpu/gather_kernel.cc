@@ -201,9 +201,9 @@ std::optional<BadIndex> find_bad_index(DType index_dtype, const std::byte* index
   std::vector<std::optional<int64_t>> found(static_cast<size_t>(threads));
   pool.run(threads, [&](int tid) {
     const int64_t l0 = split_point(n, threads, tid), l1 = split_point(n, threads, tid + 1);
-    found[static_cast<size_t>(tid)] =
-        index_dtype == DType::Int32 ? first_bad(reinterpret_cast<const int32_t*>(index), scan, l0, l1, lo, hi)
-                                    : first_bad(reinterpret_cast<const int64_t*>(index), scan, l0, l1, lo, hi);
+    found[static_cast<size_t>(tid)] = index_dtype == DType::Int32
+                                          ? first_bad(reinterpret_cast<const int32_t*>(index), scan, l0, l1, lo, hi)
+                                          : first_bad(reinterpret_cast<const int64_t*>(index), scan, l0, l1, lo, hi);
   });
   for (const std::optional<int64_t>& linear : found) {
     if (!linear) continue;
@@ -230,10 +230,14 @@ bool gather_kernel(DType dtype, DType index_dtype, const std::byte* a, const std
     return gather_typed(reinterpret_cast<const E*>(a), x, index_dtype, reinterpret_cast<E*>(out), walk, pool);
   };
   switch (dtype_size(dtype)) {
-    case 1: return go(static_cast<uint8_t*>(nullptr));
-    case 2: return go(static_cast<uint16_t*>(nullptr));
-    case 4: return go(static_cast<uint32_t*>(nullptr));
-    default: return go(static_cast<uint64_t*>(nullptr));
+    case 1:
+      return go(static_cast<uint8_t*>(nullptr));
+    case 2:
+      return go(static_cast<uint16_t*>(nullptr));
+    case 4:
+      return go(static_cast<uint32_t*>(nullptr));
+    default:
+      return go(static_cast<uint64_t*>(nullptr));
   }
 }
 
@@ -246,10 +250,14 @@ void copy_to_contiguous(const Tensor& t, std::byte* out, ThreadPool& pool) {
   const std::byte* src = t.element_ptr(t.offset());
   auto go = [&]<class E>(E*) { copy_typed(reinterpret_cast<const E*>(src), reinterpret_cast<E*>(out), scan, pool); };
   switch (dtype_size(t.dtype())) {
-    case 1: return go(static_cast<uint8_t*>(nullptr));
-    case 2: return go(static_cast<uint16_t*>(nullptr));
-    case 4: return go(static_cast<uint32_t*>(nullptr));
-    default: return go(static_cast<uint64_t*>(nullptr));
+    case 1:
+      return go(static_cast<uint8_t*>(nullptr));
+    case 2:
+      return go(static_cast<uint16_t*>(nullptr));
+    case 4:
+      return go(static_cast<uint32_t*>(nullptr));
+    default:
+      return go(static_cast<uint64_t*>(nullptr));
   }
 }
 

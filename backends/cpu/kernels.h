@@ -39,7 +39,8 @@ inline int threads_for(int64_t work, const ThreadPool& pool) {
 inline constexpr int kPartsPerThread = 8;
 inline int parts_for(int64_t work, const ThreadPool& pool) {
   const int threads = threads_for(work, pool);
-  return threads == 1 ? 1 : static_cast<int>(std::min<int64_t>(threads * kPartsPerThread, work / (kMinParallelWork / 16)));
+  return threads == 1 ? 1
+                      : static_cast<int>(std::min<int64_t>(threads * kPartsPerThread, work / (kMinParallelWork / 16)));
 }
 
 struct Offsets {

@@ -11,8 +11,8 @@ Tensor OutputPool::uninitialized(DType dtype, const Shape& shape) {
   const size_t bytes = static_cast<size_t>(n) * dtype_size(dtype);
   if (bytes < kMinPooledBytes) return Tensor::zeros(dtype, shape);
   const auto released = [](const std::shared_ptr<std::vector<std::byte>>& s) { return s.use_count() == 1; };
-  auto reusable = std::find_if(kept_.begin(), kept_.end(),
-                               [&](const auto& s) { return released(s) && s->size() == bytes; });
+  auto reusable =
+      std::find_if(kept_.begin(), kept_.end(), [&](const auto& s) { return released(s) && s->size() == bytes; });
   std::shared_ptr<std::vector<std::byte>> storage;
   if (reusable != kept_.end()) {
     storage = *reusable;

@@ -263,7 +263,8 @@ class Scatter {
       std::fill(start.begin(), start.end(), 0);
       for (int64_t k = 0; k < K; ++k) ++start[static_cast<size_t>(target(x + k * w_.along.x) + 2)];
       for (int64_t r = 2; r <= n_targets + 1; ++r) start[static_cast<size_t>(r)] += start[static_cast<size_t>(r - 1)];
-      for (int64_t k = 0; k < K; ++k) order[static_cast<size_t>(start[static_cast<size_t>(target(x + k * w_.along.x) + 1)]++)] = k;
+      for (int64_t k = 0; k < K; ++k)
+        order[static_cast<size_t>(start[static_cast<size_t>(target(x + k * w_.along.x) + 1)]++)] = k;
       // Now row r's positions are order[start[r] .. start[r+1]).
       pool_.run(threads, [&](int tid) {
         auto& mine = scratch[static_cast<size_t>(tid)];
@@ -272,7 +273,9 @@ class Scatter {
         const int64_t b = split_point(K, threads, tid), e = split_point(K, threads, tid + 1);
         if (b == e) return;
         auto row_of = [&](int64_t pos) {
-          return static_cast<int64_t>(std::upper_bound(start.begin(), start.begin() + n_targets + 1, pos) - start.begin()) - 1;
+          return static_cast<int64_t>(std::upper_bound(start.begin(), start.begin() + n_targets + 1, pos) -
+                                      start.begin()) -
+                 1;
         };
         const int64_t r_first = row_of(b), r_last = row_of(e - 1);
         for (int64_t r = r_first; r <= r_last; ++r) {
@@ -283,15 +286,18 @@ class Scatter {
             // Only the last writer in index order matters; its owner copies it.
             if (s1 - 1 >= b && s1 - 1 < e) {
               const S* prow = p + order[static_cast<size_t>(s1 - 1)] * w_.along.p;
-              w_.for_inner_runs(0, L_, [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
+              w_.for_inner_runs(0, L_,
+                                [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
             }
           } else if (combine_in_place && s0 >= b && s1 <= e) {
             // A whole row of a type whose accumulator is its storage: adding
             // straight into self in index order is the accumulator path exactly.
             for (int64_t q = s0; q < s1; ++q) {
-              if (q + kPrefetchAhead < s1) prefetch_row(p + order[static_cast<size_t>(q + kPrefetchAhead)] * w_.along.p);
+              if (q + kPrefetchAhead < s1)
+                prefetch_row(p + order[static_cast<size_t>(q + kPrefetchAhead)] * w_.along.p);
               const S* prow = p + order[static_cast<size_t>(q)] * w_.along.p;
-              w_.for_inner_runs(0, L_, [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
+              w_.for_inner_runs(0, L_,
+                                [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
             }
           } else {
             const bool whole = s0 >= b && s1 <= e;
@@ -305,7 +311,8 @@ class Scatter {
             }
             const int64_t q1 = std::min(s1, e);
             for (int64_t q = std::max(s0, b); q < q1; ++q) {
-              if (q + kPrefetchAhead < q1) prefetch_row(p + order[static_cast<size_t>(q + kPrefetchAhead)] * w_.along.p);
+              if (q + kPrefetchAhead < q1)
+                prefetch_row(p + order[static_cast<size_t>(q + kPrefetchAhead)] * w_.along.p);
               accumulate_row(acc, p + order[static_cast<size_t>(q)] * w_.along.p);
             }
             if (whole) store_row(arow, acc);
@@ -443,7 +450,8 @@ class Scatter {
           for (int t = 0; t < threads; ++t) {
             if (!used[static_cast<size_t>(t)]) continue;
             const A* partial = sums_of(t) + r * L_;
-            for (int64_t l = 0; l < L_; ++l) row[static_cast<size_t>(l)] = accumulate(row[static_cast<size_t>(l)], partial[l]);
+            for (int64_t l = 0; l < L_; ++l)
+              row[static_cast<size_t>(l)] = accumulate(row[static_cast<size_t>(l)], partial[l]);
           }
           store_row(a + r * w_.along.a, row.data());
         }
@@ -477,7 +485,8 @@ class Scatter {
           if (w_.inner.empty())
             combine(*arow, *prow);
           else
-            w_.for_inner_runs(0, L_, [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
+            w_.for_inner_runs(0, L_,
+                              [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
         }
       });
     }
@@ -499,9 +508,12 @@ class Scatter {
 template <class E, class I>
 bool scatter_with(const ScatterArgs& args, ThreadPool& pool) {
   switch (args.op) {
-    case ScatterOp::Overwrite: return Scatter<E, I, ScatterOp::Overwrite>(args, pool).run();
-    case ScatterOp::Add: return Scatter<E, I, ScatterOp::Add>(args, pool).run();
-    case ScatterOp::Multiply: return Scatter<E, I, ScatterOp::Multiply>(args, pool).run();
+    case ScatterOp::Overwrite:
+      return Scatter<E, I, ScatterOp::Overwrite>(args, pool).run();
+    case ScatterOp::Add:
+      return Scatter<E, I, ScatterOp::Add>(args, pool).run();
+    case ScatterOp::Multiply:
+      return Scatter<E, I, ScatterOp::Multiply>(args, pool).run();
   }
   return true;  // unreachable: every op is a case
 }
@@ -511,8 +523,8 @@ bool scatter_with(const ScatterArgs& args, ThreadPool& pool) {
 bool scatter_kernel(const ScatterArgs& args, ThreadPool& pool) {
   bool in_range = true;
   dispatch_dtype(args.dtype, [&]<class E>(E) {
-    in_range = args.index_dtype == DType::Int32 ? scatter_with<E, int32_t>(args, pool)
-                                                : scatter_with<E, int64_t>(args, pool);
+    in_range =
+        args.index_dtype == DType::Int32 ? scatter_with<E, int32_t>(args, pool) : scatter_with<E, int64_t>(args, pool);
   });
   return in_range;
 }

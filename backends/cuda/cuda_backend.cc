@@ -20,13 +20,13 @@
 #include <stdexcept>
 #include <string>
 
-#include "reference/op_table.h"
 #include "backends/backend.h"
 #include "backends/common/arg_rules.h"
 #include "backends/cuda/cuda_ops.h"
 #include "backends/cuda/tensor_meta.h"
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
+#include "reference/op_table.h"
 
 namespace sp {
 namespace {
@@ -90,10 +90,9 @@ int64_t index_value_at(const Tensor& index, const TensorMeta& walked, int64_t li
 
 void report_bad_index(const Tensor& index, const TensorMeta& walked, int64_t linear, int64_t dim, int64_t size) {
   fail(ErrorCategory::IndexOutOfBounds, "index " + std::to_string(index_value_at(index, walked, linear)) +
-                                            " is out of bounds for dimension " + std::to_string(dim) +
-                                            " with size " + std::to_string(size));
+                                            " is out of bounds for dimension " + std::to_string(dim) + " with size " +
+                                            std::to_string(size));
 }
-
 
 class CudaBackend final : public Backend {
  public:
@@ -125,12 +124,9 @@ class CudaBackend final : public Backend {
   // The ops this backend implements, and the kernel of each.
   static Kernel kernel_of(std::string_view op) {
     static const std::map<std::string, Kernel, std::less<>> kernels = {
-        {"torch.gather", &CudaBackend::torch_gather},
-        {"torch.scatter_", &CudaBackend::torch_scatter},
-        {"torch.scatter", &CudaBackend::torch_scatter},
-        {"torch.scatter_add_", &CudaBackend::torch_scatter_add},
-        {"torch.scatter_add", &CudaBackend::torch_scatter_add},
-        {"mindspore.scatter_", &CudaBackend::mindspore_scatter},
+        {"torch.gather", &CudaBackend::torch_gather},           {"torch.scatter_", &CudaBackend::torch_scatter},
+        {"torch.scatter", &CudaBackend::torch_scatter},         {"torch.scatter_add_", &CudaBackend::torch_scatter_add},
+        {"torch.scatter_add", &CudaBackend::torch_scatter_add}, {"mindspore.scatter_", &CudaBackend::mindspore_scatter},
         {"paddle.scatter", &CudaBackend::paddle_scatter},
     };
     const auto it = kernels.find(op);

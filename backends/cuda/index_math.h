@@ -103,14 +103,14 @@ SP_HD inline IndexStatus offset_with_index_on_dim(const TensorMeta& m, const int
 }
 
 // Scatter: where the value visited at index position `pos` lands in self.
-SP_HD inline IndexStatus scatter_target_offset(const TensorMeta& self, const int64_t* pos, int dim,
-                                               int64_t index_value, IndexRule rule, int64_t* offset) {
+SP_HD inline IndexStatus scatter_target_offset(const TensorMeta& self, const int64_t* pos, int dim, int64_t index_value,
+                                               IndexRule rule, int64_t* offset) {
   return offset_with_index_on_dim(self, pos, dim, index_value, rule, offset);
 }
 
 // Gather: which input element feeds the output at index position `pos`.
-SP_HD inline IndexStatus gather_source_offset(const TensorMeta& input, const int64_t* pos, int dim,
-                                              int64_t index_value, IndexRule rule, int64_t* offset) {
+SP_HD inline IndexStatus gather_source_offset(const TensorMeta& input, const int64_t* pos, int dim, int64_t index_value,
+                                              IndexRule rule, int64_t* offset) {
   return offset_with_index_on_dim(input, pos, dim, index_value, rule, offset);
 }
 

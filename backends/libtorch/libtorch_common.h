@@ -19,7 +19,6 @@
 
 namespace sp::libtorch {
 
-
 inline at::ScalarType torch_dtype(DType t) {
   switch (t) {
     case DType::Bool:
@@ -110,12 +109,14 @@ inline int64_t dim_arg(const OpCall& call) {
 // Exactly one of `src` (tensor) and `value` (scalar) is given.
 inline bool has_src(const OpCall& call) {
   const bool src = call.tensor("src") != nullptr;
-  if (src == call.scalar_arg("value").has_value()) throw MalformedCall{call.op + ": needs exactly one of 'src' and 'value'"};
+  if (src == call.scalar_arg("value").has_value())
+    throw MalformedCall{call.op + ": needs exactly one of 'src' and 'value'"};
   return src;
 }
 
 // self.scatter_(dim, index, src|value[, reduce]) on LibTorch views.
-inline void scatter_in_place(at::Tensor& self, int64_t dim, const at::Tensor& index, const OpCall& call, TorchViews& views) {
+inline void scatter_in_place(at::Tensor& self, int64_t dim, const at::Tensor& index, const OpCall& call,
+                             TorchViews& views) {
   if (has_src(call)) {
     const at::Tensor src = views.view(operand(call, "src"));
     if (call.string_arg("reduce")) {

@@ -26,7 +26,8 @@ constexpr const char* kHostName = "scatterproof-plugin-host";
 
 class PluginBackend final : public Backend {
  public:
-  PluginBackend(std::string name, SupervisorOptions options) : name_(std::move(name)), supervisor_(std::move(options)) {}
+  PluginBackend(std::string name, SupervisorOptions options)
+      : name_(std::move(name)), supervisor_(std::move(options)) {}
 
   std::string start() { return supervisor_.start(); }
   std::string name() const override { return name_; }
@@ -119,8 +120,9 @@ std::unique_ptr<Backend> make_plugin_backend(const std::string& library, std::ch
 }
 
 void register_plugin_backend() {
-  register_backend("plugin:", "a vendor plugin (plugin:/path/libvendor.so, include/scatterproof/plugin.h), run out of process",
-                   make_from_name, /*in_process=*/false);
+  register_backend(
+      "plugin:", "a vendor plugin (plugin:/path/libvendor.so, include/scatterproof/plugin.h), run out of process",
+      make_from_name, /*in_process=*/false);
 }
 
 }  // namespace sp

@@ -1,5 +1,4 @@
 #include "backends/process/supervisor.h"
-#include "reference/op_table.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -15,6 +14,7 @@
 #include <stdexcept>
 
 #include "backends/process/protocol.h"
+#include "reference/op_table.h"
 
 extern char** environ;
 
@@ -295,7 +295,9 @@ std::string Supervisor::start() {
       failure = "exited during the handshake: " + (status.empty() ? "closed its stdout" : status);
       break;
     }
-    case Exchange::Kind::Overflow: failure = "handshake line exceeds the size limit"; break;
+    case Exchange::Kind::Overflow:
+      failure = "handshake line exceeds the size limit";
+      break;
     case Exchange::Kind::Line: {
       const nlohmann::json j = nlohmann::json::parse(ex.line, nullptr, /*allow_exceptions=*/false);
       if (j.is_object() && j.value("type", "") == "unavailable" && j.contains("reason") && j["reason"].is_string()) {
@@ -321,7 +323,8 @@ std::string Supervisor::start() {
     }
   }
   kill_and_reap();
-  last_start_error_ = "'" + command_line() + "' " + failure + (failure.rfind("unavailable", 0) == 0 ? "" : stderr_tail());
+  last_start_error_ =
+      "'" + command_line() + "' " + failure + (failure.rfind("unavailable", 0) == 0 ? "" : stderr_tail());
   ++consecutive_start_failures_;
   return last_start_error_;
 }
@@ -362,7 +365,8 @@ Outcome Supervisor::call(const OpCall& call) {
         if (outcome.kind == Outcome::Kind::Outputs && is_inplace_op(call.op)) {
           if (std::string bad = write_back_self(call, outcome); !bad.empty()) {
             trusted_ = false;
-            return Outcome::harness_error("backend '" + command_line() + "' on request " + std::to_string(id) + ": " + bad);
+            return Outcome::harness_error("backend '" + command_line() + "' on request " + std::to_string(id) + ": " +
+                                          bad);
           }
         }
         return outcome;
@@ -379,7 +383,9 @@ Outcome Supervisor::call(const OpCall& call) {
     case Exchange::Kind::TimedOut: {
       const pid_t pid = pid_;
       kill_and_reap();
-      return Outcome{Outcome::Kind::Timeout, {}, std::nullopt,
+      return Outcome{Outcome::Kind::Timeout,
+                     {},
+                     std::nullopt,
                      "no answer within " + std::to_string(options_.case_timeout.count()) + " ms; killed pid " +
                          std::to_string(pid) + stderr_tail()};
     }
@@ -389,9 +395,11 @@ Outcome Supervisor::call(const OpCall& call) {
         kill_and_reap();
         status = "closed its stdout and was killed";
       }
-      return Outcome{Outcome::Kind::Crash, {}, std::nullopt,
-                     "backend '" + command_line() + "' " + status + " during request " + std::to_string(id) +
-                         stderr_tail()};
+      return Outcome{
+          Outcome::Kind::Crash,
+          {},
+          std::nullopt,
+          "backend '" + command_line() + "' " + status + " during request " + std::to_string(id) + stderr_tail()};
     }
   }
   return Outcome::harness_error("unreachable exchange state");

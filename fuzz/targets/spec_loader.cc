@@ -1,11 +1,11 @@
 // spec_loader.cc — libFuzzer target: any bytes given to the spec loader give
 // cases or a SpecError naming the file, case and field; never a crash, a
 // hang, another exception type, or a sanitizer report.
+#include "harness/spec_loader.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
-
-#include "harness/spec_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

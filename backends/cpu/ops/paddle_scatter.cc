@@ -19,11 +19,11 @@ Outcome paddle_scatter(CpuContext& cpu, const OpCall& call) {
   Tensor out = cpu.fresh_copy(x);
   if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), 0, x.size(0), cpu.pool())) {
     const bool negative = bad->value < 0;
-    return Outcome::of_error(ErrorCategory::IndexOutOfBounds,
-                             negative ? "index[" + std::to_string(bad->position[0]) + "]=" +
-                                            std::to_string(bad->value) + " is negative"
-                                      : "The index is out of bounds: it should be less than " +
-                                            std::to_string(x.size(0)) + ", but received " + std::to_string(bad->value));
+    return Outcome::of_error(
+        ErrorCategory::IndexOutOfBounds,
+        negative ? "index[" + std::to_string(bad->position[0]) + "]=" + std::to_string(bad->value) + " is negative"
+                 : "The index is out of bounds: it should be less than " + std::to_string(x.size(0)) +
+                       ", but received " + std::to_string(bad->value));
   }
   if (updates.numel() == 0) return Outcome::of_outputs({out});
   // Rows of x addressed along dim 0: an index expanded over updates' shape.

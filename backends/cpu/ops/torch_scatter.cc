@@ -23,8 +23,8 @@ Outcome scatter(CpuContext& cpu, const OpCall& call, ScatterOp op) {
   const int64_t size = logical_shape(self)[static_cast<size_t>(dim)];
   std::optional<uint64_t> value;
   if (!call.tensor("src")) value = ref::torch_rules::scalar_to_bits(*call.scalar_arg("value"), self.dtype());
-  if (!cpu.scatter_into(target, index, logical_shape(index), logical_strides(index), call.tensor("src"), value, dim,
-                        op, false, 0))
+  if (!cpu.scatter_into(target, index, logical_shape(index), logical_strides(index), call.tensor("src"), value, dim, op,
+                        false, 0))
     return cpu.first_bad_index_error(index, logical_shape(index), logical_strides(index), 0, size, dim);
   return Outcome::of_outputs({target});
 }

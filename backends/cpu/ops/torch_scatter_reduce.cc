@@ -14,11 +14,10 @@
 // Targets never indexed keep self's value.
 //
 // Parallel without atomics: position (o, k, l) of the index writes
-// self[o, index(o, k, l), l], so positions with different (o, l) never meet.
-// The work is split by outer position o when there are enough of them
-// (applies when outer_count >= 2 * threads), else by ranges of inner
-// positions l; each part walks k in order, so a target's terms are combined
-// in index order.
+// self[o, index(o, k, l), l], so parts that own disjoint sets of outer
+// positions, of inner positions or of target values along dim never meet
+// (the split is chosen below). Each part walks k in order, so a target's
+// terms are combined in index order.
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -61,8 +60,10 @@ S<E> identity(Reduce r) {
   constexpr bool kFloat = E::kFloat16Like || std::is_floating_point_v<Storage>;
   switch (r) {
     case Reduce::Sum:
-    case Reduce::Mean: return E::kFloat16Like ? E::store(0.0f) : Storage(0);
-    case Reduce::Prod: return E::kFloat16Like ? E::store(1.0f) : Storage(1);
+    case Reduce::Mean:
+      return E::kFloat16Like ? E::store(0.0f) : Storage(0);
+    case Reduce::Prod:
+      return E::kFloat16Like ? E::store(1.0f) : Storage(1);
     case Reduce::Amax:
       if constexpr (E::kFloat16Like) return E::store(-std::numeric_limits<float>::infinity());
       if constexpr (kFloat) return -std::numeric_limits<Storage>::infinity();
@@ -82,8 +83,10 @@ template <class E>
 S<E> combine(Reduce r, S<E> a, S<E> b) {
   switch (r) {
     case Reduce::Sum:
-    case Reduce::Mean: return E::add_once(a, b);
-    case Reduce::Prod: return E::mul_once(a, b);
+    case Reduce::Mean:
+      return E::add_once(a, b);
+    case Reduce::Prod:
+      return E::mul_once(a, b);
     case Reduce::Amax:
     case Reduce::Amin: {
       if (is_nan<E>(a)) return a;  // NaN propagates, whichever side it is on
@@ -129,25 +132,44 @@ struct Plan {
   std::vector<int32_t>* counts = nullptr;  // mean: terms per target, by offset from a
 };
 
+// One part of the work: outer positions [o0, o1), inner positions [l0, l1),
+// and only the index values in [v0, v1) (the targets it owns).
+struct Part {
+  int64_t o0, o1, l0, l1, v0, v1;
+};
+
 template <class I>
 int64_t index_at(const std::byte* x, int64_t offset) {
   return static_cast<int64_t>(reinterpret_cast<const I*>(x)[offset]);
 }
 
-// Calls fn(a_offset, p_offset) for every index position with outer
-// position in [o0, o1) and inner position in [l0, l1), k in order.
+// Calls fn(a_offset, p_offset, n, a_step, p_step) for runs of n index
+// positions of `part` that share one index value... or single positions;
+// k in order, so a target's terms come in index order.
 template <class I, class Fn>
-void walk_part(const Plan& plan, int64_t o0, int64_t o1, int64_t l0, int64_t l1, Fn&& fn) {
+void walk_part(const Plan& plan, const Part& part, Fn&& fn) {
   const IndexWalk& w = plan.walk;
   const Axis last = w.inner.empty() ? Axis{} : w.inner.back();
-  for (int64_t o = o0; o < o1; ++o) {
+  const bool row_constant = w.index_row_constant();
+  for (int64_t o = part.o0; o < part.o1; ++o) {
     const Offsets base = w.outer_offsets(o);
     for (int64_t k = 0; k < w.K; ++k) {
       const int64_t xk = base.x + k * w.along.x, pk = base.p + k * w.along.p;
-      w.for_inner_runs(l0, l1, [&](const Offsets& off, int64_t, int64_t n) {
+      if (row_constant) {
+        // An expanded index (or none inner): one read addresses the whole row.
+        const int64_t v = index_at<I>(plan.x, xk);  // in [0, S): scanned
+        if (v < part.v0 || v >= part.v1) continue;
+        const int64_t ak = base.a + v * w.along.a;
+        w.for_inner_runs(part.l0, part.l1, [&](const Offsets& off, int64_t, int64_t n) {
+          fn(ak + off.a, pk + off.p, n, last.a, last.p);
+        });
+        continue;
+      }
+      w.for_inner_runs(part.l0, part.l1, [&](const Offsets& off, int64_t, int64_t n) {
         for (int64_t j = 0; j < n; ++j) {
-          const int64_t v = index_at<I>(plan.x, xk + off.x + j * last.x);  // in [0, S): scanned
-          fn(base.a + v * w.along.a + off.a + j * last.a, pk + off.p + j * last.p);
+          const int64_t v = index_at<I>(plan.x, xk + off.x + j * last.x);
+          if (v < part.v0 || v >= part.v1) continue;
+          fn(base.a + v * w.along.a + off.a + j * last.a, pk + off.p + j * last.p, 1, 0, 0);
         }
       });
     }
@@ -155,45 +177,56 @@ void walk_part(const Plan& plan, int64_t o0, int64_t o1, int64_t l0, int64_t l1,
 }
 
 template <class E, class I>
-void run_part(const Plan& plan, int64_t o0, int64_t o1, int64_t l0, int64_t l1) {
+void run_part(const Plan& plan, const Part& part) {
   auto* a = reinterpret_cast<S<E>*>(plan.a);
   const auto* p = reinterpret_cast<const S<E>*>(plan.p);
   if (!plan.include_self) {
     const S<E> init = identity<E>(plan.reduce);
-    walk_part<I>(plan, o0, o1, l0, l1, [&](int64_t at, int64_t) { a[at] = init; });
-  }
-  if (plan.reduce == Reduce::Mean) {
-    std::vector<int32_t>& counts = *plan.counts;
-    walk_part<I>(plan, o0, o1, l0, l1, [&](int64_t at, int64_t from) {
-      a[at] = combine<E>(Reduce::Sum, a[at], p[from]);
-      ++counts[static_cast<size_t>(at)];
+    walk_part<I>(plan, part, [&](int64_t at, int64_t, int64_t n, int64_t as, int64_t) {
+      for (int64_t j = 0; j < n; ++j) a[at + j * as] = init;
     });
-    // Each target divided once: the part that owns it saw all its terms.
-    walk_part<I>(plan, o0, o1, l0, l1, [&](int64_t at, int64_t) {
-      int32_t& c = counts[static_cast<size_t>(at)];
-      if (c == 0) return;  // already divided
-      a[at] = divide<E>(a[at], c + (plan.include_self ? 1 : 0));
-      c = 0;
-    });
-    return;
   }
-  walk_part<I>(plan, o0, o1, l0, l1, [&](int64_t at, int64_t from) { a[at] = combine<E>(plan.reduce, a[at], p[from]); });
+  const Reduce r = plan.reduce == Reduce::Mean ? Reduce::Sum : plan.reduce;
+  int32_t* counts = plan.counts ? plan.counts->data() : nullptr;
+  walk_part<I>(plan, part, [&](int64_t at, int64_t from, int64_t n, int64_t as, int64_t ps) {
+    if (as == 1 && ps == 1) {  // applies when self's and src's rows are contiguous
+      S<E>* dst = a + at;
+      const S<E>* src = p + from;
+      for (int64_t j = 0; j < n; ++j) dst[j] = combine<E>(r, dst[j], src[j]);
+    } else {
+      for (int64_t j = 0; j < n; ++j) a[at + j * as] = combine<E>(r, a[at + j * as], p[from + j * ps]);
+    }
+    if (counts)
+      for (int64_t j = 0; j < n; ++j) ++counts[at + j * as];
+  });
+}
+
+// mean, after every part has summed: each indexed target (count > 0)
+// divided by its number of terms, over target offsets [lo, hi).
+template <class E>
+void divide_range(const Plan& plan, int64_t lo, int64_t hi) {
+  auto* a = reinterpret_cast<S<E>*>(plan.a);
+  const int32_t* counts = plan.counts->data();
+  const int32_t self_term = plan.include_self ? 1 : 0;
+  for (int64_t at = lo; at < hi; ++at)
+    if (counts[at] > 0) a[at] = divide<E>(a[at], counts[at] + self_term);
 }
 
 Outcome scatter_reduce(CpuContext& cpu, const OpCall& call) {
   if (auto v = backend_rules::check_torch_scatter_operands(call)) return Outcome::of_error(v->category, v->message);
   const std::optional<Reduce> reduce = parse_reduce(*call.string_arg("reduce"));
   if (!reduce)
-    return Outcome::of_error(ErrorCategory::InvalidReduce,
-                             "reduce argument must be either sum, prod, mean, amax or amin, got " +
-                                 *call.string_arg("reduce"));
+    return Outcome::of_error(
+        ErrorCategory::InvalidReduce,
+        "reduce argument must be either sum, prod, mean, amax or amin, got " + *call.string_arg("reduce"));
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor& src = *call.tensor("src");
   // LibTorch 1.13 has no bool kernel for mean (whatever the index holds,
   // empty included): the reference's unsupported_dtype.
   if (*reduce == Reduce::Mean && self.dtype() == DType::Bool)
-    return Outcome::of_error(ErrorCategory::UnsupportedDtype, "scatter_reduce: reduce 'mean' is not implemented for bool");
+    return Outcome::of_error(ErrorCategory::UnsupportedDtype,
+                             "scatter_reduce: reduce 'mean' is not implemented for bool");
   Tensor target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
   if (index.numel() == 0) return Outcome::of_outputs({target});
   const Shape index_shape = logical_shape(index), index_strides = logical_strides(index);
@@ -226,31 +259,54 @@ Outcome scatter_reduce(CpuContext& cpu, const OpCall& call) {
     plan.counts = &counts;
   }
 
-  const int64_t outer = plan.walk.outer_count(), inner = plan.walk.inner_count();
-  const int threads = threads_for(outer * plan.walk.K * inner, cpu.pool());
-  const bool by_outer = outer >= 2 * threads;
-  const int64_t split = by_outer ? outer : inner;
-  const int parts = static_cast<int>(std::min<int64_t>(split, threads == 1 ? 1 : threads * kPartsPerThread));
+  const IndexWalk& w = plan.walk;
+  const int64_t outer = w.outer_count(), inner = w.inner_count();
+  const int threads = threads_for(outer * w.K * inner, cpu.pool());
+  // How the work is split (no two parts ever write one target):
+  //   by outer position, when there are enough of them;
+  //   else by ranges of target values along dim (each part reads the whole
+  //     index, and works only on its own targets), when one read of the
+  //     index addresses a row or the rows are short;
+  //   else by ranges of inner positions (long rows, an index varying along them).
+  enum class Split { Outer, Values, Inner } split = Split::Outer;
+  int64_t extent = outer;
+  if (outer < 2 * threads) {
+    const bool by_values = w.index_row_constant() || inner < 64 * threads;
+    split = by_values ? Split::Values : Split::Inner;
+    extent = by_values ? w.S : inner;
+  }
+  const int parts = static_cast<int>(std::min<int64_t>(extent, threads == 1 ? 1 : threads * kPartsPerThread));
+  const auto part_of = [&](int i) {
+    const int64_t lo = extent * i / parts, hi = extent * (i + 1) / parts;
+    switch (split) {
+      case Split::Outer:
+        return Part{lo, hi, 0, inner, 0, w.S};
+      case Split::Values:
+        return Part{0, outer, 0, inner, lo, hi};
+      case Split::Inner:
+        break;
+    }
+    return Part{0, outer, lo, hi, 0, w.S};
+  };
+  const auto for_parts = [&](int n, const auto& fn) {
+    if (n <= 1)
+      fn(0);
+    else
+      cpu.pool().run(n, fn);
+  };
   dispatch_dtype(target.dtype(), [&](auto elem) {
     using E = decltype(elem);
-    const auto part = [&](int i) {
-      const int64_t lo = split * i / parts, hi = split * (i + 1) / parts;
-      const auto run = [&](auto index_type) {
-        using I = decltype(index_type);
-        if (by_outer)
-          run_part<E, I>(plan, lo, hi, 0, inner);
-        else
-          run_part<E, I>(plan, 0, outer, lo, hi);
-      };
+    for_parts(parts, [&](int i) {
       if (plan.index_dtype == DType::Int32)
-        run(int32_t{});
+        run_part<E, int32_t>(plan, part_of(i));
       else
-        run(int64_t{});
-    };
-    if (parts <= 1)
-      part(0);
-    else
-      cpu.pool().run(parts, part);
+        run_part<E, int64_t>(plan, part_of(i));
+    });
+    if (!plan.counts) return;
+    const auto span = static_cast<int64_t>(plan.counts->size());
+    const int divide_parts = static_cast<int>(std::min<int64_t>(parts, std::max<int64_t>(1, span / 4096)));
+    for_parts(divide_parts,
+              [&](int i) { divide_range<E>(plan, span * i / divide_parts, span * (i + 1) / divide_parts); });
   });
   return Outcome::of_outputs({target});
 }

@@ -50,8 +50,8 @@ Outcome translate_mindspore_scatter(const OpCall& call, TorchViews& views) {
     return Outcome::of_error(ErrorCategory::DtypeMismatch, op + "src dtype differs from self dtype");
   }
   if (call.string_arg("reduce") && *call.string_arg("reduce") != "add" && *call.string_arg("reduce") != "multiply") {
-    return Outcome::of_error(ErrorCategory::InvalidReduce,
-                             op + "reduce must be \"add\" or \"multiply\", but got \"" + *call.string_arg("reduce") + "\"");
+    return Outcome::of_error(ErrorCategory::InvalidReduce, op + "reduce must be \"add\" or \"multiply\", but got \"" +
+                                                               *call.string_arg("reduce") + "\"");
   }
   bool r2_10_or_later = false;
   try {

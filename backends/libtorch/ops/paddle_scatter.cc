@@ -16,8 +16,8 @@ namespace {
 // dtype (dtype_mismatch), updates.shape == [len(index)] + x.shape[1:]
 // (shape_mismatch; index_add_ would broadcast other shapes), index values
 // in [0, x.shape[0]) (index_out_of_bounds; negative values, which 004
-// leaves undescribed, are rejected rather than wrapped). x dtypes beyond the documented float32/float64 are computed like
-// any other.
+// leaves undescribed, are rejected rather than wrapped). x dtypes beyond the documented float32/float64 are computed
+// like any other.
 Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
   const Tensor& x = operand(call, "x");
   const Tensor& index = operand(call, "index");
@@ -55,9 +55,9 @@ Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
     const int64_t smallest = index_t.min().item<int64_t>();
     if (largest >= x.size(0) || smallest < 0) {
       const int64_t bad = largest >= x.size(0) ? largest : smallest;
-      return Outcome::of_error(ErrorCategory::IndexOutOfBounds, op + "index value " + std::to_string(bad) +
-                                                                    " is outside [0, x.shape[0] = " +
-                                                                    std::to_string(x.size(0)) + ")");
+      return Outcome::of_error(ErrorCategory::IndexOutOfBounds,
+                               op + "index value " + std::to_string(bad) +
+                                   " is outside [0, x.shape[0] = " + std::to_string(x.size(0)) + ")");
     }
   }
   const at::Tensor updates_t = views.view(updates);

@@ -14,7 +14,6 @@
  *   status returns 7, which is not an sp_status
  */
 #include <scatterproof/plugin.h>
-
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
