@@ -478,43 +478,49 @@ Shape source_shape_near(Choices& c, const Shape& x_shape) {
   return src_shape;
 }
 
+// The draws gather and scatter cases share, in this order: the data
+// operand's dtype and shape, dim, and an index shape within the data's
+// (logical) shape; `size` is the data's size along dim (1 when dim is out of
+// range), the bound of the index values.
+struct ElementwiseShapes {
+  DType dtype;
+  Shape data, index;
+  int64_t dim, size;
+};
+ElementwiseShapes draw_elementwise(Draw& g) {
+  Choices& c = g.c;
+  ElementwiseShapes e{pick_dtype_for(c, *g.roles.data), {}, {}, 0, 1};
+  const int64_t rank = pick_rank(c);
+  e.data = pick_shape(c, rank);
+  clamp_numel(e.data);
+  const bool promoted = rank == 0 && g.knobs.rank0_as_one;
+  const int64_t r = promoted ? 1 : rank;
+  e.dim = g.draw_dim(r);
+  const Shape logical = promoted ? Shape{1} : e.data;
+  e.index = rank == 0 ? Shape{} : index_shape_within(c, logical, g.knobs.index_bounded_along_dim ? -1 : e.dim);
+  if (e.dim >= 0 && e.dim < r) e.size = logical[static_cast<size_t>(e.dim)];
+  return e;
+}
+
 // out = input gathered at index along dim.
 void gather_case(Draw& g) {
   Choices& c = g.c;
-  const DType t = pick_dtype_for(c, *g.roles.data);
-  const int64_t rank = pick_rank(c);
-  Shape in_shape = pick_shape(c, rank);
-  clamp_numel(in_shape);
-  const bool promoted = rank == 0 && g.knobs.rank0_as_one;
-  const int64_t r = promoted ? 1 : rank;
-  const int64_t dim = g.draw_dim(r);
-  const Shape logical = promoted ? Shape{1} : in_shape;
-  Shape x_shape = rank == 0 ? Shape{} : index_shape_within(c, logical, g.knobs.index_bounded_along_dim ? -1 : dim);
-  if (c.chance(3)) x_shape = change_rank(c, x_shape);
-  const int64_t s = dim >= 0 && dim < r ? logical[static_cast<size_t>(dim)] : 1;
-  g.put(*g.roles.data, data_tensor(c, t, in_shape));
-  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), x_shape, s, g.negatives_valid));
+  ElementwiseShapes e = draw_elementwise(g);
+  if (c.chance(3)) e.index = change_rank(c, e.index);
+  g.put(*g.roles.data, data_tensor(c, e.dtype, e.data));
+  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), e.index, e.size, g.negatives_valid));
 }
 
 // self[... index ...] = src[...] (or the scalar alternative), along dim.
 void scatter_elements_case(Draw& g) {
   Choices& c = g.c;
-  const DType t = pick_dtype_for(c, *g.roles.data);
-  const int64_t rank = pick_rank(c);
-  Shape self_shape = pick_shape(c, rank);
-  clamp_numel(self_shape);
-  const bool promoted = rank == 0 && g.knobs.rank0_as_one;
-  const int64_t r = promoted ? 1 : rank;
-  const int64_t dim = g.draw_dim(r);
-  const Shape logical = promoted ? Shape{1} : self_shape;
-  Shape x_shape = rank == 0 ? Shape{} : index_shape_within(c, logical, g.knobs.index_bounded_along_dim ? -1 : dim);
+  ElementwiseShapes e = draw_elementwise(g);
   const OperandSpec& source = *g.roles.source;
   const bool use_arg = !source.or_arg.empty() && c.chance(25);
-  const Shape src_shape = source_shape_near(c, x_shape);
-  if (c.chance(3)) x_shape = change_rank(c, x_shape);
-  const int64_t s = dim >= 0 && dim < r ? logical[static_cast<size_t>(dim)] : 1;
-  g.put(*g.roles.data, data_tensor(c, t, self_shape));
-  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), x_shape, s, g.negatives_valid));
+  const Shape src_shape = source_shape_near(c, e.index);
+  if (c.chance(3)) e.index = change_rank(c, e.index);
+  g.put(*g.roles.data, data_tensor(c, e.dtype, e.data));
+  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), e.index, e.size, g.negatives_valid));
   if (use_arg) {
     if (const ArgSpec* alternative = g.op.arg(source.or_arg)) {
       ArgSpec given = *alternative;  // standing in for the operand: never absent
@@ -523,7 +529,7 @@ void scatter_elements_case(Draw& g) {
     }
     return;
   }
-  const DType src_t = c.chance(3) ? pick_dtype_for(c, source) : t;
+  const DType src_t = c.chance(3) ? pick_dtype_for(c, source) : e.dtype;
   g.put(source, data_tensor(c, src_t, src_shape));
 }
 

@@ -24,9 +24,11 @@
 //   MS-S2  src overloads: index.size(d) <= src.size(d) for every d
 //   MS-S3  index.size(d) <= self.size(d) for EVERY d (the letter of 003)
 //   MS-V1  value overloads: value converts to self's dtype
-// Then, when all pass, what the document leaves undefined (the whole call
-// becomes unspecified): MS-O1 self with internal overlap; MS-B1 an index
-// value outside [-s, s); MS-N1 (r2.10+) a negative index value.
+// Then what the document leaves undefined makes the whole call unspecified,
+// even where it also breaks a rule above: MS-O1 self with internal overlap;
+// MS-B1 an index value outside [-s, s) and MS-N1 (r2.10+) a negative index
+// value, once MS-D1, MS-I1, MS-S1 and MS-S3 hold (the index can be read
+// against self).
 // Visit order: index positions in row-major order; duplicate targets are
 // "不确定" (MS-U1): any writer may win; reductions any order.
 #include "reference/dialect_mindspore.h"
@@ -46,20 +48,21 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
   const bool r2_10 = rules::follows_r2_10_or_later(call.doc_version);
   ref::RuleLog log(trace);
 
-  rules::dim_in_range(log, dim_arg, self.rank());
+  const bool dim_ok = rules::dim_in_range(log, dim_arg, self.rank());
   rules::rank_within_limit(log, self);
-  rules::index_dtype_supported(log, index);
+  const bool index_dtype_ok = rules::index_dtype_supported(log, index);
   if (src) rules::src_dtype_matches(log, self, *src);
   const std::optional<ReduceMode> mode = rules::reduce_mode(log, call.string_arg("reduce"));
   if (!src) rules::value_overload_exists(log, r2_10);
   const bool empty = rules::index_is_empty(log, index);
   std::optional<uint64_t> value_bits;
+  bool index_addresses_self = false;  // index values can be read against self along dim
   if (!empty) {
     bool ranks_ok = rules::same_rank(log, "self", self, index);
     if (src) ranks_ok = rules::same_rank(log, "src", *src, index) && ranks_ok;
     if (ranks_ok) {
       if (src) rules::index_within(log, "MS-S2", "src", *src, index);
-      rules::index_within(log, "MS-S3", "self", self, index);
+      index_addresses_self = rules::index_within(log, "MS-S3", "self", self, index) && dim_ok && index_dtype_ok;
     }
     if (!src) value_bits = rules::convert_value(log, *value, self.dtype());
   }
@@ -68,13 +71,18 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
   if (!empty && self.has_internal_overlap())
     return ref::unspecified_expectation("MS-O1: self " + self.describe() + " has internal overlap; 003 is silent",
                                         trace);
+  // So is an index value 003 leaves undefined (MS-B1), once the index can be
+  // read against self at all: a backend may check it before or after the
+  // listed rules the call also breaks (found by fuzzing the libtorch
+  // translation, which reports the index before the value's conversion).
+  const int64_t dim = dim_ok ? ref::wrap_dim(dim_arg, self.rank()) : 0;
+  if (index_addresses_self)
+    if (const auto reason = rules::undefined_index_value(index, dim, self.size(dim), r2_10))
+      return ref::unspecified_expectation(*reason, trace);
   if (!log.passed()) return log.error_expectation();
   if (empty) return ref::outputs_expectation({OutputBuilder("self", self, trace).finish()}, {"MS-E1: empty index"});
 
-  const int64_t dim = ref::wrap_dim(dim_arg, self.rank());
   const int64_t size = self.size(dim);
-  if (const auto reason = rules::undefined_index_value(index, dim, size, r2_10))
-    return ref::unspecified_expectation(*reason, trace);
 
   OutputBuilder out("self", self, trace);
   const std::string value_text = value && trace ? "value " + value->to_string() : "";

@@ -19,11 +19,6 @@ namespace cpu {
 SP_OP_FILES(SP_DECLARE_OP_FILE)
 #undef SP_DECLARE_OP_FILE
 
-const CpuKernel* CpuOps::find(std::string_view op) const {
-  const auto it = kernels_.find(op);
-  return it == kernels_.end() ? nullptr : &it->second;
-}
-
 Shape logical_shape(const Tensor& t) { return t.rank() == 0 ? Shape{1} : t.shape(); }
 Shape logical_strides(const Tensor& t) { return t.rank() == 0 ? Shape{0} : t.strides(); }
 std::byte* data(const Tensor& t) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/op_kernels.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/output_pool.h"
 #include "backends/cpu/thread_pool.h"
@@ -34,14 +35,7 @@ class CpuContext;
 using CpuKernel = Outcome (*)(CpuContext& cpu, const OpCall& call);
 
 // The op ids the cpu backend implements and the kernel of each.
-class CpuOps {
- public:
-  void add(std::string op, CpuKernel kernel) { kernels_.insert_or_assign(std::move(op), kernel); }
-  const CpuKernel* find(std::string_view op) const;
-
- private:
-  std::map<std::string, CpuKernel, std::less<>> kernels_;
-};
+using CpuOps = OpKernels<CpuKernel>;
 
 // PyTorch (and the walk) address a rank-0 tensor as shape [1].
 Shape logical_shape(const Tensor& t);

@@ -68,9 +68,9 @@ class LibTorchBackend final : public Backend {
     if (threads_ > 0 && at::get_num_threads() != threads_) at::set_num_threads(threads_);
     TorchViews views;
     try {
-      const LibTorchKernel kernel = libtorch_ops().find(call.op);
+      const LibTorchKernel* kernel = libtorch_ops().find(call.op);
       if (!kernel) return Outcome::unsupported("libtorch backend does not implement " + call.op);
-      return kernel(call, views);
+      return (*kernel)(call, views);
     } catch (const MalformedCall& e) {
       return Outcome::harness_error(e.what);
     } catch (const c10::Error& e) {

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "backends/backend.h"
+#include "backends/op_kernels.h"
 
 namespace sp::libtorch {
 
@@ -134,16 +135,6 @@ inline void scatter_in_place(at::Tensor& self, int64_t dim, const at::Tensor& in
 using LibTorchKernel = Outcome (*)(const OpCall& call, TorchViews& views);
 
 // The op ids the libtorch backend implements and the kernel of each.
-class LibTorchOps {
- public:
-  void add(std::string op, LibTorchKernel kernel) { kernels_.insert_or_assign(std::move(op), kernel); }
-  LibTorchKernel find(std::string_view op) const {
-    const auto it = kernels_.find(op);
-    return it == kernels_.end() ? nullptr : it->second;
-  }
-
- private:
-  std::map<std::string, LibTorchKernel, std::less<>> kernels_;
-};
+using LibTorchOps = OpKernels<LibTorchKernel>;
 
 }  // namespace sp::libtorch
