@@ -24,10 +24,10 @@
 #include <vector>
 
 #include "backends/backend.h"
-#include "backends/op_kernels.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/output_pool.h"
 #include "backends/cpu/thread_pool.h"
+#include "backends/op_kernels.h"
 
 namespace sp::cpu {
 
