@@ -16,6 +16,7 @@
 #include "fuzz/case_gen.h"
 #include "fuzz/engine.h"
 #include "harness/comparator.h"
+#include "tests/test_support.h"
 
 namespace sp::fuzz {
 namespace {
@@ -38,13 +39,7 @@ std::string counterexample_dir() {
 }
 
 Tensor int64_tensor(const Shape& shape, const std::vector<int64_t>& values) {
-  Tensor t = Tensor::zeros(DType::Int64, shape);
-  Shape pos(shape.size(), 0);
-  size_t i = 0;
-  if (t.numel() > 0) do
-      t.set_bits_at(pos, bits_from_value(DType::Int64, Value::of_int(values[i++])));
-    while (next_index(pos, shape));
-  return t;
+  return sp::test::i64(shape, std::vector<double>(values.begin(), values.end()));  // small index values
 }
 std::vector<int64_t> int64_values(const Tensor& t) {
   std::vector<int64_t> v;

@@ -11,27 +11,17 @@
 #include <cstring>
 
 #include "reference/reference.h"
+#include "tests/test_support.h"
 
 namespace sp {
 namespace {
 
 using EC = ErrorCategory;
 
-Tensor make(DType t, const Shape& shape, const std::vector<double>& values) {
-  Tensor x = Tensor::zeros(t, shape);
-  if (x.numel() == 0) return x;
-  Shape pos(shape.size(), 0);
-  size_t k = 0;
-  do {
-    const double v = values.at(k++);
-    x.set_bits_at(pos,
-                  bits_from_value(t, is_floating(t) ? Value::of_float(v) : Value::of_int(static_cast<int64_t>(v))));
-  } while (next_index(pos, shape));
-  return x;
-}
-Tensor f32(const Shape& s, const std::vector<double>& v) { return make(DType::Float32, s, v); }
-Tensor i64(const Shape& s, const std::vector<double>& v) { return make(DType::Int64, s, v); }
-Tensor i32(const Shape& s, const std::vector<double>& v) { return make(DType::Int32, s, v); }
+using test::f32;
+using test::i32;
+using test::i64;
+using test::tensor_of;
 
 OpCall make_call(const std::string& op, std::map<std::string, Tensor> tensors, std::optional<int64_t> dim) {
   OpCall c;
@@ -191,7 +181,8 @@ TEST(ReferenceTorchScatter, ShapeRules) {
 
 TEST(ReferenceTorchScatter, DtypeAndReduceRules) {
   const Tensor self = f32({2}, {0, 0}), idx = i64({1}, {0});
-  expect_errors(evaluate(scatter("torch.scatter_", 0, self, idx, make(DType::Float64, {1}, {1}))), {EC::DtypeMismatch});
+  expect_errors(evaluate(scatter("torch.scatter_", 0, self, idx, tensor_of(DType::Float64, {1}, {1}))),
+                {EC::DtypeMismatch});
   expect_errors(evaluate(scatter("torch.scatter_", 0, self, i32({1}, {0}), f32({1}, {1}))), {EC::IndexDtype});
   OpCall c = scatter("torch.scatter_", 0, self, idx, f32({1}, {3}));
   c.set_arg("reduce", Arg::of_string("mul"));
@@ -216,12 +207,12 @@ TEST(ReferenceTorchScatter, EmptyIndexSkipsIndexRulesOnly) {
   const Tensor self = f32({2, 3}, {1, 2, 3, 4, 5, 6});
   expect_exact(evaluate(scatter("torch.scatter_", 0, self, i32({0}, {}), f32({3}, {1, 2, 3}))), {2, 3},
                {1, 2, 3, 4, 5, 6});
-  expect_errors(evaluate(scatter("torch.scatter_", 0, self, i64({0}, {}), make(DType::Float64, {1}, {1}))),
+  expect_errors(evaluate(scatter("torch.scatter_", 0, self, i64({0}, {}), tensor_of(DType::Float64, {1}, {1}))),
                 {EC::DtypeMismatch});
   expect_errors(evaluate(scatter("torch.scatter_", 2, self, i64({0}, {}), f32({1}, {1}))), {EC::DimOutOfRange});
-  expect_exact(
-      evaluate(scatter_value("torch.scatter_", 0, make(DType::Int8, {1}, {5}), i64({0}, {}), Scalar::of_int(1000))),
-      {1}, {5});
+  expect_exact(evaluate(scatter_value("torch.scatter_", 0, tensor_of(DType::Int8, {1}, {5}), i64({0}, {}),
+                                      Scalar::of_int(1000))),
+               {1}, {5});
 }
 
 TEST(ReferenceTorchScatter, IndexBounds) {
@@ -232,7 +223,7 @@ TEST(ReferenceTorchScatter, IndexBounds) {
   EXPECT_EQ(e.error_message, "index 3 is out of bounds for dimension 1 with size 3");
   expect_errors(evaluate(scatter("torch.scatter_", -1, self, i64({1, 1}, {-1}), src)), {EC::IndexOutOfBounds});
   // Bounds are not evaluated while another rule fails.
-  expect_errors(evaluate(scatter("torch.scatter_", 1, self, i64({1, 1}, {99}), make(DType::Float64, {1, 1}, {1}))),
+  expect_errors(evaluate(scatter("torch.scatter_", 1, self, i64({1, 1}, {99}), tensor_of(DType::Float64, {1, 1}, {1}))),
                 {EC::DtypeMismatch});
 }
 
@@ -256,15 +247,15 @@ TEST(ReferenceTorchScatter, DuplicatesAreASetAndReductionsAnInterval) {
 }
 
 TEST(ReferenceTorchScatter, IntegerMultiplyWraps) {
-  OpCall c =
-      scatter("torch.scatter_", 0, make(DType::Int8, {1}, {16}), i64({2}, {0, 0}), make(DType::Int8, {2}, {16, 16}));
+  OpCall c = scatter("torch.scatter_", 0, tensor_of(DType::Int8, {1}, {16}), i64({2}, {0, 0}),
+                     tensor_of(DType::Int8, {2}, {16, 16}));
   c.set_arg("reduce", Arg::of_string("multiply"));
   expect_exact(evaluate(c), {1}, {0});  // 4096 wraps to 0, exact in any order
 }
 
 TEST(ReferenceTorchScatter, ValueConversion) {
   const auto one = [](DType t, Scalar v) {
-    return evaluate(scatter_value("torch.scatter_", 0, make(t, {1}, {0}), i64({1}, {0}), v));
+    return evaluate(scatter_value("torch.scatter_", 0, tensor_of(t, {1}, {0}), i64({1}, {0}), v));
   };
   expect_exact(one(DType::Int64, Scalar::of_float(1.5)), {1}, {1});
   expect_exact(one(DType::Int64, Scalar::of_float(-1.5)), {1}, {-1});
@@ -320,7 +311,7 @@ TEST(ReferenceTorchScatter, RankZeroCountsAsRankOne) {
 }
 
 TEST(ReferenceTorchScatter, AllViolationsCollectedInOrder) {
-  OpCall c = scatter("torch.scatter_", 3, f32({2}, {0, 0}), i32({1, 1}, {0}), make(DType::Float64, {1}, {1}));
+  OpCall c = scatter("torch.scatter_", 3, f32({2}, {0, 0}), i32({1, 1}, {0}), tensor_of(DType::Float64, {1}, {1}));
   c.set_arg("reduce", Arg::of_string("max"));
   const Expectation e = evaluate(c);
   expect_errors(e, {EC::DimOutOfRange, EC::IndexDtype, EC::DtypeMismatch, EC::RankMismatch, EC::InvalidReduce});
@@ -386,8 +377,9 @@ TEST(ReferenceMindSpore, DimRankLimitAndDtypes) {
   EXPECT_TRUE(succeeds(evaluate(ms(0, f32(eight, {0}), i64(eight, {0}), f32(eight, {1})))));
   expect_errors(evaluate(ms(0, f32(nine, {0}), i64(nine, {0}), f32(nine, {1}))), {EC::RankLimit});
   EXPECT_TRUE(succeeds(evaluate(ms(0, kMsSelf, i32({1, 1}, {0}), f32({1, 1}, {9})))));
-  expect_errors(evaluate(ms(0, kMsSelf, make(DType::Int16, {1, 1}, {0}), f32({1, 1}, {9}))), {EC::IndexDtype});
-  expect_errors(evaluate(ms(0, kMsSelf, i64({1, 1}, {0}), make(DType::Float64, {1, 1}, {9}))), {EC::DtypeMismatch});
+  expect_errors(evaluate(ms(0, kMsSelf, tensor_of(DType::Int16, {1, 1}, {0}), f32({1, 1}, {9}))), {EC::IndexDtype});
+  expect_errors(evaluate(ms(0, kMsSelf, i64({1, 1}, {0}), tensor_of(DType::Float64, {1, 1}, {9}))),
+                {EC::DtypeMismatch});
   OpCall bad = ms(0, kMsSelf, i64({1, 1}, {0}), f32({1, 1}, {9}));
   bad.set_arg("reduce", Arg::of_string("sum"));
   expect_errors(evaluate(bad), {EC::InvalidReduce});
@@ -426,9 +418,10 @@ TEST(ReferenceMindSpore, ValueOverloadsAndVersions) {
   expect_exact(evaluate(c), {2, 2}, {2.5, 2, 3, 4});
   c.doc_version = "r2.10";
   expect_errors(evaluate(c), {EC::InvalidArgument});
-  expect_errors(evaluate(ms_value(0, make(DType::Int8, {1}, {0}), i64({1}, {0}), Scalar::of_int(300))),
+  expect_errors(evaluate(ms_value(0, tensor_of(DType::Int8, {1}, {0}), i64({1}, {0}), Scalar::of_int(300))),
                 {EC::ValueOutOfRange});
-  expect_exact(evaluate(ms_value(0, make(DType::Int32, {1}, {0}), i64({1}, {0}), Scalar::of_float(-2.7))), {1}, {-2});
+  expect_exact(evaluate(ms_value(0, tensor_of(DType::Int32, {1}, {0}), i64({1}, {0}), Scalar::of_float(-2.7))), {1},
+               {-2});
 }
 
 TEST(ReferenceMindSpore, OverlapUnspecifiedAndDuplicatesUncertain) {
@@ -466,9 +459,10 @@ TEST(ReferencePaddle, Seed004Examples) {
 TEST(ReferencePaddle, ArgumentRules) {
   expect_errors(evaluate(paddle(f32({}, {1}), i64({1}, {0}), f32({1}, {1}), true)), {EC::InvalidArgument});
   expect_errors(evaluate(paddle(kPdX, i64({1, 1}, {0}), f32({1, 2}, {1, 1}), true)), {EC::InvalidArgument});
-  expect_errors(evaluate(paddle(kPdX, make(DType::Int16, {1}, {0}), f32({1, 2}, {1, 1}), true)), {EC::IndexDtype});
+  expect_errors(evaluate(paddle(kPdX, tensor_of(DType::Int16, {1}, {0}), f32({1, 2}, {1, 1}), true)), {EC::IndexDtype});
   EXPECT_TRUE(succeeds(evaluate(paddle(kPdX, i32({1}, {0}), f32({1, 2}, {5, 5}), true))));
-  expect_errors(evaluate(paddle(kPdX, i64({1}, {0}), make(DType::Float64, {1, 2}, {1, 1}), true)), {EC::DtypeMismatch});
+  expect_errors(evaluate(paddle(kPdX, i64({1}, {0}), tensor_of(DType::Float64, {1, 2}, {1, 1}), true)),
+                {EC::DtypeMismatch});
   // PD-S1: [len(index)] + x.shape[1:]; the parameter text's "same as x" is rejected.
   expect_errors(evaluate(paddle(kPdX, kPdIndex, f32({3, 2}, {1, 1, 2, 2, 3, 3}), true)), {EC::ShapeMismatch});
   expect_errors(evaluate(paddle(kPdX, kPdIndex, f32({4, 3}, std::vector<double>(12, 1)), true)), {EC::ShapeMismatch});
@@ -482,13 +476,14 @@ TEST(ReferencePaddle, IndexValues) {
 
 TEST(ReferencePaddle, UndocumentedDtypeAllowsResultOrError) {
   const Expectation e =
-      evaluate(paddle(make(DType::Int32, {2}, {1, 2}), i64({1}, {0}), make(DType::Int32, {1}, {7}), true));
+      evaluate(paddle(tensor_of(DType::Int32, {2}, {1, 2}), i64({1}, {0}), tensor_of(DType::Int32, {1}, {7}), true));
   ASSERT_TRUE(e.outputs);
   EXPECT_EQ(values(e.outputs->front().exact), (std::vector<double>{7, 2}));
   EXPECT_EQ(e.errors, std::vector<EC>{EC::UnsupportedDtype});
   EXPECT_FALSE(e.expects_error());
-  EXPECT_TRUE(evaluate(paddle(make(DType::Float64, {2}, {1, 2}), i64({1}, {0}), make(DType::Float64, {1}, {7}), true))
-                  .errors.empty());
+  EXPECT_TRUE(
+      evaluate(paddle(tensor_of(DType::Float64, {2}, {1, 2}), i64({1}, {0}), tensor_of(DType::Float64, {1}, {7}), true))
+          .errors.empty());
 }
 
 TEST(ReferencePaddle, UnindexedRowsKeepBitsAndSingleTermIsExact) {

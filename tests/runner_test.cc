@@ -16,6 +16,7 @@
 #include "reference/reference.h"
 #include "reports/report_dir.h"
 #include "reports/result_stream.h"
+#include "tests/test_support.h"
 
 namespace sp {
 namespace {
@@ -61,13 +62,7 @@ void register_test_backends() {
 }
 
 Tensor f32(const std::vector<float>& values) {
-  Tensor t = Tensor::zeros(DType::Float32, {static_cast<int64_t>(values.size())});
-  for (size_t i = 0; i < values.size(); ++i) {
-    uint32_t bits;
-    std::memcpy(&bits, &values[i], 4);
-    store_bits(DType::Float32, t.element_ptr(static_cast<int64_t>(i)), bits);
-  }
-  return t;
+  return test::f32({static_cast<int64_t>(values.size())}, std::vector<double>(values.begin(), values.end()));
 }
 
 Case scatter_case(const std::string& id, std::vector<std::string> tags = {}) {
