@@ -372,7 +372,7 @@ int run_bench(const BenchOptions& opts) {
   fmt::print("scatterproof bench: {} threads, {} repeats (median, after a warm-up), scale {}\n", threads, opts.repeats,
              opts.scale);
   fmt::print("memcpy 256 MiB, {} threads: {:.1f} GB/s (read + write)\n\n", threads, copy_bps / 1e9);
-  fmt::print("{:<20} {:<10} {:>11} {:>8} {:>8} {:>10}  {}\n", "workload", "backend", "median ms", "GB/s", "of copy",
+  fmt::print("{:<22} {:<10} {:>11} {:>8} {:>8} {:>10}  {}\n", "workload", "backend", "median ms", "GB/s", "of copy",
              fmt::format("vs {}", baseline), "note");
 
   nlohmann::json report = {{"threads", threads},
@@ -413,13 +413,13 @@ int run_bench(const BenchOptions& opts) {
     for (const Row& r : rows) {
       nlohmann::json j = {{"backend", r.backend}};
       if (r.timing.failure) {
-        fmt::print("{:<20} {:<10} {:>11} {:>8} {:>8} {:>10}  {}\n", spec.name, r.backend, "-", "-", "-", "-",
+        fmt::print("{:<22} {:<10} {:>11} {:>8} {:>8} {:>10}  {}\n", spec.name, r.backend, "-", "-", "-", "-",
                    *r.timing.failure);
         j["failure"] = *r.timing.failure;
       } else {
         const double s = median(r.timing.seconds);
         const double bps = w.min_bytes / s;
-        fmt::print("{:<20} {:<10} {:>11.3f} {:>8.2f} {:>7.0f}% {:>10}  {}\n", spec.name, r.backend, s * 1e3, bps / 1e9,
+        fmt::print("{:<22} {:<10} {:>11.3f} {:>8.2f} {:>7.0f}% {:>10}  {}\n", spec.name, r.backend, s * 1e3, bps / 1e9,
                    100 * bps / copy_bps, format_ratio(baseline_s / s), r.timing.note);
         j.update({{"median_s", s},
                   {"times_s", r.timing.seconds},
@@ -442,11 +442,11 @@ int run_bench(const BenchOptions& opts) {
       const Timing one = time_backend(*single, w, opts.repeats);
       if (one.failure || one.checksum != r.timing.checksum) {
         all_good = false;
-        fmt::print("{:<20} {:<10} 1 thread: {}\n", "5-scaling", r.backend, one.failure.value_or("CHECKSUM MISMATCH"));
+        fmt::print("{:<22} {:<10} 1 thread: {}\n", "5-scaling", r.backend, one.failure.value_or("CHECKSUM MISMATCH"));
         continue;
       }
       const double t1 = median(one.seconds), tn = median(r.timing.seconds);
-      fmt::print("{:<20} {:<10} {:>11.3f} ms at 1 thread, {:.3f} ms at {}: scaling {}\n", "5-scaling", r.backend,
+      fmt::print("{:<22} {:<10} {:>11.3f} ms at 1 thread, {:.3f} ms at {}: scaling {}\n", "5-scaling", r.backend,
                  t1 * 1e3, tn * 1e3, threads, format_ratio(t1 / tn));
       report["scaling"].push_back({{"workload", spec.name},
                                    {"backend", r.backend},
