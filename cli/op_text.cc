@@ -37,9 +37,13 @@ std::vector<std::string> describe_op(const OpSpec& op, const OpCall* call) {
   for (const OperandSpec& o : op.operands) lines.push_back(operand_line(op, o));
   if (op.args.empty()) lines.push_back("  args: none");
   for (const ArgSpec& a : op.args) lines.push_back(arg_line(a, call));
-  lines.push_back(op.in_place ? fmt::format("  output: {}, written in place", op.output)
-                              : fmt::format("  output: {}, a new tensor with the shape of {} and the dtype of {}",
-                                            op.output, op.output_shape_of, op.output_dtype_of));
+  lines.push_back(
+      op.in_place
+          ? fmt::format("  output: {}, written in place", op.output)
+          : fmt::format(
+                "  output: {}, a new tensor with the shape of {}{} and the dtype of {}", op.output, op.output_shape_of,
+                op.output_shape == OutputShape::IndexLengthAlongDim ? " with dim replaced by the index's length" : "",
+                op.output_dtype_of));
   return lines;
 }
 

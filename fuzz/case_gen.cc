@@ -433,7 +433,8 @@ Roles roles_of(const OpSpec& op) {
   }
   for (const OperandSpec& o : op.operands)
     if (o.role == OperandRole::Read && &o != r.data && !r.source) r.source = &o;
-  const bool needs_source = op.family != ShapeFamily::Gather;
+  // index_select reads input along dim and has no source.
+  const bool needs_source = op.family != ShapeFamily::Gather && !(op.family == ShapeFamily::IndexAlongDim && !r.source);
   if (!r.data || !r.index || (needs_source && !r.source))
     throw std::logic_error("op table entry " + op.id + " lacks the operands its shape family needs");
   return r;
@@ -557,6 +558,39 @@ void row_scatter_case(Draw& g) {
   g.put(*g.roles.source, data_tensor(c, u_t, updates_shape));
 }
 
+// self.index_*_(dim, index, source): a 1-D index (sometimes 0-d, sometimes
+// 2-D, an error) of positions along dim, values at the edges as for the
+// other families; source (when the op has one) is self's shape with dim
+// replaced by len(index), sometimes one off in a dim (an error).
+void index_along_dim_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
+  const int64_t rank = pick_rank(c);
+  Shape data_shape = pick_shape(c, rank);
+  clamp_numel(data_shape);
+  const int64_t r = std::max<int64_t>(rank, 1);  // a 0-d tensor has one dim to index
+  const int64_t dim = g.draw_dim(r);
+  const bool dim_ok = dim >= -r && dim < r;
+  const int64_t d = dim < 0 ? dim + r : dim;
+  const int64_t s = !dim_ok ? 1 : rank == 0 ? 1 : data_shape[static_cast<size_t>(d)];
+  const int64_t m = c.chance(10) ? 0 : c.between(1, 6);
+  Shape index_shape{m};
+  if (m == 1 && c.chance(20)) index_shape = Shape{};  // a 0-d index
+  if (c.chance(4)) index_shape = Shape{m, 1};         // 2-D: an error
+  g.put(*g.roles.data, data_tensor(c, t, data_shape));
+  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), index_shape, s, g.negatives_valid));
+  if (!g.roles.source) return;
+  Shape source_shape = data_shape;
+  if (dim_ok && rank > 0) source_shape[static_cast<size_t>(d)] = checked_numel(index_shape);
+  if (!source_shape.empty() && c.chance(4)) {
+    const size_t k = c.below(static_cast<uint32_t>(source_shape.size()));
+    source_shape[k] = std::max<int64_t>(0, source_shape[k] + (c.below(2) ? 1 : -1));
+  }
+  clamp_numel(source_shape);
+  const DType source_t = c.chance(3) ? pick_dtype_for(c, *g.roles.source) : t;
+  g.put(*g.roles.source, data_tensor(c, source_t, source_shape));
+}
+
 }  // namespace
 
 OpCall generate_call(Choices& choices) {
@@ -581,6 +615,9 @@ OpCall generate_call_for(Choices& choices, const OpSpec& op) {
       break;
     case ShapeFamily::RowScatter:
       row_scatter_case(draw);
+      break;
+    case ShapeFamily::IndexAlongDim:
+      index_along_dim_case(draw);
       break;
   }
   // Every other argument by its declared type: not the axis (drawn with the

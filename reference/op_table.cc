@@ -209,6 +209,22 @@ const OpSpec& op_spec(std::string_view id) {
   return *op;
 }
 
+std::optional<Shape> output_shape_of(const OpSpec& op, const OpCall& call) {
+  const Tensor* of = call.tensor(op.output_shape_of);
+  if (!of) return std::nullopt;
+  if (op.output_shape == OutputShape::OfOperand) return of->shape();
+  const Tensor* index = nullptr;
+  for (const OperandSpec& o : op.operands)
+    if (o.role == OperandRole::Index) index = call.tensor(o.name);
+  const std::optional<int64_t> dim = call.int_arg("dim");
+  const int64_t rank = std::max<int64_t>(of->rank(), 1);  // a 0-d tensor has one dim to select along
+  if (!index || !dim || *dim < -rank || *dim >= rank) return std::nullopt;
+  if (of->rank() == 0) return of->shape();
+  Shape shape = of->shape();
+  shape[static_cast<size_t>(*dim < 0 ? *dim + rank : *dim)] = index->numel();
+  return shape;
+}
+
 std::vector<std::string> known_ops() {
   std::vector<std::string> ids;
   for (const OpSpec& op : op_table()) ids.push_back(op.id);

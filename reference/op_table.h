@@ -81,6 +81,16 @@ enum class ShapeFamily {
   Gather,           // out[...] = input[... index ... ]: index like input, free along dim
   ScatterElements,  // self[... index ...] = src[...]: index <= src, index <= self apart from dim
   RowScatter,       // x[index[i], ...] = updates[i, ...]: a 1-D index of rows (paddle.scatter)
+  // self.index_*_(dim, index, source): a 1-D (or 0-d) index of positions
+  // along dim; source (when the op has one) is self's shape with dim
+  // replaced by len(index). index_select reads input the same way.
+  IndexAlongDim,
+};
+
+// How an out-of-place op's output shape follows from its operands.
+enum class OutputShape {
+  OfOperand,            // the shape of operand `output_shape_of`
+  IndexLengthAlongDim,  // `output_shape_of`'s shape with dim replaced by index.numel()
 };
 
 struct OpSpec {
@@ -101,6 +111,9 @@ struct OpSpec {
   std::string data_operand;
   ShapeFamily family = ShapeFamily::ScatterElements;
   Expectation (*reference)(const OpCall&, Trace*) = nullptr;
+  // How `out`'s shape follows from `output_shape_of` (last, so entries that
+  // take the default need not spell it).
+  OutputShape output_shape = OutputShape::OfOperand;
 
   const OperandSpec* operand(std::string_view name) const;
   const ArgSpec* arg(std::string_view name) const;
@@ -113,6 +126,11 @@ const std::vector<OpSpec>& op_table();
 const OpSpec* find_op(std::string_view id);
 // REQUIRES: a known op id (std::invalid_argument otherwise).
 const OpSpec& op_spec(std::string_view id);
+
+// The output shape the op table's rule gives for `call` (what a plugin host
+// preallocates as "out"); nullopt when the operands it needs are missing or
+// the dim is out of range.
+std::optional<Shape> output_shape_of(const OpSpec& op, const OpCall& call);
 
 // Conveniences over the table.
 std::vector<std::string> known_ops();

@@ -199,10 +199,10 @@ sp_arg describe(const std::string& name, const Arg& arg) {
 // shape and dtype the op table names. Empty when the call lacks the operand
 // they come from (the plugin then sees no "out" and declines).
 std::optional<Tensor> allocate_out(const OpSpec& spec, const OpCall& call) {
-  const Tensor* shape_of = call.tensor(spec.output_shape_of);
+  const std::optional<Shape> shape = output_shape_of(spec, call);
   const Tensor* dtype_of = call.tensor(spec.output_dtype_of);
-  if (!shape_of || !dtype_of) return std::nullopt;
-  return Tensor::zeros(dtype_of->dtype(), shape_of->shape());
+  if (!shape || !dtype_of) return std::nullopt;
+  return Tensor::zeros(dtype_of->dtype(), *shape);
 }
 
 sp_tensor describe(const Tensor& t, bool writable) {
