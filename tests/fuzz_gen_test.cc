@@ -165,6 +165,51 @@ TEST(FuzzGen, ANewOpOfAnExistingFamilyNeedsNoGeneratorChange) {
   EXPECT_FALSE(simplest.bool_arg("include_self"));
 }
 
+// The IndexAlongDim family, on entries shaped like index_add_ (a source)
+// and index_select (none), built here: a 1-D index mostly (0-d and 2-D
+// sometimes), a source shaped like self with dim replaced by len(index)
+// mostly, alpha drawn as a Python scalar, and the reference answering every
+// case (a third or so invalid).
+TEST(FuzzGen, IndexAlongDimFamilyCoversItsShapes) {
+  OpSpec add = op_spec("torch.scatter_add_");
+  add.id = "torch.index_add_";
+  add.family = ShapeFamily::IndexAlongDim;
+  add.operands = {{"self", OperandRole::InPlace, DTypeSet::all(), ""},
+                  {"index", OperandRole::Index, DTypeSet{DType::Int32, DType::Int64}, ""},
+                  {"source", OperandRole::Read, DTypeSet::all(), ""}};
+  add.args = {{"dim", Arg::Type::Int, true, std::nullopt, {}},
+              {"alpha", Arg::Type::Scalar, false, Arg::of_scalar(Scalar::of_int(1)), {}}};
+  OpSpec select = op_spec("torch.gather");
+  select.id = "torch.index_select";
+  select.family = ShapeFamily::IndexAlongDim;
+  std::map<std::string, int> seen;
+  for (uint64_t seed = 1; seed <= 2000; ++seed) {
+    Choices c(seed);
+    const OpCall call = generate_call_for(c, add);
+    ASSERT_FALSE(check_signature(call).has_value() && check_signature(call)->field != "op");
+    const Tensor& self = *call.tensor("self");
+    const Tensor& index = *call.tensor("index");
+    const Tensor& source = *call.tensor("source");
+    ++seen["index rank " + std::to_string(index.rank())];
+    if (call.arg("alpha")) ++seen["alpha"];
+    const int64_t dim = *call.int_arg("dim");
+    if (self.rank() > 0 && dim >= -self.rank() && dim < self.rank() && index.rank() <= 1) {
+      Shape expected = self.shape();
+      expected[static_cast<size_t>(dim < 0 ? dim + self.rank() : dim)] = index.numel();
+      ++seen[source.shape() == expected ? "source shaped" : "source misshaped"];
+    }
+    Choices c2(seed);
+    const OpCall s = generate_call_for(c2, select);
+    ASSERT_TRUE(s.tensor("input") && s.tensor("index") && s.tensors.size() == 2) << s.describe();
+  }
+  EXPECT_GT(seen["index rank 1"], 1000);
+  EXPECT_GT(seen["index rank 0"], 0);
+  EXPECT_GT(seen["index rank 2"], 30);
+  EXPECT_GT(seen["alpha"], 400);
+  EXPECT_GT(seen["source shaped"], 600);
+  EXPECT_GT(seen["source misshaped"], 50);
+}
+
 TEST(FuzzMutants, EveryMutantIsABackend) {
   const auto& catalog = mutant::mutant_catalog();
   std::set<std::string> names;
