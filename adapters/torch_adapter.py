@@ -1,7 +1,8 @@
 """Runs PyTorch through its Python API for scatterproof: torch.gather,
 Tensor.scatter_ (src / value, with or without reduce), torch.scatter,
-Tensor.scatter_add_, torch.scatter_add, Tensor.scatter_reduce_ and
-torch.scatter_reduce, on CPU.
+Tensor.scatter_add_, torch.scatter_add, Tensor.scatter_reduce_,
+torch.scatter_reduce, torch.index_select, Tensor.index_add_ and
+torch.index_add, on CPU.
 
     .venv/bin/python adapters/torch_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -42,6 +43,9 @@ OPS = {
     "torch.scatter_add": ["dim"],
     "torch.scatter_reduce_": ["dim", "reduce", "include_self"],
     "torch.scatter_reduce": ["dim", "reduce", "include_self"],
+    "torch.index_select": ["dim"],
+    "torch.index_add_": ["dim", "alpha"],
+    "torch.index_add": ["dim", "alpha"],
 }
 
 TORCH_DTYPES = {
@@ -54,6 +58,10 @@ WIRE_NAMES = {v: k for k, v in TORCH_DTYPES.items()}
 # PyTorch 1.13's messages -> taxonomy; first match wins (most specific first).
 CATEGORIES = [
     (r"is out of bounds for dimension|index out of range in self", "index_out_of_bounds"),
+    # index_select: dim >= 1, and a non-empty index into a size-0 dim
+    (r"INDICES element is out of DATA bounds|self indexing axis dim should be positive", "index_out_of_bounds"),
+    (r"Index is supposed to be a vector", "invalid_argument"),
+    (r"Expected dtype int32 or int64 for index", "index_dtype"),
     (r"Dimension out of range", "dim_out_of_range"),
     (r"Expected dtype int64 for index", "index_dtype"),
     (r"reduce argument must be either", "invalid_reduce"),  # add or multiply / sum, prod, mean, amax or amin
@@ -64,6 +72,15 @@ CATEGORIES = [
     (r"value cannot be converted to type .* without overflow", "value_out_of_range"),
     # AT_DISPATCH found no kernel for the dtype: '"scatter_gather_tensor_cpu_reduce_mean" not implemented for 'Bool''
     (r"not implemented for '", "unsupported_dtype"),
+    # index_add_ (libtorch_errors.cc has the same rows)
+    (r"Expected dtype int32/int64 for index", "index_dtype"),
+    (r"\) and source \(.*must have the same scalar type", "dtype_mismatch"),
+    (r"Indexing dim .*is out of bounds of the source tensor", "shape_mismatch"),
+    (r"Number of indices \(.*should be equal to source\.size\(dim\)", "shape_mismatch"),
+    (r"Dimension specified as .*but tensor has no dimensions", "shape_mismatch"),
+    (r"must match the size of tensor b|doesn't match the broadcast shape", "shape_mismatch"),
+    (r"select\(\): index .*out of range for tensor of size", "index_out_of_bounds"),
+    (r"select\(\) cannot be applied to a 0-dim tensor|must one or zero for given self\.dim\(\)", "shape_mismatch"),
 ]
 
 
@@ -113,10 +130,24 @@ def run(op, args, tensors):
     index = as_torch(tensors["index"])
     if op == "torch.gather":
         return [fresh(torch.gather(as_torch(tensors["input"]), dim, index))]
+    if op == "torch.index_select":
+        source = as_torch(tensors["input"])
+        if source.dim() == 0 and index.numel() > 1:
+            # torch 1.13 writes one element per index value into the 0-d out,
+            # past its end (SEMANTICS.md T-IS7): give it room for all of them.
+            out = torch.zeros(index.numel(), dtype=source.dtype).as_strided((), ())
+            return [fresh(torch.index_select(source, dim, index, out=out))]
+        return [fresh(torch.index_select(source, dim, index))]
 
     self_wire = tensors["self"]
     self_storage = storage_tensor(self_wire)
     self_tensor = as_torch(self_wire, self_storage)
+    # alpha absent: PyTorch's default (1), as the op table says.
+    if op == "torch.index_add_":
+        self_tensor.index_add_(dim, index, as_torch(tensors["source"]), alpha=args.get("alpha", 1))
+        return [written_back(self_wire, self_storage)]
+    if op == "torch.index_add":
+        return [fresh(torch.index_add(self_tensor, dim, index, as_torch(tensors["source"]), alpha=args.get("alpha", 1)))]
     operand = as_torch(tensors["src"]) if "src" in tensors else args["value"]
     kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
     if op == "torch.scatter_":

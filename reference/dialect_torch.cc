@@ -176,6 +176,30 @@ bool index_within_input_apart_from_dim(RuleLog& log, const Tensor& input, const 
   return all;
 }
 
+bool index_is_vector(RuleLog& log, const Tensor& index) {
+  return log.check(index.rank() <= 1, "T-IS3", "index rank " + str(index.rank()) + " <= 1",
+                   ErrorCategory::InvalidArgument, "index_select(): Index is supposed to be a vector");
+}
+
+bool index_is_int32_or_int64(RuleLog& log, const Tensor& index) {
+  return log.check(index.dtype() == DType::Int32 || index.dtype() == DType::Int64, "T-IS4",
+                   "index.dtype=" + std::string(dtype_name(index.dtype())) + " is int32 or int64",
+                   ErrorCategory::IndexDtype, "index_select(): Expected dtype int32 or int64 for index");
+}
+
+bool index_select_values_in_bounds(RuleLog& log, const Tensor& index, int64_t size) {
+  if (index.numel() == 0) return true;
+  Shape pos(static_cast<size_t>(index.rank()), 0);
+  do {
+    const int64_t v = read_index(index, pos);
+    if (v < 0 || v >= size)
+      return log.check(false, "T-IS6", "index" + format_index(pos) + "=" + str(v) + " in [0, " + str(size) + ")",
+                       ErrorCategory::IndexOutOfBounds, "index out of range in self");
+  } while (next_index(pos, index.shape()));
+  log.note("every index value in [0, " + str(size) + ") [T-IS6] ok");
+  return true;
+}
+
 bool no_internal_overlap(RuleLog& log, const Tensor& self) {
   return log.check(!self.has_internal_overlap(), "T-O1", "self " + self.describe() + " has no internal overlap",
                    ErrorCategory::OverlappingOutput,
@@ -207,6 +231,77 @@ bool index_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim, int6
                        "index " + str(v) + " is out of bounds for dimension " + str(dim) + " with size " + str(size));
   } while (next_index(pos, index.shape()));
   log.note("every index value in [0, " + str(size) + ") [T-B1] ok");
+  return true;
+}
+
+bool index_add_index_is_vector(RuleLog& log, const Tensor& index) {
+  return log.check(index.rank() <= 1, "T-IA2", "index rank " + str(index.rank()) + " <= 1",
+                   ErrorCategory::InvalidArgument,
+                   "index_add_(): Index is supposed to be a vector, but got dim: " + str(index.rank()));
+}
+
+bool index_add_index_dtype(RuleLog& log, const Tensor& index) {
+  return log.check(
+      index.dtype() == DType::Int32 || index.dtype() == DType::Int64, "T-IA3",
+      "index.dtype=" + std::string(dtype_name(index.dtype())) + " is int32 or int64", ErrorCategory::IndexDtype,
+      "index_add_(): Expected dtype int32/int64 for index but got: " + std::string(dtype_name(index.dtype())));
+}
+
+bool index_add_source_dtype(RuleLog& log, const Tensor& self, const Tensor& source) {
+  return log.check(self.dtype() == source.dtype(), "T-IA4",
+                   "source.dtype=" + std::string(dtype_name(source.dtype())) +
+                       " == self.dtype=" + std::string(dtype_name(self.dtype())),
+                   ErrorCategory::DtypeMismatch,
+                   "index_add_(): self (" + std::string(dtype_name(self.dtype())) + ") and source (" +
+                       std::string(dtype_name(source.dtype())) + ") must have the same scalar type");
+}
+
+bool index_add_source_has_dim(RuleLog& log, const Tensor& source, int64_t dim) {
+  return log.check(dim == 0 || dim < source.rank(), "T-IA5",
+                   "dim " + str(dim) + " == 0 or < source rank " + str(source.rank()), ErrorCategory::ShapeMismatch,
+                   "index_add_(): Indexing dim " + str(dim) + " is out of bounds of the source tensor with dim " +
+                       str(source.rank()));
+}
+
+bool index_add_source_length(RuleLog& log, const Tensor& index, const Tensor& source, int64_t dim) {
+  const int64_t along = source.rank() == 0 ? 1 : source.size(dim);
+  return log.check(index.numel() == along, "T-IA6",
+                   "len(index)=" + str(index.numel()) + " == source.size(" + str(dim) + ")=" + str(along),
+                   ErrorCategory::ShapeMismatch,
+                   "index_add_(): Number of indices (" + str(index.numel()) +
+                       ") should be equal to source.size(dim): (" + str(along) + "), for dim: " + str(dim));
+}
+
+bool index_add_source_shape(RuleLog& log, const Tensor& self, const Tensor& index, const Tensor& source, int64_t dim) {
+  Shape expected = logical_shape(self);
+  expected[static_cast<size_t>(dim)] = index.numel();
+  const Shape actual = logical_shape(source);
+  return log.check(actual == expected, "T-IA8",
+                   "source shape " + format_shape(source.shape()) + " == self's with dim " + str(dim) +
+                       " replaced by " + str(index.numel()) + " " + format_shape(expected),
+                   ErrorCategory::ShapeMismatch,
+                   "index_add_(): source " + format_shape(source.shape()) + " must have self's shape " +
+                       format_shape(self.shape()) + " with dim " + str(dim) + " replaced by " + str(index.numel()));
+}
+
+std::optional<uint64_t> index_add_alpha(RuleLog& log, const Scalar& alpha, DType t) {
+  if (!log.check(!scalar_overflows(alpha, t), "T-IA9",
+                 "alpha " + alpha.to_string() + " fits " + std::string(dtype_name(t)), ErrorCategory::ValueOutOfRange,
+                 "value cannot be converted to type " + c10_type_name(t) + " without overflow"))
+    return std::nullopt;
+  return scalar_to_bits(alpha, t);
+}
+
+bool index_add_values_in_bounds(RuleLog& log, const Tensor& index, int64_t size) {
+  if (index.numel() == 0) return true;
+  Shape pos(static_cast<size_t>(index.rank()), 0);
+  do {
+    const int64_t v = read_index(index, pos);
+    if (v < 0 || v >= size)
+      return log.check(false, "T-IA10", "index" + format_index(pos) + "=" + str(v) + " in [0, " + str(size) + ")",
+                       ErrorCategory::IndexOutOfBounds, "index out of range in self");
+  } while (next_index(pos, index.shape()));
+  log.note("every index value in [0, " + str(size) + ") [T-IA10] ok");
   return true;
 }
 

@@ -48,6 +48,14 @@ bool index_within_self_apart_from_dim(RuleLog& log, const Tensor& self, const Te
                                       const std::string& message);
 // T-G4: index.size(d) <= input.size(d) for every d != dim (gather).
 bool index_within_input_apart_from_dim(RuleLog& log, const Tensor& input, const Tensor& index, int64_t dim);
+// T-IS3: index_select's index is a vector: rank 1, or 0-d (one element).
+bool index_is_vector(RuleLog& log, const Tensor& index);
+// T-IS4: index_select's index dtype is int32 or int64 (also when empty).
+bool index_is_int32_or_int64(RuleLog& log, const Tensor& index);
+// T-IS6: every index_select index value v satisfies 0 <= v < size (input's
+// logical size along dim; negative values do not wrap). Reports the first
+// offender in row-major order.
+bool index_select_values_in_bounds(RuleLog& log, const Tensor& index, int64_t size);
 // T-O1: an in-place self has no two elements sharing memory.
 bool no_internal_overlap(RuleLog& log, const Tensor& self);
 // PyTorch's scalar -> dtype conversion (c10::checked_convert), exposed as
@@ -65,5 +73,26 @@ bool value_conversion_is_undefined(const Scalar& value, DType t);
 // T-B1: every index value v satisfies 0 <= v < size (size of the indexed
 // dim of self/input). Reports the first offender in row-major order.
 bool index_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim, int64_t size);
+
+// Tensor.index_add_ / torch.index_add (reference/torch_index_add.cc), in
+// LibTorch 1.13's order. Sizes are physical unless said otherwise.
+// T-IA2: index is a vector: rank 1, or 0-d (also when empty).
+bool index_add_index_is_vector(RuleLog& log, const Tensor& index);
+// T-IA3: index dtype is int32 or int64 (also when empty).
+bool index_add_index_dtype(RuleLog& log, const Tensor& index);
+// T-IA4: source has self's dtype.
+bool index_add_source_dtype(RuleLog& log, const Tensor& self, const Tensor& source);
+// T-IA5: source has the dim (dim == 0, or dim < source's rank).
+bool index_add_source_has_dim(RuleLog& log, const Tensor& source, int64_t dim);
+// T-IA6: len(index) == source.size(dim) (1 for a 0-d source).
+bool index_add_source_length(RuleLog& log, const Tensor& index, const Tensor& source, int64_t dim);
+// T-IA8: source's logical shape is self's with dim replaced by len(index).
+bool index_add_source_shape(RuleLog& log, const Tensor& self, const Tensor& index, const Tensor& source, int64_t dim);
+// T-IA9: alpha converts to self's dtype (c10::checked_convert, as T-V1);
+// the converted bits, or nullopt (and a violation).
+std::optional<uint64_t> index_add_alpha(RuleLog& log, const Scalar& alpha, DType t);
+// T-IA10: every index value v satisfies 0 <= v < size (self's logical size
+// along dim; negative values do not wrap). First offender in order.
+bool index_add_values_in_bounds(RuleLog& log, const Tensor& index, int64_t size);
 
 }  // namespace sp::ref::torch_rules

@@ -13,6 +13,8 @@ Expectation torch_gather(const OpCall& call, Trace* trace);          // torch_ga
 Expectation torch_scatter(const OpCall& call, Trace* trace);         // torch_scatter.cc
 Expectation torch_scatter_add(const OpCall& call, Trace* trace);     // torch_scatter_add.cc
 Expectation torch_scatter_reduce(const OpCall& call, Trace* trace);  // torch_scatter_reduce.cc
+Expectation torch_index_select(const OpCall& call, Trace* trace);    // torch_index_select.cc
+Expectation torch_index_add(const OpCall& call, Trace* trace);       // torch_index_add.cc
 Expectation mindspore_scatter(const OpCall& call, Trace* trace);     // mindspore_scatter.cc
 Expectation paddle_scatter(const OpCall& call, Trace* trace);        // paddle_scatter.cc
 
@@ -93,6 +95,28 @@ OpSpec torch_scatter_reduce_entry(std::string id, bool in_place) {
           torch_scatter_reduce};
 }
 
+// torch.index_add_ / torch.index_add (PyTorch 1.13 documentation).
+OpSpec torch_index_add_entry(std::string id, bool in_place) {
+  return {std::move(id),
+          "torch",
+          in_place ? "Tensor.index_add_: self[...][index[i]][...] += alpha * source[...][i][...] along dim "
+                     "(a 1-D or 0-d index)"
+                   : "torch.index_add: out = self.clone().index_add_(dim, index, source, alpha=alpha)",
+          "PyTorch documentation of Tensor.index_add_ / torch.index_add, 1.13 "
+          "(https://pytorch.org/docs/1.13/generated/torch.Tensor.index_add_.html)",
+          {{"self", in_place ? R::InPlace : R::Read, kAll, ""},
+           {"index", R::Index, kInt32Or64, ""},
+           {"source", R::Read, kAll, ""}},
+          {dim_arg(), {"alpha", T::Scalar, false, Arg::of_scalar(Scalar::of_int(1)), {}}},
+          in_place,
+          in_place ? "self" : "out",
+          "self",
+          "self",
+          "self",
+          ShapeFamily::IndexAlongDim,
+          torch_index_add};
+}
+
 std::vector<OpSpec> build_table() {
   std::vector<OpSpec> t;
   t.push_back({"torch.gather",
@@ -114,6 +138,23 @@ std::vector<OpSpec> build_table() {
   t.push_back(torch_scatter_add_entry("torch.scatter_add", false));
   t.push_back(torch_scatter_reduce_entry("torch.scatter_reduce_", true));
   t.push_back(torch_scatter_reduce_entry("torch.scatter_reduce", false));
+  t.push_back(torch_index_add_entry("torch.index_add_", true));
+  t.push_back(torch_index_add_entry("torch.index_add", false));
+  t.push_back({"torch.index_select",
+               "torch",
+               "torch.index_select: out[...][i][...] = input[...][index[i]][...] along dim (a 1-D or 0-d index)",
+               "PyTorch documentation of torch.index_select, 1.13 "
+               "(https://pytorch.org/docs/1.13/generated/torch.index_select.html)",
+               {{"input", R::Read, kAll, ""}, {"index", R::Index, kInt32Or64, ""}},
+               {dim_arg()},
+               false,
+               "out",
+               "input",
+               "input",
+               "input",
+               ShapeFamily::IndexAlongDim,
+               torch_index_select,
+               OutputShape::IndexLengthAlongDim});
   t.push_back({"mindspore.scatter_",
                "mindspore",
                "MindSpore Tensor.scatter_: 4 overloads (src|value, reduce), negative indices allowed before r2.10",

@@ -303,6 +303,153 @@ TEST_F(CpuBackendTest, TorchScatterReduceEveryDtypeReduceAndSplit) {
   }
 }
 
+OpCall index_add_call(const char* op, Tensor self, Tensor index, Tensor source, int64_t dim,
+                      std::optional<Scalar> alpha = std::nullopt) {
+  OpCall c;
+  c.op = op;
+  c.tensors = {{"self", std::move(self)}, {"index", std::move(index)}, {"source", std::move(source)}};
+  c.set_arg("dim", Arg::of_int(dim));
+  if (alpha) c.set_arg("alpha", Arg::of_scalar(*alpha));
+  return c;
+}
+
+// index_add splits its work by outer position or by inner ranges (never by
+// index position, so no two threads meet on a target): every dtype at the
+// edge sizes (duplicates, int32/int64 and 0-d indices, alpha int / float /
+// bool, a bad value, a mis-shaped source), and large cases past the parallel
+// threshold in both split modes with heavy duplicates.
+TEST_F(CpuBackendTest, TorchIndexAddEveryDtypeAlphaAndSplit) {
+  const auto alpha_of = [&](DType t) -> std::optional<Scalar> {
+    switch (uniform(0, 3)) {
+      case 0:
+        return std::nullopt;
+      case 1:
+        return Scalar::of_int(uniform(-2, 3));
+      case 2:
+        return Scalar::of_bool(uniform(0, 1) != 0);
+      default:
+        return t == DType::UInt8 ? Scalar::of_float(1.5) : Scalar::of_float(-0.75);
+    }
+  };
+  for (const char* op : {"torch.index_add_", "torch.index_add"}) {
+    for (DType t : kAllDTypes) {
+      for (int64_t n : kEdgeSizes) {
+        const int64_t rows = uniform(1, 5), width = std::max<int64_t>(n, 1);
+        for (int64_t dim : {0, 1, -1}) {
+          const Shape self_shape{rows + 1, width};
+          const int64_t d = dim < 0 ? dim + 2 : dim;
+          const int64_t size = self_shape[static_cast<size_t>(d)];
+          const int64_t m = uniform(0, 6);
+          Shape source_shape = self_shape;
+          source_shape[static_cast<size_t>(d)] = m;
+          const DType index_t = uniform(0, 1) ? DType::Int64 : DType::Int32;
+          Tensor index = make_index(index_t, {m}, kLayouts[static_cast<size_t>(uniform(0, 2))], 0, size - 1);
+          agree_all_threads(index_add_call(op, make(t, self_shape, kLayouts[static_cast<size_t>(uniform(0, 3))]), index,
+                                           make(t, source_shape, kLayouts[static_cast<size_t>(uniform(0, 2))]), dim,
+                                           alpha_of(t)));
+        }
+      }
+      // A bad value (self untouched), a mis-shaped source, a 0-d index and self.
+      agree_all_threads(index_add_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({2}, {0, 3}),
+                                       make(t, {2, 4}, Layout::Contiguous), 0));
+      agree_all_threads(index_add_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({2}, {0, -1}),
+                                       make(t, {2, 4}, Layout::Contiguous), 0));
+      agree_all_threads(index_add_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({2}, {0, 1}),
+                                       make(t, {2, 1}, Layout::Contiguous), 0));
+      agree_all_threads(index_add_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({}, {2}),
+                                       make(t, {3, 1}, Layout::Contiguous), 1, Scalar::of_int(2)));
+      agree_all_threads(index_add_call(op, make(t, {}, Layout::Contiguous), test::i64({3}, {0, 0, 0}),
+                                       make(t, {3}, Layout::Contiguous), 0));
+    }
+  }
+  for (DType t : {DType::Float32, DType::Int32, DType::BFloat16, DType::Bool}) {
+    // Many outer positions: split by outer (dim 1 of a tall tensor).
+    agree_all_threads(index_add_call("torch.index_add_", make(t, {700, 60}, Layout::Contiguous),
+                                     make_index(DType::Int64, {90}, Layout::Contiguous, 0, 59),
+                                     make(t, {700, 90}, Layout::Contiguous), 1, Scalar::of_int(3)));
+    // Few outer positions, long rows: split by inner ranges (dim 0).
+    agree_all_threads(index_add_call("torch.index_add", make(t, {40, 900}, Layout::Gapped),
+                                     make_index(DType::Int32, {60}, Layout::Contiguous, 0, 39),
+                                     make(t, {60, 900}, Layout::Transposed), 0));
+  }
+}
+
+OpCall index_select_call(Tensor input, Tensor index, int64_t dim) {
+  OpCall c;
+  c.op = "torch.index_select";
+  c.tensors = {{"input", std::move(input)}, {"index", std::move(index)}};
+  c.set_arg("dim", Arg::of_int(dim));
+  return c;
+}
+
+// index_select runs as a gather over the index expanded along out's other
+// dims: whole-slice memcpy when input is unit-stride after dim (dim 0 of a
+// contiguous input), the per-element path when dim is last, the strided
+// path otherwise; rows split across threads past the parallel threshold.
+// A bad value first or last (the fused check), 0-d inputs and indices, an
+// empty index and size-0 dims elsewhere (values still checked).
+TEST_F(CpuBackendTest, TorchIndexSelectEveryPathAndSplit) {
+  for (DType t : kAllDTypes) {
+    for (int64_t n : kEdgeSizes) {
+      const int64_t rows = uniform(1, 5), width = std::max<int64_t>(n, 1);
+      for (int64_t dim : {0, 1, -1}) {
+        const Shape input_shape{rows + 1, width};
+        const int64_t size = input_shape[static_cast<size_t>(dim < 0 ? dim + 2 : dim)];
+        const DType index_t = uniform(0, 1) ? DType::Int64 : DType::Int32;
+        agree_all_threads(index_select_call(
+            make(t, input_shape, kLayouts[static_cast<size_t>(uniform(0, 3))]),
+            make_index(index_t, {n}, kLayouts[static_cast<size_t>(uniform(0, 3))], 0, size - 1), dim));
+      }
+    }
+  }
+  for (DType t : {DType::Float32, DType::BFloat16, DType::Int8, DType::Float64}) {
+    for (Layout layout : kLayouts) {
+      // Slices of 33 past the parallel threshold (memcpy when contiguous).
+      agree_all_threads(index_select_call(make(t, {500, 33}, layout),
+                                          make_index(DType::Int64, {3001}, Layout::Contiguous, 0, 499), 0));
+      // Last dim past the threshold: one index read per element.
+      agree_all_threads(
+          index_select_call(make(t, {67, 601}, layout), make_index(DType::Int32, {599}, Layout::Gapped, 0, 600), 1));
+      // Middle dim of rank 3.
+      agree_all_threads(index_select_call(make(t, {9, 40, 130}, layout),
+                                          make_index(DType::Int64, {41}, Layout::Contiguous, 0, 39), 1));
+    }
+  }
+  for (int64_t bad : {int64_t{-1}, int64_t{500}, int64_t{1} << 40}) {
+    for (bool at_end : {false, true}) {
+      Tensor index = make_index(DType::Int64, {3001}, Layout::Contiguous, 0, 499);
+      index.set_bits_at({at_end ? 3000 : 0}, static_cast<uint64_t>(bad));
+      agree_all_threads(index_select_call(make(DType::Float32, {500, 33}, Layout::Contiguous), index, 0));
+      agree_all_threads(index_select_call(make(DType::Float32, {33, 500}, Layout::Transposed), index, 1));
+    }
+  }
+  // 0-d input (one value, which must be 0; other lengths are unspecified) and 0-d index.
+  for (const Shape& index_shape : {Shape{}, Shape{1}, Shape{3}, Shape{0}})
+    for (int64_t hi : {0, 1})
+      agree_all_threads(index_select_call(make(DType::Float32, {}, Layout::Contiguous),
+                                          make_index(DType::Int64, index_shape, Layout::Contiguous, 0, hi), -1));
+  agree_all_threads(index_select_call(make(DType::Int16, {4, 5}, Layout::Contiguous),
+                                      make_index(DType::Int32, {}, Layout::Contiguous, 0, 4), 1));
+  // Nothing to write, values still checked: size-0 dims and an empty index.
+  for (int64_t hi : {2, 3}) {
+    agree_all_threads(index_select_call(make(DType::Float32, {0, 3}, Layout::Contiguous),
+                                        make_index(DType::Int64, {4}, Layout::Contiguous, 0, hi), 1));
+    agree_all_threads(index_select_call(make(DType::Float32, {3, 0}, Layout::Contiguous),
+                                        make_index(DType::Int64, {4}, Layout::Contiguous, 0, hi), 0));
+  }
+  agree_all_threads(index_select_call(make(DType::Float32, {0, 3}, Layout::Contiguous),
+                                      make_index(DType::Int64, {2}, Layout::Contiguous, 0, 0), 0));
+  agree_all_threads(index_select_call(make(DType::Float32, {3, 4}, Layout::Contiguous),
+                                      make_index(DType::Int64, {0}, Layout::Contiguous, 0, 0), 1));
+  // Argument errors, in LibTorch's order.
+  agree_all_threads(index_select_call(make(DType::Float32, {3, 4}, Layout::Contiguous),
+                                      make_index(DType::Int64, {2, 1}, Layout::Contiguous, 0, 1), 2));
+  agree_all_threads(index_select_call(make(DType::Float32, {3, 4}, Layout::Contiguous),
+                                      make_index(DType::Int16, {2, 1}, Layout::Contiguous, 0, 1), 0));
+  agree_all_threads(index_select_call(make(DType::Float32, {3, 4}, Layout::Contiguous),
+                                      make_index(DType::UInt8, {2}, Layout::Contiguous, 0, 9), 0));
+}
+
 TEST_F(CpuBackendTest, TorchScatterEveryDtypeReduceAndValue) {
   const std::optional<std::string> reduces[] = {std::nullopt, "add", "multiply"};
   for (const char* op : {"torch.scatter_", "torch.scatter"}) {

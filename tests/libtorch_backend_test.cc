@@ -148,6 +148,19 @@ TEST(LibTorchPaddle, NegativeIndexIsRejectedNotWrapped) {
   expect_error(c, ErrorCategory::IndexOutOfBounds, "is outside [0, x.shape[0] = 3)");
 }
 
+TEST(LibTorchErrors, IndexSelectMessages) {
+  // torch.index_select's own wordings (LibTorch 1.13.1: a 2-D index, a
+  // float index, -1 along dim 1, and an index into a size-0 dim of a 2-D input).
+  EXPECT_EQ(classify_libtorch_error("index_select(): Index is supposed to be a vector"),
+            ErrorCategory::InvalidArgument);
+  EXPECT_EQ(classify_libtorch_error("index_select(): Expected dtype int32 or int64 for index"),
+            ErrorCategory::IndexDtype);
+  EXPECT_EQ(classify_libtorch_error("INDICES element is out of DATA bounds, id=-1 axis_dim=4"),
+            ErrorCategory::IndexOutOfBounds);
+  EXPECT_EQ(classify_libtorch_error("index_select(): self indexing axis dim should be positive"),
+            ErrorCategory::IndexOutOfBounds);
+}
+
 TEST(LibTorchErrors, UnknownTextIsNotClassified) {
   EXPECT_FALSE(classify_libtorch_error("some new LibTorch complaint"));
   // Both fragments of a two-part pattern are required, in order.

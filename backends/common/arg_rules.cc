@@ -148,4 +148,46 @@ std::optional<Violation> check_paddle_scatter(const OpCall& call) {
   return std::nullopt;
 }
 
+std::optional<Violation> check_torch_index_add(const OpCall& call, std::optional<uint64_t>* alpha_bits) {
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const Tensor& source = *call.tensor("source");
+  const int64_t rank = torch_rank(self);
+  if (auto v = dim_rule(*call.int_arg("dim"), rank)) return v;
+  const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + rank : *call.int_arg("dim");
+  if (index.rank() > 1)
+    return fail(ErrorCategory::InvalidArgument,
+                "index_add_(): Index is supposed to be a vector, but got dim: " + str(index.rank()));
+  if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
+    return fail(ErrorCategory::IndexDtype, "index_add_(): Expected dtype int32/int64 for index");
+  if (source.dtype() != self.dtype())
+    return fail(ErrorCategory::DtypeMismatch, "index_add_(): self and source must have the same scalar type");
+  if (dim != 0 && dim >= source.rank())
+    return fail(ErrorCategory::ShapeMismatch,
+                "index_add_(): Indexing dim " + str(dim) + " is out of bounds of the source tensor");
+  if (index.numel() != torch_size(source, dim))
+    return fail(ErrorCategory::ShapeMismatch,
+                "index_add_(): Number of indices (" + str(index.numel()) + ") should be equal to source.size(dim)");
+  if (is_inplace_op(call.op) && self.has_internal_overlap())
+    return fail(ErrorCategory::OverlappingOutput,
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location");
+  if (index.numel() == 0 && self.rank() >= 2) return std::nullopt;
+  if (index.numel() > 0) {
+    bool same = torch_rank(source) == rank;
+    for (int64_t d = 0; same && d < rank; ++d)
+      same = torch_size(source, d) == (d == dim ? index.numel() : torch_size(self, d));
+    if (!same)
+      return fail(ErrorCategory::ShapeMismatch, "index_add_(): source " + format_shape(source.shape()) +
+                                                    " must have self's shape " + format_shape(self.shape()) +
+                                                    " with dim " + str(dim) + " replaced by " + str(index.numel()));
+  }
+  const Scalar alpha = call.scalar_arg("alpha").value_or(Scalar::of_int(1));
+  if (!value_fits(alpha, self.dtype()))
+    return fail(ErrorCategory::ValueOutOfRange, "alpha " + alpha.to_string() + " cannot be converted to type " +
+                                                    std::string(dtype_name(self.dtype())) + " without overflow");
+  *alpha_bits = ref::torch_rules::scalar_to_bits(alpha, self.dtype());
+  return std::nullopt;
+}
+
 }  // namespace sp::backend_rules

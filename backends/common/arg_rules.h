@@ -41,4 +41,9 @@ std::optional<Violation> check_mindspore_scatter(const OpCall& call);
 // are computed, which the reference allows.
 std::optional<Violation> check_paddle_scatter(const OpCall& call);
 
+// torch.index_add_ / torch.index_add: T-D1, T-IA2..T-IA6, T-O1 (in place),
+// T-IA7 (empty index), T-IA8, T-IA9 (bounds T-IA10 separately). On success
+// *alpha_bits holds alpha converted to self's dtype (unset when an empty
+// index skips the conversion).
+std::optional<Violation> check_torch_index_add(const OpCall& call, std::optional<uint64_t>* alpha_bits);
 }  // namespace sp::backend_rules

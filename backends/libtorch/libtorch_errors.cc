@@ -20,6 +20,14 @@ constexpr Pattern kPatterns[] = {
     {"is out of bounds for dimension", "", ErrorCategory::IndexOutOfBounds},
     // index_add_ / index_fill_
     {"index out of range in self", "", ErrorCategory::IndexOutOfBounds},
+    // index_select along dim >= 1: "INDICES element is out of DATA bounds, id=-1 axis_dim=4"
+    {"INDICES element is out of DATA bounds", "", ErrorCategory::IndexOutOfBounds},
+    // index_select, a non-empty index into a size-0 dim of a rank >= 2 input
+    {"self indexing axis dim should be positive", "", ErrorCategory::IndexOutOfBounds},
+    // "index_select(): Index is supposed to be a vector" (a 2-D index)
+    {"Index is supposed to be a vector", "", ErrorCategory::InvalidArgument},
+    // "index_select(): Expected dtype int32 or int64 for index"
+    {"Expected dtype int32 or int64 for index", "", ErrorCategory::IndexDtype},
     // "Dimension out of range (expected to be in range of [-2, 1], but got 5)"
     {"Dimension out of range", "", ErrorCategory::DimOutOfRange},
     // "scatter(): Expected dtype int64 for index"
@@ -49,6 +57,30 @@ constexpr Pattern kPatterns[] = {
     // std::runtime_error from c10::checked_convert: "value cannot be converted
     // to type uint8_t without overflow"
     {"value cannot be converted to type", "without overflow", ErrorCategory::ValueOutOfRange},
+    // index_add_: "index_add_(): Expected dtype int32/int64 for index but got: Short"
+    {"Expected dtype int32/int64 for index", "", ErrorCategory::IndexDtype},
+    // index_add_: "index_add_(): self (Float) and source (Double) must have the same scalar type"
+    {") and source (", "must have the same scalar type", ErrorCategory::DtypeMismatch},
+    // index_add_: "index_add_(): Indexing dim 1 is out of bounds of the source tensor with dim 1"
+    {"Indexing dim", "is out of bounds of the source tensor", ErrorCategory::ShapeMismatch},
+    // index_add_: "index_add_(): Number of indices (2) should be equal to source.size(dim): (3), for dim: 0"
+    {"Number of indices (", "should be equal to source.size(dim)", ErrorCategory::ShapeMismatch},
+    // index_add_ building that message for a 0-d source: "Dimension specified
+    // as 0 but tensor has no dimensions"
+    {"Dimension specified as", "but tensor has no dimensions", ErrorCategory::ShapeMismatch},
+    // index_add_ on a rank >= 2 self, a source slice that does not broadcast
+    // to self's: "The size of tensor a (4) must match the size of tensor b (5)
+    // at non-singleton dimension 0", "output with shape [4] doesn't match the
+    // broadcast shape [4, 4]", "select() cannot be applied to a 0-dim tensor."
+    {"must match the size of tensor b", "", ErrorCategory::ShapeMismatch},
+    {"doesn't match the broadcast shape", "", ErrorCategory::ShapeMismatch},
+    {"select() cannot be applied to a 0-dim tensor", "", ErrorCategory::ShapeMismatch},
+    // index_add_ on a rank >= 2 self with size 0 along dim (every index value
+    // is out of range): "select(): index 0 out of range for tensor of size
+    // [0, 1] at dimension 0"
+    {"select(): index", "out of range for tensor of size", ErrorCategory::IndexOutOfBounds},
+    // index_add_ on a rank <= 1 self: "source.dim() (2) must one or zero for given self.dim() (1)"
+    {"must one or zero for given self.dim()", "", ErrorCategory::ShapeMismatch},
 };
 
 }  // namespace

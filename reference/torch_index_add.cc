@@ -1,0 +1,254 @@
+// torch_index_add.cc — Tensor.index_add_(dim, index, source, *, alpha=1)
+// (in place, writes self) and torch.index_add(input, dim, index, source, *,
+// alpha=1) (out of place: out = a copy of self, then the same additions;
+// self is unchanged, T-IA12).
+//
+// Formula (the document's listing; clause T-IA1), for a 3-D tensor:
+//   self[index[i], :, :] += alpha * src[i, :, :]  # if dim == 0
+//   self[:, index[i], :] += alpha * src[:, i, :]  # if dim == 1
+//   self[:, :, index[i]] += alpha * src[:, :, i]  # if dim == 2
+// A 0-d self counts as shape [1] and a 0-d index as [index] (T-D2). An
+// element no index value points at keeps self's bits.
+//
+// Checks, in the order they run (LibTorch 1.13's order; all run and every
+// violation is collected):
+//   T-D1   dim in [-r, r), r = logical rank of self
+//   T-IA2  index is a vector (rank <= 1), also when empty
+//   T-IA3  index dtype is int32 or int64, also when empty
+//   T-IA4  source dtype == self dtype
+//   T-IA5  dim == 0 or dim < source's rank
+//   T-IA6  len(index) == source.size(dim) (1 for a 0-d source)
+//   T-O1   in place only: self has no internal overlap
+//   T-IA7  an empty index adds nothing: for a self of rank >= 2 nothing
+//          below runs; for rank <= 1 T-IA9 still runs (LibTorch converts
+//          alpha before its loop there)
+//   T-IA8  source's shape is self's with dim replaced by len(index)
+//          (logical shapes); LibTorch 1.13 CPU accepts a source whose slices
+//          broadcast to self's (T-IA13), the document does not
+//   T-IA9  alpha converts to self's dtype like scatter_'s value (T-V1):
+//          int alpha truncates a float (2.5 -> 2 for int64), bool is 0/1,
+//          a value outside the dtype is value_out_of_range
+//   T-IA10 every index value in [0, self.size(dim)); negative values do not
+//          wrap. Runs when the checks above T-IA9 pass (a call breaking both
+//          T-IA9 and T-IA10 may report either: LibTorch's order depends on
+//          self's rank and on which position is bad); for a rank >= 2 self
+//          of size 0 along dim also despite T-IA8 (either may be reported)
+// Visit order: index positions in order, each adding alpha * source's slice
+// i to self's slice index[i]. The term (T-IA11): integers alpha * source
+// wrapped in self's dtype; bool source && alpha (the add is or); floats
+// either alpha * source rounded to self's dtype then added (LibTorch's 1-D
+// loop) or the exact product added with one rounding (its vectorised
+// a + alpha * b, an fma): where the two differ, the element's result is an
+// interval covering both (float_bounds over the smaller and the larger
+// product), else as scatter_add_ (one op exact, >= 2 ops an interval).
+// Source: PyTorch documentation, torch.Tensor.index_add_ and torch.index_add
+// ("See index_add_() for function description"), PyTorch 1.13:
+// https://pytorch.org/docs/1.13/generated/torch.Tensor.index_add_.html. The
+// 1.13 page is not stored; the text was read from the stable page (.../docs/
+// stable/generated/torch.Tensor.index_add_.html) and the 1.10 one, which
+// agree; its example gives the printed results on LibTorch 1.13.1. Where the
+// page is silent: LibTorch 1.13.1 (Debian), measured (reference/SEMANTICS.md).
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "reference/dialect_torch.h"
+#include "reference/float_bounds.h"
+#include "reference/op_table.h"
+#include "reference/output_builder.h"
+#include "reference/semantics_common.h"
+
+namespace sp {
+namespace {
+
+// The exact real product lies in [lo, hi] (both exact doubles).
+struct Product {
+  double rounded = 0.0;  // alpha * source rounded to the dtype
+  double lo = 0.0, hi = 0.0;
+};
+
+Product float_product(DType t, double alpha, double s) {
+  Product p;
+  const double d = alpha * s;  // exact for the dtypes below float64
+  p.rounded = value_from_bits(t, bits_from_value(t, Value::of_float(d))).f;
+  p.lo = p.hi = d;
+  if (t == DType::Float64 && std::isfinite(d)) {
+    const double err = std::fma(alpha, s, -d);  // exact product - d
+    if (err > 0) p.hi = std::nextafter(d, INFINITY);
+    if (err < 0) p.lo = std::nextafter(d, -INFINITY);
+  }
+  if (std::isnan(p.rounded) || std::isnan(d)) return p;
+  p.lo = std::min(p.lo, p.rounded);
+  p.hi = std::max(p.hi, p.rounded);
+  return p;
+}
+
+// The union of two allowed sets as one set: bits when neither has an
+// interval, else the interval hull of both (NaN kept apart).
+ElementAllowed hull(DType t, const ElementAllowed& a, const ElementAllowed& b) {
+  ElementAllowed r;
+  r.unspecified = a.unspecified || b.unspecified;
+  r.any_nan = a.any_nan || b.any_nan;
+  if (!a.has_interval && !b.has_interval) {
+    r.bits = a.bits;
+    for (uint64_t x : b.bits)
+      if (std::find(r.bits.begin(), r.bits.end(), x) == r.bits.end()) r.bits.push_back(x);
+    return r;
+  }
+  bool any = false;
+  const auto extend = [&](double lo, double hi) {
+    r.lo = any ? std::min(r.lo, lo) : lo;
+    r.hi = any ? std::max(r.hi, hi) : hi;
+    any = true;
+  };
+  for (const ElementAllowed* e : {&a, &b}) {
+    // A bound that overflowed to NaN (inf - inf) leaves that side open.
+    if (e->has_interval) extend(std::isnan(e->lo) ? -INFINITY : e->lo, std::isnan(e->hi) ? INFINITY : e->hi);
+    for (uint64_t x : e->bits) {
+      if (bits_is_nan(t, x)) {
+        r.any_nan = true;
+        continue;
+      }
+      const double v = value_from_bits(t, x).as_double();
+      extend(v, v);
+    }
+  }
+  r.has_interval = any;
+  return r;
+}
+
+}  // namespace
+
+Expectation torch_index_add(const OpCall& call, Trace* trace) {
+  namespace rules = ref::torch_rules;
+  const OpSpec& op = op_spec(call.op);
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const Tensor& source = *call.tensor("source");
+  const int64_t dim_arg = *call.int_arg("dim");
+  const Scalar alpha = op.arg_or_default(call, "alpha")->scalar;  // default 1
+  ref::RuleLog log(trace);
+
+  const int64_t rank = ref::logical_rank(self);
+  const bool dim_ok = rules::dim_in_range(log, dim_arg, rank);
+  const int64_t dim = dim_ok ? ref::wrap_dim(dim_arg, rank) : dim_arg;
+  const bool vector = rules::index_add_index_is_vector(log, index);
+  const bool index_dtype_ok = rules::index_add_index_dtype(log, index);
+  rules::index_add_source_dtype(log, self, source);
+  if (dim_ok && rules::index_add_source_has_dim(log, source, dim))
+    rules::index_add_source_length(log, index, source, dim);
+  if (op.in_place) rules::no_internal_overlap(log, self);
+  const bool empty = index.numel() == 0;
+  const bool high_rank = self.rank() >= 2;
+  const bool before_shape_ok = log.passed();
+  if (!empty && dim_ok && vector && before_shape_ok) rules::index_add_source_shape(log, self, index, source, dim);
+  const bool arguments_ok = log.passed();
+  // A rank >= 2 self of size 0 along dim: LibTorch's self.select(dim, 0)
+  // fails (out of bounds) before it compares source's slices, and every
+  // index value is out of range: T-IA10 runs despite T-IA8.
+  const bool bounds_first = before_shape_ok && high_rank && dim_ok && ref::logical_size(self, dim) == 0;
+  const bool alpha_runs = arguments_ok && (!empty || !high_rank);
+  if (alpha_runs && rules::value_conversion_is_undefined(alpha, self.dtype()))
+    return ref::unspecified_expectation(
+        "T-IA9: converting alpha " + alpha.to_string() + " to int64 is undefined behaviour in c10", trace);
+  std::optional<uint64_t> alpha_bits;
+  if (alpha_runs) alpha_bits = rules::index_add_alpha(log, alpha, self.dtype());
+  if ((arguments_ok || bounds_first) && !empty && index_dtype_ok)
+    rules::index_add_values_in_bounds(log, index, ref::logical_size(self, dim));
+  if (!log.passed()) return log.error_expectation();
+
+  OutputBuilder out(op.output, self, trace);
+  std::vector<std::string> notes;
+  if (empty) notes.push_back("T-IA7: empty index, no-op (LibTorch 1.13)");
+  if (!op.in_place) notes.push_back("T-IA12: out-of-place, out = copy of self then the additions");
+  if (empty) return ref::outputs_expectation({out.finish()}, std::move(notes));
+
+  const DType t = self.dtype();
+  const Value alpha_v = value_from_bits(t, *alpha_bits);
+  const bool floating = is_floating(t);
+  // Float elements whose terms' rounded and exact products differ: their
+  // terms as [lo, hi] pairs (T-IA11).
+  std::map<int64_t, std::pair<std::vector<double>, std::vector<double>>> widened;
+  bool some_inexact = false;
+  const Shape self_logical = ref::logical_shape(self);
+  const Shape source_logical = ref::logical_shape(source);
+  Shape index_pos(static_cast<size_t>(index.rank()), 0);
+  int64_t i = 0;
+  do {
+    const int64_t v = ref::read_index(index, index_pos);
+    // Every position q of source's (logical) slice i: self at q with q[dim] = v.
+    Shape q(source_logical.size(), 0);
+    q[static_cast<size_t>(dim)] = i;
+    bool more = true;
+    for (size_t d = 0; d < q.size(); ++d)
+      if (static_cast<int64_t>(d) != dim && source_logical[d] == 0) more = false;  // an empty slice
+    while (more) {
+      const Shape at = ref::physical_index(source, q);
+      Shape target_logical = q;
+      target_logical[static_cast<size_t>(dim)] = v;
+      const Shape target = ref::physical_index(self, target_logical);
+      const Value s = source.value_at(at);
+      Value term;
+      if (t == DType::Bool) {
+        term = Value::of_int((s.i != 0 && alpha_v.i != 0) ? 1 : 0);
+      } else if (!floating) {
+        const uint64_t product = static_cast<uint64_t>(alpha_v.i) * static_cast<uint64_t>(s.i);  // wraps
+        term = value_from_bits(t, bits_from_value(t, Value::of_int(static_cast<int64_t>(product))));
+      } else {
+        const Product p = float_product(t, alpha_v.f, s.f);
+        term = Value::of_float(p.rounded);
+        int64_t linear = 0;
+        for (size_t d = 0; d < self_logical.size(); ++d) linear = linear * self_logical[d] + target_logical[d];
+        auto& [lo, hi] = widened[linear];
+        lo.push_back(p.lo);
+        hi.push_back(p.hi);
+        if (p.lo != p.hi) some_inexact = true;
+      }
+      out.reduce(target, ReduceMode::Add, term,
+                 ref::read_from(ref::IndexPosition{index_pos, index_pos.empty() ? Shape{0} : index_pos, v}, "source",
+                                source, at));
+      // Next position of the slice (dim held at i), row-major.
+      more = false;
+      for (size_t d = q.size(); d-- > 0;) {
+        if (static_cast<int64_t>(d) == dim) continue;
+        if (++q[d] < source_logical[d]) {
+          more = true;
+          break;
+        }
+        q[d] = 0;
+      }
+    }
+    ++i;
+  } while (next_index(index_pos, index.shape()));
+  ExpectedTensor result = out.finish();
+  if (some_inexact) {
+    notes.push_back("T-IA11: alpha * source rounded to the dtype or exact (fma): intervals cover both");
+    for (auto& [linear, terms] : widened) {
+      auto& [lo, hi] = terms;
+      bool differ = false;
+      for (size_t k = 0; k < lo.size(); ++k) differ |= lo[k] != hi[k];
+      if (!differ) continue;
+      const Shape pos = [&] {
+        Shape p(self_logical.size(), 0);
+        int64_t rest = linear;
+        for (size_t d = p.size(); d-- > 0;) {
+          p[d] = rest % self_logical[d];
+          rest /= self_logical[d];
+        }
+        return p;
+      }();
+      const double own = self.value_at(ref::physical_index(self, pos)).f;
+      std::vector<double> lo_terms{own}, hi_terms{own};
+      lo_terms.insert(lo_terms.end(), lo.begin(), lo.end());
+      hi_terms.insert(hi_terms.end(), hi.begin(), hi.end());
+      ElementAllowed allowed = hull(t, float_reduction_bounds(t, ReduceMode::Add, lo_terms),
+                                    float_reduction_bounds(t, ReduceMode::Add, hi_terms));
+      allowed.why = "T-IA11: " + std::to_string(lo.size()) +
+                    " term(s) alpha * source, each rounded to the dtype or exact; any order";
+      result.loose[linear] = std::move(allowed);
+    }
+  }
+  return ref::outputs_expectation({std::move(result)}, std::move(notes));
+}
+
+}  // namespace sp
