@@ -30,91 +30,38 @@ const DTypeSet kInt32Or64{DType::Int32, DType::Int64};
 
 ArgSpec dim_arg() { return {"dim", T::Int, true, std::nullopt, {}}; }
 
-// torch.scatter_ / torch.scatter: src or value, optional reduce.
-OpSpec torch_scatter_entry(std::string id, bool in_place) {
+// The in-place entry of a PyTorch op (self written in place, the output is
+// self, operands self / index / a third one) and the table's defaults for
+// its shape; torch_pair() derives the out-of-place twin.
+OpSpec torch_in_place(std::string id, std::string summary, std::string source, DTypeSet index_dtypes, OperandSpec third,
+                      std::vector<ArgSpec> args, ShapeFamily family, Expectation (*reference)(const OpCall&, Trace*)) {
   return {std::move(id),
           "torch",
-          in_place ? "Tensor.scatter_: writes src (or value) into self at index along dim, optionally reducing"
-                   : "torch.scatter: out = self.clone().scatter_(dim, index, src|value, reduce)",
-          "seed 002 (PyTorch Tensor.scatter_ documentation, 1.13)",
-          {{"self", in_place ? R::InPlace : R::Read, kAll, ""},
-           {"index", R::Index, kTorchIndex, ""},
-           {"src", R::Read, kAll, "value"}},
-          {dim_arg(),
-           {"value", T::Scalar, false, std::nullopt, {}},
-           {"reduce", T::String, false, std::nullopt, {"add", "multiply"}}},
-          in_place,
-          in_place ? "self" : "out",
+          std::move(summary),
+          std::move(source),
+          {{"self", R::InPlace, kAll, ""}, {"index", R::Index, index_dtypes, ""}, std::move(third)},
+          std::move(args),
+          true,
           "self",
           "self",
           "self",
-          ShapeFamily::ScatterElements,
-          torch_scatter};
+          "self",
+          family,
+          reference};
 }
 
-OpSpec torch_scatter_add_entry(std::string id, bool in_place) {
-  return {std::move(id),
-          "torch",
-          in_place ? "Tensor.scatter_add_: adds src into self at index along dim"
-                   : "torch.scatter_add: out = self.clone().scatter_add_(dim, index, src)",
-          "seed 002 (PyTorch Tensor.scatter_ documentation, 1.13: 'the same as scatter_add_')",
-          {{"self", in_place ? R::InPlace : R::Read, kAll, ""},
-           {"index", R::Index, kTorchIndex, ""},
-           {"src", R::Read, kAll, ""}},
-          {dim_arg()},
-          in_place,
-          in_place ? "self" : "out",
-          "self",
-          "self",
-          "self",
-          ShapeFamily::ScatterElements,
-          torch_scatter_add};
-}
-
-// torch.scatter_reduce_ / torch.scatter_reduce (PyTorch 1.13 documentation).
-OpSpec torch_scatter_reduce_entry(std::string id, bool in_place) {
-  return {std::move(id),
-          "torch",
-          in_place ? "Tensor.scatter_reduce_: reduces src into self at index along dim (sum, prod, mean, amax, amin), "
-                     "optionally without self's own values"
-                   : "torch.scatter_reduce: out = self.clone().scatter_reduce_(dim, index, src, reduce, include_self)",
-          "PyTorch documentation of Tensor.scatter_reduce_ / torch.scatter_reduce, 1.13 "
-          "(https://pytorch.org/docs/1.13/generated/torch.Tensor.scatter_reduce_.html)",
-          {{"self", in_place ? R::InPlace : R::Read, kAll, ""},
-           {"index", R::Index, kTorchIndex, ""},
-           {"src", R::Read, kAll, ""}},
-          {dim_arg(),
-           {"reduce", T::String, true, std::nullopt, {"sum", "prod", "mean", "amax", "amin"}},
-           {"include_self", T::Bool, false, Arg::of_bool(true), {}}},
-          in_place,
-          in_place ? "self" : "out",
-          "self",
-          "self",
-          "self",
-          ShapeFamily::ScatterElements,
-          torch_scatter_reduce};
-}
-
-// torch.index_add_ / torch.index_add (PyTorch 1.13 documentation).
-OpSpec torch_index_add_entry(std::string id, bool in_place) {
-  return {std::move(id),
-          "torch",
-          in_place ? "Tensor.index_add_: self[...][index[i]][...] += alpha * source[...][i][...] along dim "
-                     "(a 1-D or 0-d index)"
-                   : "torch.index_add: out = self.clone().index_add_(dim, index, source, alpha=alpha)",
-          "PyTorch documentation of Tensor.index_add_ / torch.index_add, 1.13 "
-          "(https://pytorch.org/docs/1.13/generated/torch.Tensor.index_add_.html)",
-          {{"self", in_place ? R::InPlace : R::Read, kAll, ""},
-           {"index", R::Index, kInt32Or64, ""},
-           {"source", R::Read, kAll, ""}},
-          {dim_arg(), {"alpha", T::Scalar, false, Arg::of_scalar(Scalar::of_int(1)), {}}},
-          in_place,
-          in_place ? "self" : "out",
-          "self",
-          "self",
-          "self",
-          ShapeFamily::IndexAlongDim,
-          torch_index_add};
+// Adds `in_place` and its out-of-place twin `out_id` (out = a copy of self,
+// then the same writes; self is only read).
+void torch_pair(std::vector<OpSpec>& table, OpSpec in_place, std::string out_id, std::string out_summary) {
+  OpSpec out = in_place;
+  out.id = std::move(out_id);
+  out.summary = std::move(out_summary);
+  out.in_place = false;
+  out.output = "out";
+  for (OperandSpec& o : out.operands)
+    if (o.role == R::InPlace) o.role = R::Read;
+  table.push_back(std::move(in_place));
+  table.push_back(std::move(out));
 }
 
 std::vector<OpSpec> build_table() {
@@ -132,14 +79,46 @@ std::vector<OpSpec> build_table() {
                "input",
                ShapeFamily::Gather,
                torch_gather});
-  t.push_back(torch_scatter_entry("torch.scatter_", true));
-  t.push_back(torch_scatter_entry("torch.scatter", false));
-  t.push_back(torch_scatter_add_entry("torch.scatter_add_", true));
-  t.push_back(torch_scatter_add_entry("torch.scatter_add", false));
-  t.push_back(torch_scatter_reduce_entry("torch.scatter_reduce_", true));
-  t.push_back(torch_scatter_reduce_entry("torch.scatter_reduce", false));
-  t.push_back(torch_index_add_entry("torch.index_add_", true));
-  t.push_back(torch_index_add_entry("torch.index_add", false));
+  // src or value, optional reduce.
+  torch_pair(t,
+             torch_in_place("torch.scatter_",
+                            "Tensor.scatter_: writes src (or value) into self at index along dim, optionally reducing",
+                            "seed 002 (PyTorch Tensor.scatter_ documentation, 1.13)", kTorchIndex,
+                            {"src", R::Read, kAll, "value"},
+                            {dim_arg(),
+                             {"value", T::Scalar, false, std::nullopt, {}},
+                             {"reduce", T::String, false, std::nullopt, {"add", "multiply"}}},
+                            ShapeFamily::ScatterElements, torch_scatter),
+             "torch.scatter", "torch.scatter: out = self.clone().scatter_(dim, index, src|value, reduce)");
+  torch_pair(
+      t,
+      torch_in_place("torch.scatter_add_", "Tensor.scatter_add_: adds src into self at index along dim",
+                     "seed 002 (PyTorch Tensor.scatter_ documentation, 1.13: 'the same as scatter_add_')", kTorchIndex,
+                     {"src", R::Read, kAll, ""}, {dim_arg()}, ShapeFamily::ScatterElements, torch_scatter_add),
+      "torch.scatter_add", "torch.scatter_add: out = self.clone().scatter_add_(dim, index, src)");
+  torch_pair(t,
+             torch_in_place("torch.scatter_reduce_",
+                            "Tensor.scatter_reduce_: reduces src into self at index along dim (sum, prod, mean, amax, "
+                            "amin), optionally without self's own values",
+                            "PyTorch documentation of Tensor.scatter_reduce_ / torch.scatter_reduce, 1.13 "
+                            "(https://pytorch.org/docs/1.13/generated/torch.Tensor.scatter_reduce_.html)",
+                            kTorchIndex, {"src", R::Read, kAll, ""},
+                            {dim_arg(),
+                             {"reduce", T::String, true, std::nullopt, {"sum", "prod", "mean", "amax", "amin"}},
+                             {"include_self", T::Bool, false, Arg::of_bool(true), {}}},
+                            ShapeFamily::ScatterElements, torch_scatter_reduce),
+             "torch.scatter_reduce",
+             "torch.scatter_reduce: out = self.clone().scatter_reduce_(dim, index, src, reduce, include_self)");
+  torch_pair(t,
+             torch_in_place("torch.index_add_",
+                            "Tensor.index_add_: self[...][index[i]][...] += alpha * source[...][i][...] along dim "
+                            "(a 1-D or 0-d index)",
+                            "PyTorch documentation of Tensor.index_add_ / torch.index_add, 1.13 "
+                            "(https://pytorch.org/docs/1.13/generated/torch.Tensor.index_add_.html)",
+                            kInt32Or64, {"source", R::Read, kAll, ""},
+                            {dim_arg(), {"alpha", T::Scalar, false, Arg::of_scalar(Scalar::of_int(1)), {}}},
+                            ShapeFamily::IndexAlongDim, torch_index_add),
+             "torch.index_add", "torch.index_add: out = self.clone().index_add_(dim, index, source, alpha=alpha)");
   t.push_back({"torch.index_select",
                "torch",
                "torch.index_select: out[...][i][...] = input[...][index[i]][...] along dim (a 1-D or 0-d index)",
