@@ -68,13 +68,21 @@ using BackendFactory = std::function<std::unique_ptr<Backend>(const std::string&
 // `in_process` is false for backends that run another process (subprocess
 // adapters, plugins): fuzz targets and properties, which run thousands of
 // cases a second, use only in-process ones.
-void register_backend(const std::string& name, std::string summary, BackendFactory factory, bool in_process = true);
+// `origin` says whose code it runs: the project's own implementations
+// (reference, cpu, cuda) are held to the reference on every generated case;
+// third-party code (a real framework, a vendor's plugin) may have known
+// deviations from the documents, listed in expectation files, so properties
+// over generated cases leave it to the spec suite and to fuzz campaigns.
+enum class BackendOrigin { Project, ThirdParty };
+void register_backend(const std::string& name, std::string summary, BackendFactory factory, bool in_process = true,
+                      BackendOrigin origin = BackendOrigin::Project);
 // Creates a backend; returns nullptr and sets *why when unknown/unavailable.
 std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& opts, std::string* why);
 struct BackendInfo {
   std::string name;
   std::string summary;
   bool in_process = true;
+  BackendOrigin origin = BackendOrigin::Project;
 };
 std::vector<BackendInfo> registered_backends();
 
@@ -88,6 +96,7 @@ struct RegisteredBackend {
   std::string summary;
   BackendFactory factory;
   bool in_process = true;
+  BackendOrigin origin = BackendOrigin::Project;
 };
 const RegisteredBackend* find_registered_backend(const std::string& name);
 std::vector<BackendInfo> list_registered_backends();

@@ -39,8 +39,9 @@ Outcome run_backend(Backend& backend, const OpCall& call) {
   return backend.run(call);
 }
 
-void register_backend(const std::string& name, std::string summary, BackendFactory factory, bool in_process) {
-  registry()[name] = RegisteredBackend{std::move(summary), std::move(factory), in_process};
+void register_backend(const std::string& name, std::string summary, BackendFactory factory, bool in_process,
+                      BackendOrigin origin) {
+  registry()[name] = RegisteredBackend{std::move(summary), std::move(factory), in_process, origin};
 }
 
 const RegisteredBackend* find_registered_backend(const std::string& name) {
@@ -55,7 +56,7 @@ const RegisteredBackend* find_registered_backend(const std::string& name) {
 
 std::vector<BackendInfo> list_registered_backends() {
   std::vector<BackendInfo> out;
-  for (const auto& [name, e] : registry()) out.push_back({name, e.summary, e.in_process});
+  for (const auto& [name, e] : registry()) out.push_back({name, e.summary, e.in_process, e.origin});
   return out;
 }
 

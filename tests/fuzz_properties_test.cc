@@ -21,16 +21,17 @@
 namespace sp::fuzz {
 namespace {
 
-// The project's own implementations, held to the reference on every
-// generated case: the reference itself and cpu (cuda too, where it runs).
-// LibTorch is a real framework with known deviations from the documents
-// (specs/expectations/real-frameworks.json, e.g. index_add_'s broadcast
-// source): the spec suite holds it to the documents with those listed, and
-// `scatterproof fuzz --backend libtorch` campaigns hunt for new ones.
+// The project's own in-process implementations (BackendOrigin::Project),
+// held to the reference on every generated case: the reference, cpu, and
+// cuda where it runs. Third-party code such as LibTorch has known
+// deviations from the documents (specs/expectations/real-frameworks.json,
+// e.g. index_add_'s broadcast source): the spec suite holds it to the
+// documents with those listed, and `scatterproof fuzz --backend libtorch`
+// campaigns hunt for new ones.
 std::vector<std::unique_ptr<Backend>> all_backends() {
   std::vector<std::unique_ptr<Backend>> v;
   for (const auto& info : registered_backends()) {
-    if (!info.in_process || info.name.back() == ':' || info.name == "libtorch") continue;
+    if (!info.in_process || info.name.back() == ':' || info.origin != BackendOrigin::Project) continue;
     BackendOptions opts;
     opts.threads = 2;
     if (auto b = make_backend(info.name, opts, nullptr)) v.push_back(std::move(b));

@@ -97,7 +97,8 @@ class LibTorchBackend final : public Backend {
 void register_libtorch_backend() {
   register_backend(
       "libtorch", "LibTorch " TORCH_VERSION " (CPU) via its C++ API",
-      [](const std::string&, const BackendOptions& opts) { return std::make_unique<libtorch::LibTorchBackend>(opts); });
+      [](const std::string&, const BackendOptions& opts) { return std::make_unique<libtorch::LibTorchBackend>(opts); },
+      /*in_process=*/true, BackendOrigin::ThirdParty);
 }
 
 }  // namespace sp

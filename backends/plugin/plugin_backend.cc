@@ -122,7 +122,7 @@ std::unique_ptr<Backend> make_plugin_backend(const std::string& library, std::ch
 void register_plugin_backend() {
   register_backend(
       "plugin:", "a vendor plugin (plugin:/path/libvendor.so, include/scatterproof/plugin.h), run out of process",
-      make_from_name, /*in_process=*/false);
+      make_from_name, /*in_process=*/false, BackendOrigin::ThirdParty);
 }
 
 }  // namespace sp

@@ -169,7 +169,7 @@ void register_manifest_adapters() {
   std::vector<std::string> problems;
   for (const ManifestAdapter& a : read_manifest(manifest, &problems))
     register_backend(a.backend, a.description + " through adapters/" + a.script + " (.venv)", python_adapter(a.script),
-                     kOutOfProcess);
+                     kOutOfProcess, BackendOrigin::ThirdParty);
   for (const std::string& problem : problems)
     std::fprintf(stderr, "scatterproof: %s: %s\n", manifest.c_str(), problem.c_str());
 }
@@ -179,7 +179,7 @@ void register_manifest_adapters() {
 void register_process_backends() {
   constexpr bool kOutOfProcess = false;
   register_backend("process:", "a program speaking the line protocol (process:COMMAND ARGS...), supervised",
-                   make_command_backend, kOutOfProcess);
+                   make_command_backend, kOutOfProcess, BackendOrigin::ThirdParty);
   register_manifest_adapters();
 }
 
