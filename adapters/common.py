@@ -84,14 +84,20 @@ class DocumentedError(Exception):
 class WireTensor:
     """A tensor as the harness sent it: dtype, shape, element strides, offset, storage."""
 
-    def __init__(self, wire):
+    def __init__(self, wire, owner=None):
+        """`owner`: the WireTensor whose storage this one views ("storage_of")."""
         self.dtype = wire["dtype"]
         if self.dtype not in WIRE_DTYPES:
             raise ValueError("unknown dtype " + self.dtype)
         self.shape = tuple(int(s) for s in wire["shape"])
         self.strides = tuple(int(s) for s in wire["strides"])
         self.offset = int(wire["offset"])
-        self.storage = np.frombuffer(bytearray(base64.b64decode(wire["storage"])), dtype=WIRE_DTYPES[self.dtype])
+        if owner is not None:
+            if owner.dtype != self.dtype:
+                raise ValueError("a storage_of view must have its owner's dtype")
+            self.storage = owner.storage  # the same array: writes through one are seen by the other
+        else:
+            self.storage = np.frombuffer(bytearray(base64.b64decode(wire["storage"])), dtype=WIRE_DTYPES[self.dtype])
 
     def view(self):
         """The elements as a NumPy view of the storage (bfloat16: uint16 bits)."""
@@ -204,8 +210,26 @@ def classifier(table, flags=0):
     return classify
 
 
-def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None):
-    """The protocol loop: handshake, then one response per request until bye/EOF."""
+def decode_tensors(wire_tensors):
+    """The request's operands; those sent with "storage_of" share their owner's storage array."""
+    tensors = {k: WireTensor(v) for k, v in wire_tensors.items() if "storage_of" not in v}
+    for k, v in wire_tensors.items():
+        if "storage_of" in v:
+            if v["storage_of"] not in tensors:
+                raise ValueError("operand %s has storage_of %r, which carries no storage" % (k, v["storage_of"]))
+            tensors[k] = WireTensor(v, owner=tensors[v["storage_of"]])
+    return tensors
+
+
+def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, shared_storage=False,
+          takes_out=False):
+    """The protocol loop: handshake, then one response per request until bye/EOF.
+
+    shared_storage: the adapter keeps operands that share a storage sharing it
+    (PROTOCOL.md, "storage_of"); the harness sends such calls only then.
+    takes_out: run() implements PyTorch's out= operand (written in place,
+    answered with its whole storage); otherwise a call passing one is
+    declined, never run as if out were not there."""
     known_args = ops if isinstance(ops, dict) else None
     for line in sys.stdin:
         message = json.loads(line)
@@ -217,25 +241,30 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None):
             if message.get("protocol") != PROTOCOL_VERSION:
                 print("harness speaks protocol %r, this adapter %d" % (message.get("protocol"), PROTOCOL_VERSION),
                       file=sys.stderr)
-            _send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version, "ops": list(ops)})
+            hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version, "ops": list(ops)}
+            if shared_storage:
+                hello["shared_storage"] = True
+            _send(hello)
         elif kind == "run":
-            _send(_answer(message, run, classify, known_args))
+            _send(_answer(message, run, classify, known_args, takes_out))
         elif kind == "bye":
             return
         else:
             raise SystemExit("unknown message type %r" % kind)
 
 
-def _answer(message, run, classify, known_args):
+def _answer(message, run, classify, known_args, takes_out=False):
     request_id = message["id"]
     try:
+        if "out" in message.get("tensors", {}) and not takes_out:
+            raise Unsupported("this adapter does not implement the out= operand of %s" % message["op"])
         args = python_args(message.get("args", {}))
         if known_args is not None:
             implemented = known_args.get(message["op"], ())
             unknown = [] if implemented is None else sorted(set(args) - set(implemented))
             if unknown:
                 raise Unsupported("this adapter does not implement argument %s of %s" % (", ".join(unknown), message["op"]))
-        tensors = {k: WireTensor(v) for k, v in message["tensors"].items()}
+        tensors = decode_tensors(message["tensors"])
         outputs = run(message["op"], args, tensors)
         return {
             "type": "result",

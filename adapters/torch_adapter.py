@@ -1,8 +1,10 @@
 """Runs PyTorch through its Python API for scatterproof: torch.gather,
 Tensor.scatter_ (src / value, with or without reduce), torch.scatter,
 Tensor.scatter_add_, torch.scatter_add, Tensor.scatter_reduce_,
-torch.scatter_reduce, torch.index_select, Tensor.index_add_ and
-torch.index_add, on CPU.
+torch.scatter_reduce, torch.index_select, Tensor.index_add_,
+torch.index_add, Tensor.index_copy_, torch.index_copy, Tensor.index_fill_,
+torch.index_fill, Tensor.index_reduce_, torch.index_reduce and
+torch.take_along_dim, on CPU.
 
     .venv/bin/python adapters/torch_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -46,6 +48,13 @@ OPS = {
     "torch.index_select": ["dim"],
     "torch.index_add_": ["dim", "alpha"],
     "torch.index_add": ["dim", "alpha"],
+    "torch.index_copy_": ["dim"],
+    "torch.index_copy": ["dim"],
+    "torch.index_fill_": ["dim", "value"],
+    "torch.index_fill": ["dim", "value"],
+    "torch.index_reduce_": ["dim", "reduce", "include_self"],
+    "torch.index_reduce": ["dim", "reduce", "include_self"],
+    "torch.take_along_dim": ["dim"],
 }
 
 TORCH_DTYPES = {
@@ -64,10 +73,15 @@ CATEGORIES = [
     (r"Expected dtype int32 or int64 for index", "index_dtype"),
     (r"Dimension out of range", "dim_out_of_range"),
     (r"Expected dtype int64 for index", "index_dtype"),
+    # take_along_dim (libtorch_errors.cc has the same rows)
+    (r"dtype of indices should be Long", "index_dtype"),
+    (r"input and indices should have the same number of dimensions", "rank_mismatch"),
     (r"reduce argument must be either", "invalid_reduce"),  # add or multiply / sum, prod, mean, amax or amin
     (r"Index tensor must have the same number of dimensions", "rank_mismatch"),
     (r"Size does not match at dimension|Expected index \[.*to be smaller", "shape_mismatch"),
     (r"Expected self\.dtype to be equal to src\.dtype", "dtype_mismatch"),
+    # out= of another dtype than the result (libtorch_errors.cc has the same rows)
+    (r"Expected out tensor to have dtype|self and result must have the same scalar type", "dtype_mismatch"),
     (r"refers? to a single memory location", "overlapping_output"),
     (r"value cannot be converted to type .* without overflow", "value_out_of_range"),
     # AT_DISPATCH found no kernel for the dtype: '"scatter_gather_tensor_cpu_reduce_mean" not implemented for 'Bool''
@@ -81,17 +95,37 @@ CATEGORIES = [
     (r"must match the size of tensor b|doesn't match the broadcast shape", "shape_mismatch"),
     (r"select\(\): index .*out of range for tensor of size", "index_out_of_bounds"),
     (r"select\(\) cannot be applied to a 0-dim tensor|must one or zero for given self\.dim\(\)", "shape_mismatch"),
+    # index_copy_ / index_fill_ (libtorch_errors.cc has the same rows)
+    (r"Index should have dimension 1 or 0|Index has to be a vector/scalar", "invalid_argument"),
+    (r"Expected a long tensor for index", "index_dtype"),
+    (r"self and source expected to have the same dtype", "dtype_mismatch"),
+    (r"When source is scalar, index should have one element|their dimensionality must match", "shape_mismatch"),
+    (r"Source/destination tensor must have same slice shapes", "shape_mismatch"),
+    (r"setStorage: sizes .*are out of bounds for storage of size", "index_out_of_bounds"),
+    # index_reduce_ (libtorch_errors.cc has the same row)
+    (r"Expected reduce to be one of prod, mean, amax or amin", "invalid_reduce"),
 ]
 
 
 classify = classifier(CATEGORIES)
 
 
+# The request's storages as torch tensors, by the wire storage they copy:
+# operands that share a storage (an out= over an input, "storage_of") share
+# one torch storage too. Cleared per request.
+_storages = {}
+
+
 def storage_tensor(wire):
-    """A 1-D torch tensor over a copy of the wire tensor's whole storage."""
-    if wire.dtype == "bfloat16":  # NumPy holds its bits as uint16, which torch 1.13 cannot take
-        return torch.from_numpy(wire.storage.view(np.int16).copy()).view(torch.bfloat16)
-    return torch.from_numpy(wire.storage.copy())
+    """A 1-D torch tensor over a (torch-owned, so resizable) copy of the wire tensor's whole storage."""
+    key = id(wire.storage)
+    if key not in _storages:
+        # Copied as raw bytes, then viewed as the dtype: a bool storage keeps
+        # the harness's gap sentinels (a bool copy would normalise them to 1),
+        # and bfloat16 needs no NumPy dtype.
+        raw = torch.from_numpy(wire.storage.view(np.uint8)).clone()
+        _storages[key] = raw.view(TORCH_DTYPES[wire.dtype])
+    return _storages[key]
 
 
 def as_torch(wire, storage=None):
@@ -126,6 +160,9 @@ def fresh(tensor):
 
 
 def run(op, args, tensors):
+    if op == "torch.take_along_dim":
+        # dim absent: None, the documented default (input read flattened).
+        return [fresh(torch.take_along_dim(as_torch(tensors["input"]), as_torch(tensors["indices"]), args.get("dim")))]
     dim = args["dim"]
     index = as_torch(tensors["index"])
     if op == "torch.gather":
@@ -148,6 +185,24 @@ def run(op, args, tensors):
         return [written_back(self_wire, self_storage)]
     if op == "torch.index_add":
         return [fresh(torch.index_add(self_tensor, dim, index, as_torch(tensors["source"]), alpha=args.get("alpha", 1)))]
+    if op == "torch.index_copy_":
+        self_tensor.index_copy_(dim, index, as_torch(tensors["source"]))
+        return [written_back(self_wire, self_storage)]
+    if op == "torch.index_copy":
+        return [fresh(torch.index_copy(self_tensor, dim, index, as_torch(tensors["source"])))]
+    if op == "torch.index_fill_":
+        self_tensor.index_fill_(dim, index, args["value"])
+        return [written_back(self_wire, self_storage)]
+    if op == "torch.index_fill":
+        return [fresh(torch.index_fill(self_tensor, dim, index, args["value"]))]
+    # include_self absent: PyTorch's default (True), as the op table says.
+    if op == "torch.index_reduce_":
+        self_tensor.index_reduce_(dim, index, as_torch(tensors["source"]), args["reduce"],
+                                  include_self=args.get("include_self", True))
+        return [written_back(self_wire, self_storage)]
+    if op == "torch.index_reduce":
+        return [fresh(torch.index_reduce(self_tensor, dim, index, as_torch(tensors["source"]), args["reduce"],
+                                         include_self=args.get("include_self", True)))]
     operand = as_torch(tensors["src"]) if "src" in tensors else args["value"]
     kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
     if op == "torch.scatter_":
@@ -170,5 +225,41 @@ def run(op, args, tensors):
     raise ValueError("op %s was not offered in the handshake" % op)
 
 
+def run_with_out(op, args, tensors):
+    """PyTorch's out=: the result lands in the caller's out (its layout, over
+    its storage, which may be an input's); a mis-shaped out is resized by
+    PyTorch and comes back as a fresh tensor."""
+    out_wire = tensors["out"]
+    out_storage = storage_tensor(out_wire)
+    out = as_torch(out_wire, out_storage)
+
+    def operand(name):
+        return as_torch(tensors[name])
+
+    if op == "torch.gather":
+        result = torch.gather(operand("input"), args["dim"], operand("index"), out=out)
+    elif op == "torch.index_select":
+        result = torch.index_select(operand("input"), args["dim"], operand("index"), out=out)
+    elif op == "torch.take_along_dim":
+        result = torch.take_along_dim(operand("input"), operand("indices"), args.get("dim"), out=out)
+    elif op == "torch.scatter":
+        src = operand("src") if "src" in tensors else args["value"]
+        kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
+        result = torch.scatter(operand("self"), args["dim"], operand("index"), src, out=out, **kwargs)
+    else:
+        raise ValueError("op %s takes no out= operand" % op)
+    if tuple(result.shape) == out_wire.shape and result.data_ptr() == out.data_ptr():
+        return [written_back(out_wire, out_storage)]
+    return [fresh(result)]
+
+
+def run_request(op, args, tensors):
+    _storages.clear()
+    zero_d_select = op == "torch.index_select" and not tensors["input"].shape and tensors["index"].view().size > 1
+    if "out" in tensors and not zero_d_select:  # T-IS7: run() gives torch room; the call is unspecified
+        return run_with_out(op, args, tensors)
+    return run(op, args, tensors)
+
+
 torch.set_num_threads(1)  # one case at a time; keeps the adapter light next to the harness
-serve("torch-python", torch.__version__, OPS, run, classify)
+serve("torch-python", torch.__version__, OPS, run_request, classify, shared_storage=True, takes_out=True)

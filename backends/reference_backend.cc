@@ -20,9 +20,10 @@ class ReferenceBackend final : public Backend {
     if (e.unspecified) return Outcome::unsupported("the document leaves this call undefined: " + e.unspecified_reason);
     if (!e.outputs) return Outcome::of_error(e.errors.front(), e.error_message);
     std::vector<Tensor> outs;
+    const std::string written = written_operand(call);  // self in place, or a given out=
     for (const ExpectedTensor& x : *e.outputs) {
-      const Tensor* self = call.tensor("self");
-      if (is_inplace_op(call.op) && self && x.name == "self") {
+      const Tensor* self = written.empty() ? nullptr : call.tensor(written);
+      if (self && x.name == output_name(call.op) && self->shape() == x.exact.shape()) {
         // Write into the caller's view, keeping its layout.
         Shape idx(self->shape().size(), 0);
         int64_t linear = 0;

@@ -355,6 +355,9 @@ int run_cli(int argc, char** argv) {
   fuzz_cmd->add_option("--seed", fuzz_options.seed, "0: from the clock (printed)");
   fuzz_cmd->add_option("--out", fuzz_options.out_dir, "where repro-*.json files go")->capture_default_str();
   fuzz_cmd->add_option("--max-cases", fuzz_options.max_cases, "stop after this many cases");
+  fuzz_cmd->add_option("--op", fuzz_options.ops, "generate only ops matching this id glob (repeatable)");
+  fuzz_cmd->add_option("--expectations", fuzz_options.expectations,
+                       "expectation file whose clause-keyed entries are the backend's known deviations (repeatable)");
   fuzz::ReproOptions repro_options;
   CLI::App* repro_cmd =
       app.add_subcommand("repro", "replay a repro spec (or fuzzer crash input) on every backend, explained");

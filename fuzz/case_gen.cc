@@ -434,7 +434,8 @@ Roles roles_of(const OpSpec& op) {
   for (const OperandSpec& o : op.operands)
     if (o.role == OperandRole::Read && &o != r.data && !r.source) r.source = &o;
   // index_select reads input along dim and has no source.
-  const bool needs_source = op.family != ShapeFamily::Gather && !(op.family == ShapeFamily::IndexAlongDim && !r.source);
+  const bool needs_source = op.family != ShapeFamily::Gather && op.family != ShapeFamily::TakeAlongDim &&
+                            !(op.family == ShapeFamily::IndexAlongDim && !r.source);
   if (!r.data || !r.index || (needs_source && !r.source))
     throw std::logic_error("op table entry " + op.id + " lacks the operands its shape family needs");
   return r;
@@ -591,11 +592,118 @@ void index_along_dim_case(Draw& g) {
   g.put(*g.roles.source, data_tensor(c, source_t, source_shape));
 }
 
+// torch.take_along_dim(input, indices, dim=None). With dim (3 in 4):
+// indices has input's rank and, in every dim but dim, input's size, a 1
+// (indices broadcasts), or input has the 1 (input broadcasts); sometimes a
+// size that broadcasts neither way or another rank (errors). Along dim any
+// length (0 sometimes). Without dim: any two shapes, values bounded by
+// input.numel(). Index values at the edges as for the other families.
+void take_along_dim_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
+  const int64_t rank = pick_rank(c);
+  Shape input_shape = pick_shape(c, rank);
+  clamp_numel(input_shape);
+  const DType index_t = pick_dtype_for(c, *g.roles.index);
+  if (c.chance(25)) {  // dim=None
+    Shape index_shape = pick_shape(c, pick_rank(c));
+    clamp_numel(index_shape);
+    g.put(*g.roles.data, data_tensor(c, t, input_shape));
+    g.put(*g.roles.index, index_tensor(c, index_t, index_shape, checked_numel(input_shape), g.negatives_valid));
+    return;
+  }
+  const int64_t r = std::max<int64_t>(rank, 1);  // a 0-d tensor has one dim
+  const int64_t dim = g.draw_dim(r);
+  const bool dim_ok = dim >= 0 && dim < r;
+  Shape index_shape = input_shape;
+  for (size_t k = 0; k < index_shape.size(); ++k) {
+    if (dim_ok && static_cast<int64_t>(k) == dim) {
+      index_shape[k] = c.chance(8) ? 0 : c.between(1, 5);
+      continue;
+    }
+    switch (c.below(12)) {
+      case 0:
+      case 1:
+        index_shape[k] = 1;  // indices broadcasts
+        break;
+      case 2:
+      case 3:
+        input_shape[k] = 1;  // input broadcasts
+        index_shape[k] = pick_size(c);
+        break;
+      case 4:  // neither broadcasts: an error
+        input_shape[k] = std::max<int64_t>(input_shape[k], 2);
+        index_shape[k] = input_shape[k] + 1;
+        break;
+      default:
+        break;  // equal
+    }
+  }
+  clamp_numel(input_shape);
+  clamp_numel(index_shape);
+  if (c.chance(5)) index_shape = change_rank(c, index_shape);
+  const int64_t s = !dim_ok || rank == 0 ? 1 : input_shape[static_cast<size_t>(dim)];
+  g.put(*g.roles.data, data_tensor(c, t, input_shape));
+  g.put(*g.roles.index, index_tensor(c, index_t, index_shape, s, g.negatives_valid));
+}
+
+// PyTorch's out= (T-OUT*), for ops that take one: correctly shaped in any
+// layout (expanded included), of another dtype, mis-shaped (empty or not),
+// or a view into an operand's storage — the very same view (T-OUT4/5) or
+// one shifted over it (T-OUT3).
+void draw_out(Choices& c, const OpSpec& op, const OperandSpec& out_spec, OpCall& call) {
+  const Tensor* like = call.tensor(op.output_dtype_of);
+  if (!like) return;
+  const std::optional<Shape> result_shape = output_shape_of(op, call);
+  const Shape shape = result_shape ? *result_shape : like->shape();
+  const DType dtype = like->dtype();
+  // The formula's shape of an invalid call can be large (an index of 6 into
+  // a size-0 dim of a rank-9 input): keep to the generator's sizes.
+  if (checked_numel(shape) < 0 || checked_numel(shape) > kMaxGeneratedElements) return;
+  switch (c.below(10)) {
+    case 0:  // another dtype
+      call.tensors[out_spec.name] = data_tensor(c, kAllDTypes[c.below(kNumDTypes)], shape);
+      return;
+    case 1: {  // mis-shaped: resized (T-OUT6)
+      Shape other = c.chance(50) ? Shape{0} : pick_shape(c, pick_rank(c));
+      clamp_numel(other);
+      call.tensors[out_spec.name] = data_tensor(c, dtype, other);
+      return;
+    }
+    case 2:
+    case 3: {  // a view into the storage of an operand of the result's dtype
+      std::vector<const Tensor*> candidates;
+      for (const auto& [name, t] : call.tensors)
+        if (name != out_spec.name && t.dtype() == dtype && t.storage()) candidates.push_back(&t);
+      if (candidates.empty()) break;
+      const Tensor& base = *candidates[c.below(static_cast<uint32_t>(candidates.size()))];
+      if (base.shape() == shape && c.chance(50)) {
+        call.tensors[out_spec.name] = base;  // the very same view
+        return;
+      }
+      const int64_t numel = checked_numel(shape);
+      const auto room = static_cast<int64_t>(base.storage_elements()) - numel;
+      if (numel < 0 || room < 0) break;
+      call.tensors[out_spec.name] =
+          Tensor::view(dtype, shape, contiguous_strides(shape), c.between(0, room), base.storage());
+      return;
+    }
+    default:
+      break;
+  }
+  call.tensors[out_spec.name] = with_layout(c, data_tensor(c, dtype, shape));
+}
+
 }  // namespace
 
 OpCall generate_call(Choices& choices) {
   const std::vector<OpSpec>& table = op_table();
   return generate_call_for(choices, table[choices.below(static_cast<uint32_t>(table.size()))]);
+}
+
+OpCall generate_call(Choices& choices, const std::vector<const OpSpec*>& ops) {
+  if (ops.empty()) return generate_call(choices);
+  return generate_call_for(choices, *ops[choices.below(static_cast<uint32_t>(ops.size()))]);
 }
 
 OpCall generate_call_for(Choices& choices, const OpSpec& op) {
@@ -619,6 +727,9 @@ OpCall generate_call_for(Choices& choices, const OpSpec& op) {
     case ShapeFamily::IndexAlongDim:
       index_along_dim_case(draw);
       break;
+    case ShapeFamily::TakeAlongDim:
+      take_along_dim_case(draw);
+      break;
   }
   // Every other argument by its declared type: not the axis (drawn with the
   // shapes) and not an operand's alternative (drawn instead of the operand).
@@ -629,6 +740,7 @@ OpCall generate_call_for(Choices& choices, const OpSpec& op) {
         std::any_of(op.operands.begin(), op.operands.end(), [&](const OperandSpec& o) { return o.or_arg == arg.name; });
     if (!is_alternative) draw_arg(choices, arg, call);
   }
+  if (const OperandSpec* out = out_operand(op); out && choices.chance(30)) draw_out(choices, op, *out, call);
   return call;
 }
 

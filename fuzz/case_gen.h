@@ -79,6 +79,8 @@ class Choices {
 
 // A call of an op drawn from op_table() (choice 0: its first entry).
 OpCall generate_call(Choices& choices);
+// The same, choosing the op among `ops` (empty: every op of the table).
+OpCall generate_call(Choices& choices, const std::vector<const OpSpec*>& ops);
 // A call of `op`, which need not be in the table (tests build entries).
 OpCall generate_call_for(Choices& choices, const OpSpec& op);
 

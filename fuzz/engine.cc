@@ -33,9 +33,14 @@ Trial judge_call(Backend& backend, const OpCall& call) {
   return t;
 }
 
-Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices) {
+const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t) {
+  if (scope.known.empty() || !is_finding(t.verdict.kind)) return nullptr;
+  return find_expectation(scope.known, "", scope.backend_name, t.call.op, cited_clauses(t.expectation));
+}
+
+Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices, const FuzzScope& scope) {
   Choices c = Choices::replay(choices);
-  const OpCall call = generate_call(c);
+  const OpCall call = generate_call(c, scope.ops);
   Trial t = judge_call(backend, call);
   t.choices = c.consumed();
   return t;
@@ -47,7 +52,8 @@ bool is_new_finding(const Trial& t, Backend* baseline) {
 }
 
 FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
-                        const std::function<void(const FuzzStats&)>& progress, Backend* baseline) {
+                        const std::function<void(const FuzzStats&)>& progress, Backend* baseline,
+                        const FuzzScope& scope) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto last_progress = start;
@@ -63,11 +69,15 @@ FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
     // One generator per case, seeded from (seed, i): any case of a run can
     // be regenerated alone.
     Choices choices(limits.seed * 0x9e3779b97f4a7c15ull + i);
-    const OpCall call = generate_call(choices);
+    const OpCall call = generate_call(choices, scope.ops);
     Trial t = judge_call(backend, call);
     ++result.stats.cases;
     if (t.expectation.expects_error()) ++result.stats.invalid;
     if (t.verdict.kind == Verdict::Kind::Unsupported) ++result.stats.unsupported;
+    if (known_deviation(scope, t)) {
+      ++result.stats.known;
+      continue;
+    }
     if (is_new_finding(t, baseline)) {
       t.choices = choices.consumed();
       result.finding = std::move(t);
@@ -78,16 +88,16 @@ FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
   return result;
 }
 
-Shrunk shrink_finding(Backend& backend, const Trial& finding, const ShrinkLimits& limits) {
+Shrunk shrink_finding(Backend& backend, const Trial& finding, const ShrinkLimits& limits, const FuzzScope& scope) {
   const Verdict::Kind kind = finding.verdict.kind;
   const StillFails still_fails = [&](const std::vector<uint32_t>& candidate) -> std::optional<std::vector<uint32_t>> {
-    Trial t = replay_trial(backend, candidate);
-    if (t.verdict.kind != kind) return std::nullopt;
+    Trial t = replay_trial(backend, candidate, scope);
+    if (t.verdict.kind != kind || known_deviation(scope, t)) return std::nullopt;
     return t.choices;
   };
   Shrunk s;
   s.shrink = shrink(finding.choices, still_fails, limits);
-  s.trial = replay_trial(backend, s.shrink.choices);
+  s.trial = replay_trial(backend, s.shrink.choices, scope);
   return s;
 }
 

@@ -22,8 +22,10 @@
 #include "backends/backend.h"
 #include "fuzz/shrink.h"
 #include "harness/case.h"
+#include "harness/expectations.h"
 #include "harness/verdict.h"
 #include "reference/expectation.h"
+#include "reference/op_table.h"
 
 namespace sp::fuzz {
 
@@ -38,8 +40,22 @@ struct Trial {
 bool is_finding(Verdict::Kind k);
 // Runs `call` (not modified) through the reference and `backend`.
 Trial judge_call(Backend& backend, const OpCall& call);
+
+// What a campaign covers and what it already knows: the ops it generates
+// (empty: every op of the table) and the known deviations of the backend
+// under test — clause-keyed expectation entries (harness/expectations.h)
+// matched against `backend_name`, the call's op and the clause of the error
+// the reference expects. A finding an entry covers is counted, not
+// reported, and the campaign goes on.
+struct FuzzScope {
+  std::vector<const OpSpec*> ops;
+  std::vector<ExpectationEntry> known;
+  std::string backend_name;
+};
+// The entry covering `t`'s finding, or null.
+const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t);
 // Generates the case of `choices` (replayed; zeros past the end) and judges it.
-Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices);
+Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices, const FuzzScope& scope = {});
 
 struct FuzzLimits {
   uint64_t seed = 1;
@@ -50,6 +66,7 @@ struct FuzzStats {
   uint64_t cases = 0;
   uint64_t invalid = 0;      // the reference expected an error
   uint64_t unsupported = 0;  // the backend declined
+  uint64_t known = 0;        // findings a known deviation covers (FuzzScope)
   double seconds = 0.0;
 };
 struct FuzzResult {
@@ -62,7 +79,8 @@ struct FuzzResult {
 // with the reference, so a known reference/backend difference does not
 // "kill" every mutant.
 FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
-                        const std::function<void(const FuzzStats&)>& progress = {}, Backend* baseline = nullptr);
+                        const std::function<void(const FuzzStats&)>& progress = {}, Backend* baseline = nullptr,
+                        const FuzzScope& scope = {});
 // Is `t` a finding that `baseline` (if any) does not share?
 bool is_new_finding(const Trial& t, Backend* baseline);
 
@@ -71,7 +89,9 @@ struct Shrunk {
   Trial trial;
   ShrinkResult shrink;
 };
-Shrunk shrink_finding(Backend& backend, const Trial& finding, const ShrinkLimits& limits = {});
+// Candidates a known deviation of `scope` covers do not count as failing.
+Shrunk shrink_finding(Backend& backend, const Trial& finding, const ShrinkLimits& limits = {},
+                      const FuzzScope& scope = {});
 
 // A regression spec case for a finding: id "regression/fuzz-BACKEND-HASH",
 // source.kind "fuzz", expect = the reference's expectation in spec form

@@ -1,6 +1,7 @@
 #include "fuzz/fuzz_cli.h"
 
 #include <fmt/format.h>
+#include <fnmatch.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "harness/exit_codes.h"
 #include "harness/runner.h"
 #include "harness/spec_loader.h"
+#include "reference/op_table.h"
 #include "reference/reference.h"
 
 namespace sp::fuzz {
@@ -36,9 +38,10 @@ std::unique_ptr<Backend> open_backend(const std::string& name, int threads) {
 
 std::string rate_line(const FuzzStats& s) {
   const double rate = s.seconds > 0 ? static_cast<double>(s.cases) / s.seconds : 0.0;
-  return fmt::format("{} cases in {:.1f} s ({:.0f} exec/s), {:.1f}% invalid, {} unsupported", s.cases, s.seconds, rate,
+  return fmt::format("{} cases in {:.1f} s ({:.0f} exec/s), {:.1f}% invalid, {} unsupported, {} known deviations",
+                     s.cases, s.seconds, rate,
                      s.cases ? 100.0 * static_cast<double>(s.invalid) / static_cast<double>(s.cases) : 0.0,
-                     s.unsupported);
+                     s.unsupported, s.known);
 }
 
 bool is_builtin_name(const std::string& name) {
@@ -50,6 +53,27 @@ bool is_builtin_name(const std::string& name) {
 }  // namespace
 
 int fuzz_main(const FuzzOptions& options) {
+  FuzzScope scope;
+  scope.backend_name = options.backend;
+  for (const std::string& glob : options.ops) {
+    bool any = false;
+    for (const OpSpec& op : op_table())
+      if (fnmatch(glob.c_str(), op.id.c_str(), 0) == 0) {
+        if (std::find(scope.ops.begin(), scope.ops.end(), &op) == scope.ops.end()) scope.ops.push_back(&op);
+        any = true;
+      }
+    if (!any) {
+      std::cerr << "scatterproof: --op " << glob << " matches no op of the table (scatterproof ops lists them)\n";
+      return exit_code::kUsage;
+    }
+  }
+  try {
+    for (ExpectationEntry& e : load_expectation_files(options.expectations))
+      if (!e.clause_pattern.empty() && e.case_pattern.empty()) scope.known.push_back(std::move(e));
+  } catch (const SpecError& e) {
+    std::cerr << "scatterproof: " << e.what() << "\n";
+    return exit_code::kBadSpecInput;
+  }
   auto backend = open_backend(options.backend, options.threads);
   if (!backend) return exit_code::kBackendUnavailable;
   const uint64_t seed =
@@ -60,9 +84,12 @@ int fuzz_main(const FuzzOptions& options) {
   limits.seed = seed;
   limits.duration = to_ms(options.seconds);
   limits.max_cases = options.max_cases;
-  const FuzzResult r = fuzz_backend(*backend, limits, [&](const FuzzStats& s) {
-    if (tty) std::cerr << "\r[fuzz] " << rate_line(s) << "   " << std::flush;
-  });
+  const FuzzResult r = fuzz_backend(
+      *backend, limits,
+      [&](const FuzzStats& s) {
+        if (tty) std::cerr << "\r[fuzz] " << rate_line(s) << "   " << std::flush;
+      },
+      nullptr, scope);
   if (tty) std::cerr << "\n";
   std::cout << rate_line(r.stats) << "\n";
   if (!r.finding) {
@@ -71,7 +98,7 @@ int fuzz_main(const FuzzOptions& options) {
   }
   std::cout << verdict_name(r.finding->verdict.kind) << ": " << r.finding->call.describe() << "\n  "
             << r.finding->verdict.detail << "\nshrinking " << r.finding->choices.size() << " choices...\n";
-  const Shrunk s = shrink_finding(*backend, *r.finding);
+  const Shrunk s = shrink_finding(*backend, *r.finding, {}, scope);
   std::cout << fmt::format("shrunk to {} choices in {} attempts: {}\n  {}\n", s.shrink.choices.size(),
                            s.shrink.attempts, s.trial.call.describe(), s.trial.verdict.detail);
   const Case c = repro_case(s.trial, options.backend);

@@ -27,7 +27,9 @@ struct FuzzOptions {
   uint64_t seed = 0;  // 0: derived from the clock (printed, so a run can be repeated)
   uint64_t max_cases = 0;
   std::string out_dir = "fuzz-out";
-  int threads = 1;  // backend threads; the generated tensors are small
+  int threads = 1;                        // backend threads; the generated tensors are small
+  std::vector<std::string> ops;           // op id globs; empty: every op
+  std::vector<std::string> expectations;  // files whose clause-keyed entries are known deviations
 };
 int fuzz_main(const FuzzOptions& options);
 

@@ -181,7 +181,17 @@ std::string render_tensor_values(const Tensor& t, int64_t max_elements) {
 }
 
 std::optional<std::string> storage_guard_violation(const OpCall& before, const OpCall& after) {
-  const std::string written = is_inplace_op(after.op) ? output_name(after.op) : std::string();
+  const std::string written = written_operand(after);
+  // A mis-shaped out= is resized before it is written (T-OUT6): then any byte
+  // of its storage may change.
+  bool written_resized = false;
+  if (const Tensor* w = written.empty() || is_inplace_op(after.op) ? nullptr : before.tensor(written))
+    if (const OpSpec* spec = find_op(after.op)) {
+      OpCall without = before;
+      without.tensors.erase(written);
+      const std::optional<Shape> shape = output_shape_of(*spec, without);
+      written_resized = !shape || *shape != w->shape();
+    }
   std::set<const std::vector<std::byte>*> seen;
   for (const auto& [name, tensor] : after.tensors) {
     const std::vector<std::byte>* storage = tensor.storage().get();
@@ -201,6 +211,7 @@ std::optional<std::string> storage_guard_violation(const OpCall& before, const O
       if (other.storage().get() != storage) continue;
       if (other_name == written) {
         holds_written = true;
+        if (written_resized) std::fill(writable.begin(), writable.end(), true);
         const size_t size = dtype_size(other.dtype());
         for (int64_t off : reached_offsets(other))
           std::fill_n(writable.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(off) * size), size, true);
@@ -264,12 +275,15 @@ Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, 
     return Verdict::fail(fmt::format("expected {} output(s), got {}", want.size(), out.outputs.size()));
   for (size_t i = 0; i < want.size(); ++i)
     if (auto bad = compare_output(before, want[i], out.outputs[i], /*name_writers=*/true)) return Verdict::fail(*bad);
-  // An in-place op must leave its result in the caller's self, not only in
-  // what it returns.
-  const Tensor* self = is_inplace_op(after.op) ? after.tensor(output_name(after.op)) : nullptr;
-  if (self && want.size() == 1)
-    if (auto bad = compare_output(before, want.front(), *self, /*name_writers=*/true))
-      return Verdict::fail("in-place op did not update self: " + *bad);
+  // An in-place op must leave its result in the caller's self, and a
+  // correctly shaped out= must hold it, not only what the op returns.
+  const std::string written = written_operand(after);
+  const Tensor* target = written.empty() ? nullptr : after.tensor(written);
+  if (target && want.size() == 1 && target->shape() == want.front().exact.shape())
+    if (auto bad = compare_output(before, want.front(), *target, /*name_writers=*/true))
+      return Verdict::fail((is_inplace_op(after.op) ? "in-place op did not update self: "
+                                                    : "the result was not written into the given out: ") +
+                           *bad);
   return Verdict::pass();
 }
 

@@ -46,10 +46,15 @@ std::vector<ExpectationEntry> load_expectation_file(const std::string& path) {
     const nlohmann::json& e = entries[i];
     if (!e.is_object()) throw SpecError(path, "", "entries[" + std::to_string(i) + "]", "must be an object");
     for (const auto& [key, value] : e.items())
-      if (key != "case" && key != "backend" && key != "reason" && key != "link")
+      if (key != "case" && key != "clause" && key != "op" && key != "backend" && key != "reason" && key != "link")
         throw SpecError(path, "", "entries[" + std::to_string(i) + "]." + key, "unknown field");
     ExpectationEntry x;
-    x.case_pattern = required_string(e, path, i, "case");
+    if (!e.contains("case") && !e.contains("clause"))
+      throw SpecError(path, "", "entries[" + std::to_string(i) + "].case",
+                      "missing: an entry names a case (glob), a clause of reference/SEMANTICS.md, or both");
+    if (e.contains("case")) x.case_pattern = required_string(e, path, i, "case");
+    if (e.contains("clause")) x.clause_pattern = required_string(e, path, i, "clause");
+    if (e.contains("op")) x.op_pattern = required_string(e, path, i, "op");
     x.backend_pattern = required_string(e, path, i, "backend");
     x.reason = required_string(e, path, i, "reason");
     if (e.contains("link")) x.link = required_string(e, path, i, "link");
@@ -69,9 +74,24 @@ std::vector<ExpectationEntry> load_expectation_files(const std::vector<std::stri
 }
 
 const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& entries, const std::string& case_id,
-                                         const std::string& backend) {
-  for (const ExpectationEntry& e : entries)
-    if (glob_matches(e.backend_pattern, backend) && glob_matches(e.case_pattern, case_id)) return &e;
+                                         const std::string& backend, const std::string& op, const std::string& clause) {
+  for (const ExpectationEntry& e : entries) {
+    if (!glob_matches(e.backend_pattern, backend)) continue;
+    if (!e.case_pattern.empty() && !glob_matches(e.case_pattern, case_id)) continue;
+    if (!e.clause_pattern.empty()) {
+      // `clause`: the cited clauses, space separated; any one may match.
+      bool any = false;
+      for (size_t start = 0; start < clause.size() && !any;) {
+        size_t end = clause.find(' ', start);
+        if (end == std::string::npos) end = clause.size();
+        any = glob_matches(e.clause_pattern, clause.substr(start, end - start));
+        start = end + 1;
+      }
+      if (!any) continue;
+    }
+    if (!e.op_pattern.empty() && !glob_matches(e.op_pattern, op)) continue;
+    return &e;
+  }
   return nullptr;
 }
 
@@ -96,7 +116,10 @@ size_t write_expectation_file(const std::string& path, const std::vector<Expecta
   std::vector<ExpectationEntry> existing;
   if (std::ifstream(path).good()) existing = load_expectation_file(path);
   auto to_json = [](const ExpectationEntry& e) {
-    nlohmann::json j = {{"case", e.case_pattern}, {"backend", e.backend_pattern}, {"reason", e.reason}};
+    nlohmann::json j = {{"backend", e.backend_pattern}, {"reason", e.reason}};
+    if (!e.case_pattern.empty()) j["case"] = e.case_pattern;
+    if (!e.clause_pattern.empty()) j["clause"] = e.clause_pattern;
+    if (!e.op_pattern.empty()) j["op"] = e.op_pattern;
     if (!e.link.empty()) j["link"] = e.link;
     return j;
   };

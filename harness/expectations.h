@@ -6,7 +6,14 @@
 //                 "reason": "Paddle wraps negative indices", "link": "https://..."}]}
 //
 // `case` and `backend` are exact names or fnmatch globs (`*` crosses `/`, so
-// "torch/*" also covers layout variants "torch/x@gapped"). A listed result
+// "torch/*" also covers layout variants "torch/x@gapped").
+// A deviation the backend shows wherever a documented rule applies is keyed
+// by that rule instead: {"clause": "T-IA13", "op": "torch.index_add*",
+// "backend": "libtorch", ...} matches every result (spec case or generated
+// by `scatterproof fuzz`) whose reference answer cites that clause
+// (reference/SEMANTICS.md: the clause of the error it expects, or of a
+// decision note) for an op matching `op` (default "*").
+// An entry names `case`, `clause`, or both (then both must match). A listed result
 // still runs: a failure becomes XFAIL (expected), a pass becomes XPASS (the
 // entry is stale — unexpected by default, a warning with --xpass=warn).
 // Unsupported results are left as they are.
@@ -21,20 +28,24 @@
 namespace sp {
 
 struct ExpectationEntry {
-  std::string case_pattern;
+  std::string case_pattern;  // empty: any case (then clause_pattern is set)
   std::string backend_pattern;
   std::string reason;
   std::string link;
-  std::string file;  // where it was read from
+  std::string file;            // where it was read from
+  std::string clause_pattern;  // empty: any clause
+  std::string op_pattern;      // empty: any op
 };
 
 // Throws SpecError (harness/case.h) naming the file, the entry and the field.
 std::vector<ExpectationEntry> load_expectation_file(const std::string& path);
 std::vector<ExpectationEntry> load_expectation_files(const std::vector<std::string>& paths);
 
-// The first entry matching (case id, backend), or null.
+// The first entry matching (case id, backend, op, the clauses the
+// reference's answer cites, space separated — cited_clauses()), or null.
 const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& entries, const std::string& case_id,
-                                         const std::string& backend);
+                                         const std::string& backend, const std::string& op = {},
+                                         const std::string& clause = {});
 
 // Applies an entry to a judged verdict: fail/crash/timeout/error -> xfail,
 // pass -> xpass; anything else unchanged. The detail says why.

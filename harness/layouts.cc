@@ -102,11 +102,16 @@ std::optional<Tensor> expanded(const Tensor& t) {
 std::optional<OpCall> relayout(const OpCall& call, const std::string& layout) {
   OpCall out = call;
   bool changed = false;
-  const std::string written = is_inplace_op(call.op) ? "self" : "";
+  const std::string written = written_operand(call);
   for (auto& [name, t] : out.tensors) {
-    // An operand whose elements alias (stride 0) keeps its layout: a dense
+    // An operand whose elements alias (stride 0), or that shares its storage
+    // with another operand (out= over an input), keeps its layout: a
     // re-layout would turn it into a different call.
     if (t.has_internal_overlap()) continue;
+    const bool shares_storage = std::any_of(call.tensors.begin(), call.tensors.end(), [&](const auto& other) {
+      return other.first != name && other.second.storage() && other.second.storage() == t.storage();
+    });
+    if (shares_storage) continue;
     std::optional<Tensor> moved;
     if (layout == "transposed")
       moved = transposed(t);

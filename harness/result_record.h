@@ -29,7 +29,11 @@ struct ResultRecord {
   Verdict::Kind verdict = Verdict::Kind::Error;
   std::string detail;
   std::string expected;  // the reference's answer, summarized
-  std::string outcome;   // what the backend (or document) said, summarized
+  // The clauses of reference/SEMANTICS.md the reference's answer cites
+  // (harness/run_judge.h, cited_clauses), space separated: what
+  // clause-keyed expectation entries match.
+  std::string clause;
+  std::string outcome;  // what the backend (or document) said, summarized
   Provenance source;
   struct ErratumNote {
     std::string document;

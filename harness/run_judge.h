@@ -30,6 +30,12 @@ struct Judged {
 // answer against the reference's `expectation` of that call.
 Judged run_and_judge(Backend& backend, const OpCall& call, const Expectation& expectation);
 
+// Every clause of reference/SEMANTICS.md the expectation cites, space
+// separated: the clause of the error it expects (or allows), then the id
+// each decision note starts with ("T-IA11: ..."). What clause-keyed
+// expectation entries (harness/expectations.h) match.
+std::string cited_clauses(const Expectation& e);
+
 // One line: "outputs [[1, 2]]", "error index_out_of_bounds: ...",
 // "unsupported: ...".
 std::string outcome_summary(const Outcome& o);

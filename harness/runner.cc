@@ -151,7 +151,8 @@ class CaseRunner {
 
   void emit(ResultRecord r) {
     if (r.check != "load") {
-      if (const ExpectationEntry* listed = find_expectation(options_.expectations, r.case_id, r.backend)) {
+      if (const ExpectationEntry* listed =
+              find_expectation(options_.expectations, r.case_id, r.backend, r.op, r.clause)) {
         const Verdict v = apply_expectation(*listed, Verdict{r.verdict, r.detail});
         r.verdict = v.kind;
         r.detail = v.detail;
@@ -176,6 +177,7 @@ class CaseRunner {
       try {
         exp = evaluate(c.call);
         doc.expected = exp->summary();
+        doc.clause = cited_clauses(*exp);
         const Verdict v = check_reference_against_document(c, *exp);
         doc.verdict = v.kind;
         doc.detail = v.detail;
@@ -241,6 +243,7 @@ class CaseRunner {
         r.detail = "not judged: the reference failed on this case";
       } else {
         r.expected = exp->summary();
+        r.clause = cited_clauses(*exp);
         Judged j = run_and_judge(*backend, c.call, *exp);
         r.outcome = outcome_summary(j.outcome);
         r.verdict = j.verdict.kind;

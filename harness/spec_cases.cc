@@ -128,7 +128,39 @@ class CaseBuilder {
     if (const std::optional<SignatureProblem> problem = check_signature(call))
       fail(field(problem->field), problem->message);
     for (const auto& [name, value] : inputs.items())
-      call.tensors[name] = tensor(value, field("inputs." + name), std::nullopt);
+      if (!value.contains("view_of")) call.tensors[name] = tensor(value, field("inputs." + name), std::nullopt);
+    for (const auto& [name, value] : inputs.items())
+      if (value.contains("view_of")) call.tensors[name] = view(inputs, name, value, call);
+  }
+
+  // {"view_of": OPERAND, "shape", "strides"?, "offset"?}: a view of another
+  // operand's storage, in its dtype (FORMAT.md, "Views into another operand").
+  Tensor view(const json& inputs, const std::string& name, const json& v, const OpCall& call) {
+    const std::string path = field("inputs." + name);
+    const std::string of = v["view_of"].get<std::string>();
+    if (of == name || !inputs.contains(of))
+      fail(join_path(path, "view_of"), "names " + of + ", which is not another operand of this case");
+    if (inputs[of].contains("view_of"))
+      fail(join_path(path, "view_of"),
+           "names " + of + ", which is itself a view: name the operand that owns the storage");
+    const Tensor& owner = call.tensors.at(of);
+    const Shape shape = json_dims(v["shape"], join_path(path, "shape"));
+    const int64_t numel = checked_numel(shape);
+    if (numel < 0 || numel > element_budget_)
+      fail(join_path(path, "shape"),
+           "the case's tensors hold more than " + std::to_string(kMaxCaseElements) + " elements in all");
+    element_budget_ -= numel;
+    const Shape strides =
+        v.contains("strides") ? json_dims(v["strides"], join_path(path, "strides")) : contiguous_strides(shape);
+    if (strides.size() != shape.size())
+      fail(join_path(path, "strides"),
+           "has " + std::to_string(strides.size()) + " entries for a rank-" + std::to_string(shape.size()) + " shape");
+    const int64_t offset = v.contains("offset") ? v["offset"].get<int64_t>() : 0;
+    try {
+      return Tensor::view(owner.dtype(), shape, strides, offset, owner.storage());
+    } catch (const std::invalid_argument& e) {
+      fail(path, std::string("view outside the storage of ") + of + ": " + e.what());
+    }
   }
 
   CaseExpect read_expect(std::optional<DType> output_dtype) {

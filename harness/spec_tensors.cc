@@ -109,18 +109,6 @@ uint64_t element_bits(const json& v, DType t, const std::string& field) {
 
 // --- tensors ---
 
-Shape json_dims(const json& a, const std::string& field) {
-  if (!a.is_array()) fail(field, "expected an array of sizes");
-  if (a.size() > static_cast<size_t>(kMaxRank))
-    fail(field, std::to_string(a.size()) + " dims; the rank limit is " + std::to_string(kMaxRank));
-  Shape dims;
-  for (size_t i = 0; i < a.size(); ++i) {
-    dims.push_back(json_int64(a[i], indexed(field, i)));
-    if (dims.back() < 0) fail(indexed(field, i), "must be >= 0");
-  }
-  return dims;
-}
-
 // Checks nested `data` against `shape` (rejecting ragged arrays) and collects
 // its elements in row-major order.
 void flatten_nested(const json& node, const Shape& shape, size_t level, std::string& path,
@@ -316,6 +304,18 @@ class TensorBuilder {
 };
 
 }  // namespace
+
+Shape json_dims(const json& a, const std::string& field) {
+  if (!a.is_array()) fail(field, "expected an array of sizes");
+  if (a.size() > static_cast<size_t>(kMaxRank))
+    fail(field, std::to_string(a.size()) + " dims; the rank limit is " + std::to_string(kMaxRank));
+  Shape dims;
+  for (size_t i = 0; i < a.size(); ++i) {
+    dims.push_back(json_int64(a[i], indexed(field, i)));
+    if (dims.back() < 0) fail(indexed(field, i), "must be >= 0");
+  }
+  return dims;
+}
 
 Tensor build_tensor(const json& j, const std::string& path, DType dtype, int64_t& case_budget) {
   return TensorBuilder(j, path, dtype, case_budget).build();

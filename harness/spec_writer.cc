@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <map>
 
 #include "harness/spec_loader.h"
 
@@ -115,7 +116,18 @@ json case_to_json(const Case& c) {
   for (const auto& [name, value] : c.call.args) args[name] = arg_to_json(value);
   if (!args.empty()) j["args"] = args;
   json inputs = json::object();
-  for (const auto& [name, tensor] : c.call.tensors) inputs[name] = tensor_to_json(tensor);
+  // Operands sharing a storage: the first (by name) owns it, the others are
+  // views of it, so a repro keeps the aliasing it found.
+  std::map<const void*, std::string> owner;
+  for (const auto& [name, tensor] : c.call.tensors) {
+    const auto [it, first] = owner.emplace(tensor.storage().get(), name);
+    if (first || !tensor.storage() || tensor.dtype() != c.call.tensors.at(it->second).dtype()) {
+      inputs[name] = tensor_to_json(tensor);
+      continue;
+    }
+    inputs[name] = {
+        {"view_of", it->second}, {"shape", tensor.shape()}, {"strides", tensor.strides()}, {"offset", tensor.offset()}};
+  }
   j["inputs"] = inputs;
   json expect = json::object();
   switch (c.expect.kind) {

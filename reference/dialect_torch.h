@@ -95,4 +95,46 @@ std::optional<uint64_t> index_add_alpha(RuleLog& log, const Scalar& alpha, DType
 // along dim; negative values do not wrap). First offender in order.
 bool index_add_values_in_bounds(RuleLog& log, const Tensor& index, int64_t size);
 
+// Tensor.index_copy_ / torch.index_copy (reference/torch_index_copy.cc).
+// T-IC2: index is a vector: rank 1, or 0-d (also when empty).
+bool index_copy_index_is_vector(RuleLog& log, const Tensor& index);
+// T-IC3: index dtype is int64 (also when empty).
+bool index_copy_index_dtype(RuleLog& log, const Tensor& index);
+// T-IC4: source has self's dtype.
+bool index_copy_source_dtype(RuleLog& log, const Tensor& self, const Tensor& source);
+// T-IC5: source's logical shape is self's with dim replaced by len(index).
+bool index_copy_source_shape(RuleLog& log, const Tensor& self, const Tensor& index, const Tensor& source, int64_t dim);
+// T-IC7: every index value v satisfies 0 <= v < size (self's logical size
+// along dim; negative values do not wrap). First offender in order.
+bool index_copy_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim, int64_t size);
+
+// Tensor.index_fill_ / torch.index_fill (reference/torch_index_fill.cc).
+// T-IF2: index dtype is int64 (also when empty).
+bool index_fill_index_dtype(RuleLog& log, const Tensor& index);
+// T-IF3: index is a vector: rank 1, or 0-d (also when empty).
+bool index_fill_index_is_vector(RuleLog& log, const Tensor& index);
+// T-IF4: value converts to self's dtype (c10::checked_convert, as T-V1);
+// the converted bits, or nullopt (and a violation).
+std::optional<uint64_t> index_fill_value(RuleLog& log, const Scalar& value, DType t);
+// T-IF5: every index value v satisfies -size <= v < size (self's logical
+// size along dim). First offender in order. Values in [-size, 0) pass here:
+// the document is silent on them (T-IF6 decides).
+bool index_fill_values_within(RuleLog& log, const Tensor& index, int64_t dim, int64_t size);
+
+// Tensor.index_reduce_ / torch.index_reduce (reference/torch_index_reduce.cc)
+// share T-IA2..T-IA6, T-IA8 and T-IA10 with index_add_.
+// T-IR3: reduce is exactly "prod", "mean", "amax" or "amin" ("sum" too is
+// refused); the mode, or nullopt (and a violation).
+std::optional<ReduceMode> index_reduce_mode(RuleLog& log, const std::string& reduce);
+
+// torch.take_along_dim (reference/torch_take_along_dim.cc), in LibTorch
+// 1.13's order.
+// T-TA3: with a dim, indices has input's rank (physical: 0-d and 1-D differ).
+bool take_along_dim_same_rank(RuleLog& log, const Tensor& input, const Tensor& indices);
+// T-TA4: indices dtype is int64 ("Must have long dtype"), also when empty.
+bool take_along_dim_indices_long(RuleLog& log, const Tensor& indices);
+// T-TA5: for every d != dim, input.size(d) and indices.size(d) are equal or
+// one of them is 1 (they broadcast). REQUIRES: equal ranks, dim in range.
+bool take_along_dim_broadcasts(RuleLog& log, const Tensor& input, const Tensor& indices, int64_t dim);
+
 }  // namespace sp::ref::torch_rules

@@ -15,6 +15,10 @@ Expectation torch_scatter_add(const OpCall& call, Trace* trace);     // torch_sc
 Expectation torch_scatter_reduce(const OpCall& call, Trace* trace);  // torch_scatter_reduce.cc
 Expectation torch_index_select(const OpCall& call, Trace* trace);    // torch_index_select.cc
 Expectation torch_index_add(const OpCall& call, Trace* trace);       // torch_index_add.cc
+Expectation torch_index_copy(const OpCall& call, Trace* trace);      // torch_index_copy.cc
+Expectation torch_index_fill(const OpCall& call, Trace* trace);      // torch_index_fill.cc
+Expectation torch_index_reduce(const OpCall& call, Trace* trace);    // torch_index_reduce.cc
+Expectation torch_take_along_dim(const OpCall& call, Trace* trace);  // torch_take_along_dim.cc
 Expectation mindspore_scatter(const OpCall& call, Trace* trace);     // mindspore_scatter.cc
 Expectation paddle_scatter(const OpCall& call, Trace* trace);        // paddle_scatter.cc
 
@@ -27,8 +31,12 @@ const DTypeSet kAll = DTypeSet::all();
 // PyTorch 1.13 documents and accepts an int64 index only.
 const DTypeSet kTorchIndex{DType::Int64};
 const DTypeSet kInt32Or64{DType::Int32, DType::Int64};
+const DTypeSet kFloating{DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
 
 ArgSpec dim_arg() { return {"dim", T::Int, true, std::nullopt, {}}; }
+// PyTorch's optional out= tensor; `may_be`: operands it may be the very
+// same view of (T-OUT5).
+OperandSpec out_param(std::vector<std::string> may_be) { return {"out", R::Out, kAll, "", std::move(may_be)}; }
 
 // The in-place entry of a PyTorch op (self written in place, the output is
 // self, operands self / index / a third one) and the table's defaults for
@@ -52,7 +60,9 @@ OpSpec torch_in_place(std::string id, std::string summary, std::string source, D
 
 // Adds `in_place` and its out-of-place twin `out_id` (out = a copy of self,
 // then the same writes; self is only read).
-void torch_pair(std::vector<OpSpec>& table, OpSpec in_place, std::string out_id, std::string out_summary) {
+// With `takes_out`, the twin also takes PyTorch's out= tensor (T-OUT*).
+void torch_pair(std::vector<OpSpec>& table, OpSpec in_place, std::string out_id, std::string out_summary,
+                bool takes_out = false) {
   OpSpec out = in_place;
   out.id = std::move(out_id);
   out.summary = std::move(out_summary);
@@ -60,6 +70,7 @@ void torch_pair(std::vector<OpSpec>& table, OpSpec in_place, std::string out_id,
   out.output = "out";
   for (OperandSpec& o : out.operands)
     if (o.role == R::InPlace) o.role = R::Read;
+  if (takes_out) out.operands.push_back(out_param({}));
   table.push_back(std::move(in_place));
   table.push_back(std::move(out));
 }
@@ -70,7 +81,7 @@ std::vector<OpSpec> build_table() {
                "torch",
                "torch.gather: out[i][j][k] = input[index[i][j][k]][j][k] (dim 0)",
                "seed 000 (torch.gather explained, PyTorch 1.13)",
-               {{"input", R::Read, kAll, ""}, {"index", R::Index, kTorchIndex, ""}},
+               {{"input", R::Read, kAll, ""}, {"index", R::Index, kTorchIndex, ""}, out_param({"index"})},
                {dim_arg()},
                false,
                "out",
@@ -89,7 +100,8 @@ std::vector<OpSpec> build_table() {
                              {"value", T::Scalar, false, std::nullopt, {}},
                              {"reduce", T::String, false, std::nullopt, {"add", "multiply"}}},
                             ShapeFamily::ScatterElements, torch_scatter),
-             "torch.scatter", "torch.scatter: out = self.clone().scatter_(dim, index, src|value, reduce)");
+             "torch.scatter", "torch.scatter: out = self.clone().scatter_(dim, index, src|value, reduce)",
+             /*takes_out=*/true);
   torch_pair(
       t,
       torch_in_place("torch.scatter_add_", "Tensor.scatter_add_: adds src into self at index along dim",
@@ -119,12 +131,51 @@ std::vector<OpSpec> build_table() {
                             {dim_arg(), {"alpha", T::Scalar, false, Arg::of_scalar(Scalar::of_int(1)), {}}},
                             ShapeFamily::IndexAlongDim, torch_index_add),
              "torch.index_add", "torch.index_add: out = self.clone().index_add_(dim, index, source, alpha=alpha)");
+  torch_pair(t,
+             torch_in_place("torch.index_copy_",
+                            "Tensor.index_copy_: self[...][index[i]][...] = source[...][i][...] along dim (a 1-D or "
+                            "0-d index; duplicates: any writer may win)",
+                            "PyTorch documentation of Tensor.index_copy_ / torch.index_copy, 1.13 "
+                            "(https://pytorch.org/docs/1.13/generated/torch.Tensor.index_copy_.html)",
+                            kTorchIndex, {"source", R::Read, kAll, ""}, {dim_arg()}, ShapeFamily::IndexAlongDim,
+                            torch_index_copy),
+             "torch.index_copy", "torch.index_copy: out = self.clone().index_copy_(dim, index, source)");
+  {
+    // No third operand: value is a scalar argument.
+    OpSpec index_fill = torch_in_place(
+        "torch.index_fill_", "Tensor.index_fill_: self[...][index[i]][...] = value along dim (a 1-D or 0-d index)",
+        "PyTorch documentation of Tensor.index_fill_ / torch.index_fill, 1.13 "
+        "(https://pytorch.org/docs/1.13/generated/torch.Tensor.index_fill_.html)",
+        kTorchIndex, {}, {dim_arg(), {"value", T::Scalar, true, std::nullopt, {}}}, ShapeFamily::IndexAlongDim,
+        torch_index_fill);
+    index_fill.operands.pop_back();
+    torch_pair(t, std::move(index_fill), "torch.index_fill",
+               "torch.index_fill: out = self.clone().index_fill_(dim, index, value)");
+  }
+  {
+    // The document: "This function only supports floating point tensors"
+    // (self and source); other dtypes are answered as unspecified (T-IR4).
+    OpSpec index_reduce = torch_in_place(
+        "torch.index_reduce_",
+        "Tensor.index_reduce_: reduces source's slices into self's rows index[i] along dim (prod, mean, amax, "
+        "amin), optionally without self's own values",
+        "PyTorch documentation of Tensor.index_reduce_ / torch.index_reduce, 1.13 "
+        "(https://pytorch.org/docs/1.13/generated/torch.Tensor.index_reduce_.html)",
+        kInt32Or64, {"source", R::Read, kFloating, ""},
+        {dim_arg(),
+         {"reduce", T::String, true, std::nullopt, {"prod", "mean", "amax", "amin"}},
+         {"include_self", T::Bool, false, Arg::of_bool(true), {}}},
+        ShapeFamily::IndexAlongDim, torch_index_reduce);
+    index_reduce.operands[0].dtypes = kFloating;
+    torch_pair(t, std::move(index_reduce), "torch.index_reduce",
+               "torch.index_reduce: out = self.clone().index_reduce_(dim, index, source, reduce, include_self)");
+  }
   t.push_back({"torch.index_select",
                "torch",
                "torch.index_select: out[...][i][...] = input[...][index[i]][...] along dim (a 1-D or 0-d index)",
                "PyTorch documentation of torch.index_select, 1.13 "
                "(https://pytorch.org/docs/1.13/generated/torch.index_select.html)",
-               {{"input", R::Read, kAll, ""}, {"index", R::Index, kInt32Or64, ""}},
+               {{"input", R::Read, kAll, ""}, {"index", R::Index, kInt32Or64, ""}, out_param({"index"})},
                {dim_arg()},
                false,
                "out",
@@ -134,6 +185,23 @@ std::vector<OpSpec> build_table() {
                ShapeFamily::IndexAlongDim,
                torch_index_select,
                OutputShape::IndexLengthAlongDim});
+  // dim is optional: absent means None (both operands read flattened).
+  t.push_back({"torch.take_along_dim",
+               "torch",
+               "torch.take_along_dim: out[i][j][k] = input[indices[i][j][k]][j][k] (dim 0) with indices and input "
+               "broadcast apart from dim; without dim, input.flatten()[indices.flatten()]",
+               "PyTorch documentation of torch.take_along_dim, 1.13 "
+               "(https://pytorch.org/docs/1.13/generated/torch.take_along_dim.html)",
+               {{"input", R::Read, kAll, ""}, {"indices", R::Index, kTorchIndex, ""}, out_param({"indices"})},
+               {{"dim", T::Int, false, std::nullopt, {}}},
+               false,
+               "out",
+               "input",
+               "input",
+               "input",
+               ShapeFamily::TakeAlongDim,
+               torch_take_along_dim,
+               OutputShape::BroadcastAlongDim});
   t.push_back({"mindspore.scatter_",
                "mindspore",
                "MindSpore Tensor.scatter_: 4 overloads (src|value, reduce), negative indices allowed before r2.10",
@@ -190,6 +258,8 @@ std::string_view operand_role_name(OperandRole r) {
       return "index";
     case OperandRole::InPlace:
       return "in place";
+    case OperandRole::Out:
+      return "out (optional)";
   }
   return "?";
 }
@@ -229,10 +299,44 @@ const OpSpec& op_spec(std::string_view id) {
   return *op;
 }
 
+namespace {
+
+// OutputShape::BroadcastAlongDim (take_along_dim): nullopt when the index
+// operand is missing, the ranks differ, dim is out of range or a dim apart
+// from dim does not broadcast. A 0-d `of` with a dim keeps its 0-d shape.
+std::optional<Shape> broadcast_along_dim_shape(const OpSpec& op, const OpCall& call, const Tensor& of) {
+  const Tensor* index = nullptr;
+  for (const OperandSpec& o : op.operands)
+    if (o.role == OperandRole::Index) index = call.tensor(o.name);
+  if (!index) return std::nullopt;
+  const std::optional<int64_t> dim = call.int_arg("dim");
+  if (!dim) return Shape{index->numel()};
+  const int64_t rank = std::max<int64_t>(of.rank(), 1);
+  if (index->rank() != of.rank() || *dim < -rank || *dim >= rank) return std::nullopt;
+  if (of.rank() == 0) return of.shape();
+  const size_t along = static_cast<size_t>(*dim < 0 ? *dim + rank : *dim);
+  Shape shape = of.shape();
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const int64_t a = of.shape()[d], b = index->shape()[d];
+    if (d == along)
+      shape[d] = b;
+    else if (a == b || b == 1)
+      shape[d] = a;
+    else if (a == 1)
+      shape[d] = b;
+    else
+      return std::nullopt;
+  }
+  return shape;
+}
+
+}  // namespace
+
 std::optional<Shape> output_shape_of(const OpSpec& op, const OpCall& call) {
   const Tensor* of = call.tensor(op.output_shape_of);
   if (!of) return std::nullopt;
   if (op.output_shape == OutputShape::OfOperand) return of->shape();
+  if (op.output_shape == OutputShape::BroadcastAlongDim) return broadcast_along_dim_shape(op, call, *of);
   const Tensor* index = nullptr;
   for (const OperandSpec& o : op.operands)
     if (o.role == OperandRole::Index) index = call.tensor(o.name);
@@ -259,6 +363,20 @@ bool is_inplace_op(std::string_view op) {
 }
 
 std::string output_name(std::string_view op) { return is_inplace_op(op) ? "self" : "out"; }
+
+const OperandSpec* out_operand(const OpSpec& op) {
+  for (const OperandSpec& o : op.operands)
+    if (o.role == OperandRole::Out) return &o;
+  return nullptr;
+}
+
+std::string written_operand(const OpCall& call) {
+  const OpSpec* spec = find_op(call.op);
+  if (!spec) return is_inplace_op(call.op) ? "self" : "";
+  if (spec->in_place) return spec->output;
+  const OperandSpec* out = out_operand(*spec);
+  return out && call.tensor(out->name) ? out->name : "";
+}
 
 std::optional<SignatureProblem> check_signature(const OpCall& call) {
   const OpSpec* spec = find_op(call.op);
@@ -292,7 +410,7 @@ std::optional<SignatureProblem> check_signature(const OpCall& call) {
       if (!given && !arg_given)
         return SignatureProblem{"inputs." + o.name,
                                 "missing: " + call.op + " needs inputs." + o.name + " or args." + o.or_arg};
-    } else if (!given) {
+    } else if (!given && o.role != OperandRole::Out) {
       return SignatureProblem{"inputs." + o.name, "missing: " + call.op + " needs operand " + o.name};
     }
   }

@@ -49,8 +49,12 @@ enum class OperandRole {
   Read,     // read only (input, src, updates, x)
   Index,    // read only, holds indices
   InPlace,  // read, then written in place (self of an in-place op)
+  // PyTorch's `out=`: optional; when the case passes it, the result is
+  // written into it (resized first when its shape is not the result's).
+  // Its rules (dtype, overlap with the operands) are reference/torch_out.cc's.
+  Out,
 };
-std::string_view operand_role_name(OperandRole r);  // "read", "index", "in place"
+std::string_view operand_role_name(OperandRole r);  // "read", "index", "in place", "out"
 
 struct OperandSpec {
   std::string name;  // the framework's own parameter name
@@ -61,6 +65,10 @@ struct OperandSpec {
   // Non-empty: the case passes either this tensor or the scalar argument of
   // this name, exactly one (scatter_'s src / value).
   std::string or_arg;
+  // Role Out: operands the out tensor may be the very same view of (same
+  // storage, offset, shape and strides) because the op reads them only at
+  // out's own positions (gather's index); see T-OUT5.
+  std::vector<std::string> out_may_be;
 };
 
 struct ArgSpec {
@@ -85,12 +93,20 @@ enum class ShapeFamily {
   // along dim; source (when the op has one) is self's shape with dim
   // replaced by len(index). index_select reads input the same way.
   IndexAlongDim,
+  // torch.take_along_dim(input, indices, dim=None): indices has input's rank
+  // and broadcasts against input in every dim but dim (size-1 dims on either
+  // side); without dim both are read flattened, any shapes.
+  TakeAlongDim,
 };
 
 // How an out-of-place op's output shape follows from its operands.
 enum class OutputShape {
   OfOperand,            // the shape of operand `output_shape_of`
   IndexLengthAlongDim,  // `output_shape_of`'s shape with dim replaced by index.numel()
+  // take_along_dim: with dim, the broadcast of `output_shape_of`'s shape and
+  // the index operand's apart from dim, the index's size along dim; without
+  // dim (None), 1-D of index.numel().
+  BroadcastAlongDim,
 };
 
 struct OpSpec {
@@ -137,6 +153,12 @@ std::vector<std::string> known_ops();
 bool is_known_op(std::string_view op);
 bool is_inplace_op(std::string_view op);
 std::string output_name(std::string_view op);  // "self" / "out"
+// The operand `call` writes into: "self" for an in-place op, "out" when an
+// out-of-place op is given an out= tensor, else "" (the op returns a fresh
+// tensor).
+std::string written_operand(const OpCall& call);
+// The op's out= operand, or nullptr when it takes none.
+const OperandSpec* out_operand(const OpSpec& op);
 
 // Whether `call` fits its op's signature: known op, every required operand
 // and argument present, no unknown ones, each argument of its declared type,

@@ -13,13 +13,17 @@
 
 #include "reference/op_table.h"
 #include "reference/semantics_common.h"
+#include "reference/torch_out.h"
 
 namespace sp {
 
 Expectation evaluate(const OpCall& call, Trace* trace) {
   if (const auto problem = check_signature(call))
     throw std::invalid_argument(call.op + ": " + problem->field + ": " + problem->message);
-  return op_spec(call.op).reference(call, trace);
+  const OpSpec& op = op_spec(call.op);
+  if (const OperandSpec* out = out_operand(op); out && call.tensor(out->name))
+    return evaluate_with_out(op, call, trace);
+  return op.reference(call, trace);
 }
 
 std::vector<std::string> explain_lines(const OpCall& call, const Expectation& e, const Trace& trace) {

@@ -37,6 +37,46 @@ Shape position_along_dim(const Tensor& t, const IndexPosition& p, int64_t dim, i
 
 Shape same_position(const Tensor& t, const IndexPosition& p) { return physical_index(t, p.logical); }
 
+void for_each_slice_position(const Tensor& index, const Tensor& source, int64_t dim,
+                             const std::function<void(const IndexPosition&, const Shape&, const Shape&)>& visit) {
+  if (index.numel() == 0) return;
+  const Shape source_logical = logical_shape(source);
+  for (int64_t d = 0; d < static_cast<int64_t>(source_logical.size()); ++d)
+    if (d != dim && source_logical[static_cast<size_t>(d)] == 0) return;  // empty slices
+  IndexPosition p{Shape(static_cast<size_t>(index.rank()), 0), {}, 0};
+  int64_t i = 0;
+  do {
+    p.logical = Shape{i};
+    p.value = read_index(index, p.pos);
+    Shape q(source_logical.size(), 0);
+    q[static_cast<size_t>(dim)] = i;
+    for (bool more = true; more;) {
+      Shape target = q;
+      target[static_cast<size_t>(dim)] = p.value;
+      visit(p, physical_index(source, q), target);
+      more = false;
+      for (size_t d = q.size(); d-- > 0;) {  // next position of the slice, row-major
+        if (static_cast<int64_t>(d) == dim) continue;
+        if (++q[d] < source_logical[d]) {
+          more = true;
+          break;
+        }
+        q[d] = 0;
+      }
+    }
+    ++i;
+  } while (next_index(p.pos, index.shape()));
+}
+
+void allow_any_nan_where_initial_nan(ExpectedTensor& result, DType t, const std::string& why) {
+  if (!is_floating(t)) return;
+  ElementAllowed any_nan;
+  any_nan.any_nan = true;
+  any_nan.why = why;
+  for (int64_t k = 0; k < result.exact.numel(); ++k)
+    if (bits_is_nan(t, load_bits(t, result.exact.element_ptr(k)))) result.loose.try_emplace(k, any_nan);
+}
+
 WriteOrigin read_from(const IndexPosition& p, std::string_view name, const Tensor& t, const Shape& at) {
   return WriteOrigin{name, &t, &at, &p.pos, p.value};
 }

@@ -66,6 +66,21 @@ Shape position_along_dim(const Tensor& t, const IndexPosition& p, int64_t dim, i
 // The element of `t` at p's own position (`src[i][j][k]`).
 Shape same_position(const Tensor& t, const IndexPosition& p);
 
+// The slice walk of the index-along-dim ops (`self[:, index[i], :] op=
+// source[:, i, :]`): for every position i of a vector (or 0-d) `index`, in
+// order, and every position of `source`'s logical slice i (dim held at i,
+// the others row-major), calls visit(p, at, target): `at` is source's own
+// multi-index, `target` the logical position with dim replaced by
+// index[i] (map it with physical_index). `p.logical` is {i}.
+// REQUIRES: is_integral(index.dtype()), index rank <= 1, dim < logical rank of source.
+void for_each_slice_position(const Tensor& index, const Tensor& source, int64_t dim,
+                             const std::function<void(const IndexPosition&, const Shape&, const Shape&)>& visit);
+
+// A NaN stored in `initial` (the output's starting contents) may come back
+// as any NaN wherever the result keeps its bits exactly: for reductions that
+// divide the whole output by a count (scatter_reduce / index_reduce "mean").
+void allow_any_nan_where_initial_nan(ExpectedTensor& result, DType t, const std::string& why);
+
 // What a write read, for the trace: operand `name` of `t` at `at`, chosen by
 // index position `p`. Non-owning; text is built only when tracing.
 WriteOrigin read_from(const IndexPosition& p, std::string_view name, const Tensor& t, const Shape& at);

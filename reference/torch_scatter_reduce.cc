@@ -99,14 +99,8 @@ Expectation torch_scatter_reduce(const OpCall& call, Trace* trace) {
   ExpectedTensor result = out.finish();
   // T-RD10: a mean divides the whole output by the count (1 where nothing
   // points), which may quiet or canonicalise an untouched NaN.
-  if (*mode == ReduceMode::Mean && is_floating(self.dtype())) {
-    ElementAllowed any_nan;
-    any_nan.any_nan = true;
-    any_nan.why = "T-RD10: a NaN divided by its count: any NaN";
-    for (int64_t k = 0; k < result.exact.numel(); ++k)
-      if (bits_is_nan(self.dtype(), load_bits(self.dtype(), result.exact.element_ptr(k))))
-        result.loose.try_emplace(k, any_nan);
-  }
+  if (*mode == ReduceMode::Mean)
+    ref::allow_any_nan_where_initial_nan(result, self.dtype(), "T-RD10: a NaN divided by its count: any NaN");
   std::vector<std::string> notes;
   if (empty) notes.push_back("T-E1: empty index, no-op (LibTorch 1.13)");
   if (!op.in_place) notes.push_back("T-S9: out-of-place, out = copy of self then the reduction");

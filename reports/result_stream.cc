@@ -21,6 +21,7 @@ nlohmann::json record_to_json(const ResultRecord& r) {
       {"verdict", verdict_name(r.verdict)},
       {"detail", r.detail},
       {"expected", r.expected},
+      {"clause", r.clause},
       {"outcome", r.outcome},
       {"source",
        {{"document", r.source.document},
@@ -67,6 +68,7 @@ ResultRecord record_from_json(const nlohmann::json& j) {
   r.verdict = *kind;
   r.detail = optional_string(j, "detail");
   r.expected = optional_string(j, "expected");
+  r.clause = optional_string(j, "clause");
   r.outcome = optional_string(j, "outcome");
   if (auto s = j.find("source"); s != j.end() && s->is_object()) {
     r.source.document = optional_string(*s, "document");

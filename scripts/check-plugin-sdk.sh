@@ -16,5 +16,6 @@ cmake -S examples/plugin -B "$work/vendor-build" -G Ninja -DCMAKE_BUILD_TYPE=Rel
 cmake --build "$work/vendor-build"
 plugin="$work/vendor-build/libvendor_scatter.so"
 "$work/prefix/bin/scatterproof" run --backend "plugin:$plugin" --report-dir "$work/reports" \
-    specs/torch specs/edge/torch-gather-*.json specs/edge/torch-scatter-*.json
+    specs/torch specs/edge/torch-gather-*.json specs/edge/torch-scatter-*.json specs/edge/torch-index-select-*.json \
+    specs/edge/torch-out.json
 echo "check-plugin-sdk: the example plugin built against the installed SDK ran the torch specs as expected"

@@ -374,6 +374,152 @@ TEST_F(CpuBackendTest, TorchIndexAddEveryDtypeAlphaAndSplit) {
   }
 }
 
+OpCall index_reduce_call(const char* op, Tensor self, Tensor index, Tensor source, int64_t dim,
+                         const std::string& reduce, std::optional<bool> include_self) {
+  OpCall c;
+  c.op = op;
+  c.tensors = {{"self", std::move(self)}, {"index", std::move(index)}, {"source", std::move(source)}};
+  c.set_arg("dim", Arg::of_int(dim));
+  c.set_arg("reduce", Arg::of_string(reduce));
+  if (include_self) c.set_arg("include_self", Arg::of_bool(*include_self));
+  return c;
+}
+
+// index_reduce splits like index_add (outer positions or inner ranges):
+// every floating dtype x reduce x include_self at the edge sizes (duplicates,
+// int32/int64 indices, rows never named), a bad value, a mis-shaped source,
+// a 0-d self, and large cases past the parallel threshold in both split
+// modes with heavy duplicates (mean's per-row count included).
+TEST_F(CpuBackendTest, TorchIndexReduceEveryFloatDtypeReduceAndSplit) {
+  for (const char* op : {"torch.index_reduce_", "torch.index_reduce"}) {
+    for (DType t : {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}) {
+      for (const char* reduce : {"prod", "mean", "amax", "amin"}) {
+        for (std::optional<bool> include_self : {std::optional<bool>{}, std::optional<bool>{false}}) {
+          for (int64_t n : {0, 1, 7, 16, 33}) {
+            const int64_t rows = uniform(1, 5), width = std::max<int64_t>(n, 1);
+            for (int64_t dim : {0, 1, -1}) {
+              const Shape self_shape{rows + 1, width};
+              const int64_t d = dim < 0 ? dim + 2 : dim;
+              const int64_t size = self_shape[static_cast<size_t>(d)];
+              const int64_t m = uniform(0, 6);
+              Shape source_shape = self_shape;
+              source_shape[static_cast<size_t>(d)] = m;
+              const DType index_t = uniform(0, 1) ? DType::Int64 : DType::Int32;
+              agree_all_threads(index_reduce_call(
+                  op, make(t, self_shape, kLayouts[static_cast<size_t>(uniform(0, 3))]),
+                  make_index(index_t, {m}, kLayouts[static_cast<size_t>(uniform(0, 2))], 0, size - 1),
+                  make(t, source_shape, kLayouts[static_cast<size_t>(uniform(0, 2))]), dim, reduce, include_self));
+            }
+          }
+          agree_all_threads(index_reduce_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({2}, {0, -1}),
+                                              make(t, {2, 4}, Layout::Contiguous), 0, reduce, include_self));
+          agree_all_threads(index_reduce_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({2}, {0, 1}),
+                                              make(t, {2, 1}, Layout::Contiguous), 0, reduce, include_self));
+          agree_all_threads(index_reduce_call(op, make(t, {}, Layout::Contiguous), test::i64({3}, {0, 0, 0}),
+                                              make(t, {3}, Layout::Contiguous), 0, reduce, include_self));
+        }
+      }
+    }
+  }
+  for (DType t : {DType::Float32, DType::BFloat16}) {
+    for (const char* reduce : {"mean", "amax"}) {
+      agree_all_threads(index_reduce_call("torch.index_reduce_", make(t, {700, 60}, Layout::Contiguous),
+                                          make_index(DType::Int64, {90}, Layout::Contiguous, 0, 59),
+                                          make(t, {700, 90}, Layout::Contiguous), 1, reduce, false));
+      agree_all_threads(index_reduce_call("torch.index_reduce", make(t, {40, 900}, Layout::Gapped),
+                                          make_index(DType::Int32, {60}, Layout::Contiguous, 0, 39),
+                                          make(t, {60, 900}, Layout::Transposed), 0, reduce, std::nullopt));
+    }
+  }
+}
+
+OpCall index_copy_call(const char* op, Tensor self, Tensor index, Tensor source, int64_t dim) {
+  OpCall c;
+  c.op = op;
+  c.tensors = {{"self", std::move(self)}, {"index", std::move(index)}, {"source", std::move(source)}};
+  c.set_arg("dim", Arg::of_int(dim));
+  return c;
+}
+
+OpCall index_fill_call(const char* op, Tensor self, Tensor index, int64_t dim, Scalar value) {
+  OpCall c;
+  c.op = op;
+  c.tensors = {{"self", std::move(self)}, {"index", std::move(index)}};
+  c.set_arg("dim", Arg::of_int(dim));
+  c.set_arg("value", Arg::of_scalar(value));
+  return c;
+}
+
+// index_copy / index_fill split their work like index_add (outer positions
+// or inner ranges, never index positions): every dtype at the edge sizes,
+// duplicates (index_copy: the set of writers), a bad or negative value,
+// argument errors, 0-d tensors, and large cases past the parallel threshold
+// in both split modes.
+TEST_F(CpuBackendTest, TorchIndexCopyAndFillEveryDtypeAndSplit) {
+  for (DType t : kAllDTypes) {
+    for (int64_t n : kEdgeSizes) {
+      const int64_t rows = uniform(1, 5), width = std::max<int64_t>(n, 1);
+      for (int64_t dim : {0, 1, -1}) {
+        const Shape self_shape{rows + 1, width};
+        const int64_t d = dim < 0 ? dim + 2 : dim;
+        const int64_t size = self_shape[static_cast<size_t>(d)];
+        const int64_t m = uniform(0, 6);
+        Shape source_shape = self_shape;
+        source_shape[static_cast<size_t>(d)] = m;
+        for (const char* op : {"torch.index_copy_", "torch.index_copy"})
+          agree_all_threads(
+              index_copy_call(op, make(t, self_shape, kLayouts[static_cast<size_t>(uniform(0, 3))]),
+                              make_index(DType::Int64, {m}, kLayouts[static_cast<size_t>(uniform(0, 2))], 0, size - 1),
+                              make(t, source_shape, kLayouts[static_cast<size_t>(uniform(0, 2))]), dim));
+        for (const char* op : {"torch.index_fill_", "torch.index_fill"})
+          agree_all_threads(
+              index_fill_call(op, make(t, self_shape, kLayouts[static_cast<size_t>(uniform(0, 3))]),
+                              make_index(DType::Int64, {m}, kLayouts[static_cast<size_t>(uniform(0, 2))], 0, size - 1),
+                              dim, uniform(0, 1) ? Scalar::of_int(uniform(0, 1)) : Scalar::of_float(0.75)));
+      }
+    }
+    // Bad values (self untouched), an int32 index, a mis-shaped source, 0-d tensors.
+    for (const char* op : {"torch.index_copy_", "torch.index_copy"}) {
+      agree_all_threads(index_copy_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({2}, {0, 3}),
+                                        make(t, {2, 4}, Layout::Contiguous), 0));
+      agree_all_threads(index_copy_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({2}, {0, -1}),
+                                        make(t, {2, 4}, Layout::Contiguous), 0));
+      agree_all_threads(index_copy_call(op, make(t, {3, 4}, Layout::Contiguous), test::i32({2}, {0, 1}),
+                                        make(t, {2, 4}, Layout::Contiguous), 0));
+      agree_all_threads(index_copy_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({2}, {0, 1}),
+                                        make(t, {2, 1}, Layout::Contiguous), 0));
+      agree_all_threads(index_copy_call(op, make(t, {}, Layout::Contiguous), test::i64({3}, {0, 0, 0}),
+                                        make(t, {3}, Layout::Contiguous), 0));
+    }
+    for (const char* op : {"torch.index_fill_", "torch.index_fill"}) {
+      agree_all_threads(
+          index_fill_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({2}, {0, 4}), 1, Scalar::of_int(1)));
+      agree_all_threads(
+          index_fill_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({2}, {0, -5}), 1, Scalar::of_int(1)));
+      agree_all_threads(
+          index_fill_call(op, make(t, {3, 4}, Layout::Contiguous), test::i32({1}, {0}), 1, Scalar::of_int(1)));
+      agree_all_threads(
+          index_fill_call(op, make(t, {3, 4}, Layout::Contiguous), test::i64({1}, {0}), 0, Scalar::of_int(300)));
+      agree_all_threads(
+          index_fill_call(op, make(t, {}, Layout::Contiguous), test::i64({}, {0}), -1, Scalar::of_float(-2.5)));
+    }
+  }
+  for (DType t : {DType::Float32, DType::Int32, DType::BFloat16, DType::Bool}) {
+    // Many outer positions: split by outer (dim 1 of a tall tensor), heavy duplicates.
+    agree_all_threads(index_copy_call("torch.index_copy_", make(t, {700, 60}, Layout::Contiguous),
+                                      make_index(DType::Int64, {90}, Layout::Contiguous, 0, 59),
+                                      make(t, {700, 90}, Layout::Contiguous), 1));
+    agree_all_threads(index_fill_call("torch.index_fill_", make(t, {700, 60}, Layout::Contiguous),
+                                      make_index(DType::Int64, {90}, Layout::Contiguous, 0, 59), 1, Scalar::of_int(1)));
+    // Few outer positions, long rows: split by inner ranges (dim 0).
+    agree_all_threads(index_copy_call("torch.index_copy", make(t, {40, 900}, Layout::Gapped),
+                                      make_index(DType::Int64, {60}, Layout::Contiguous, 0, 39),
+                                      make(t, {60, 900}, Layout::Transposed), 0));
+    agree_all_threads(index_fill_call("torch.index_fill", make(t, {40, 900}, Layout::Gapped),
+                                      make_index(DType::Int64, {60}, Layout::Contiguous, 0, 39), 0, Scalar::of_int(0)));
+  }
+}
+
 OpCall index_select_call(Tensor input, Tensor index, int64_t dim) {
   OpCall c;
   c.op = "torch.index_select";
@@ -448,6 +594,109 @@ TEST_F(CpuBackendTest, TorchIndexSelectEveryPathAndSplit) {
                                       make_index(DType::Int16, {2, 1}, Layout::Contiguous, 0, 1), 0));
   agree_all_threads(index_select_call(make(DType::Float32, {3, 4}, Layout::Contiguous),
                                       make_index(DType::UInt8, {2}, Layout::Contiguous, 0, 9), 0));
+}
+
+OpCall take_along_dim_call(Tensor input, Tensor indices, std::optional<int64_t> dim) {
+  OpCall c;
+  c.op = "torch.take_along_dim";
+  c.tensors = {{"input", std::move(input)}, {"indices", std::move(indices)}};
+  if (dim) c.set_arg("dim", Arg::of_int(*dim));
+  return c;
+}
+
+TEST_F(CpuBackendTest, TorchTakeAlongDimBroadcastNoneAndSplit) {
+  // Every dtype and layout, indices broadcast on either side of every dim
+  // but dim (T-TA5), sizes around the walk's thresholds.
+  for (DType t : kAllDTypes) {
+    for (int64_t n : kEdgeSizes) {
+      const int64_t rows = uniform(1, 5), width = std::max<int64_t>(n, 1);
+      for (int64_t dim : {0, 1, -1}) {
+        const int64_t d = dim < 0 ? dim + 2 : dim;
+        const Shape input_shape{rows + 1, width};
+        const int64_t size = input_shape[static_cast<size_t>(d)];
+        Shape input_s = input_shape, index_s = input_shape;
+        index_s[static_cast<size_t>(d)] = n;
+        const size_t other = d == 0 ? 1 : 0;
+        switch (uniform(0, 2)) {
+          case 0:
+            index_s[other] = 1;  // indices broadcasts
+            break;
+          case 1:
+            input_s[other] = 1;  // input broadcasts
+            break;
+          default:
+            break;
+        }
+        agree_all_threads(
+            take_along_dim_call(make(t, input_s, kLayouts[static_cast<size_t>(uniform(0, 3))]),
+                                make_index(DType::Int64, index_s, kLayouts[static_cast<size_t>(uniform(0, 3))], 0,
+                                           std::max<int64_t>(size, 1) - 1),
+                                dim));
+      }
+      // dim=None: both flattened, every layout (copies where not contiguous).
+      const Layout input_layout = kLayouts[static_cast<size_t>(uniform(0, 3))];
+      const Layout index_layout = kLayouts[static_cast<size_t>(uniform(0, 3))];
+      agree_all_threads(take_along_dim_call(make(t, {rows, 3}, input_layout),
+                                            make_index(DType::Int64, {2, width}, index_layout, 0, rows * 3 - 1),
+                                            std::nullopt));
+    }
+  }
+  for (Layout layout : kLayouts) {
+    // Past the parallel threshold, a broadcast [1, 601] indices and a [1, 33] input.
+    agree_all_threads(take_along_dim_call(make(DType::Float32, {67, 601}, layout),
+                                          make_index(DType::Int64, {1, 601}, Layout::Contiguous, 0, 66), 0));
+    agree_all_threads(take_along_dim_call(make(DType::BFloat16, {1, 33}, layout),
+                                          make_index(DType::Int64, {500, 40}, Layout::Gapped, 0, 32), 1));
+    agree_all_threads(take_along_dim_call(make(DType::Int8, {9, 40, 130}, layout),
+                                          make_index(DType::Int64, {9, 41, 1}, layout, 0, 39), 1));
+  }
+  // A bad value anywhere (first or last), with dim and without.
+  for (int64_t bad : {int64_t{500}, int64_t{-501}, int64_t{1} << 40}) {
+    for (bool at_end : {false, true}) {
+      Tensor index = make_index(DType::Int64, {3001, 1}, Layout::Contiguous, 0, 499);
+      index.set_bits_at({at_end ? 3000 : 0, 0}, static_cast<uint64_t>(bad));
+      agree_all_threads(take_along_dim_call(make(DType::Float32, {500, 33}, Layout::Contiguous), index, 0));
+      Tensor flat = make_index(DType::Int64, {3001}, Layout::Contiguous, 0, 499);
+      flat.set_bits_at({at_end ? 3000 : 0}, static_cast<uint64_t>(bad));
+      agree_all_threads(take_along_dim_call(make(DType::Float32, {20, 25}, Layout::Transposed), flat, std::nullopt));
+    }
+  }
+  // Negative values in [-s, 0): the reference allows the wrap or the error
+  // (T-TA7); the cpu backend refuses them as LibTorch 1.13 does.
+  for (std::optional<int64_t> dim : {std::optional<int64_t>{1}, std::optional<int64_t>{}}) {
+    OpCall c = take_along_dim_call(make(DType::Float32, {2, 3}, Layout::Contiguous),
+                                   make_index(DType::Int64, {2, 1}, Layout::Contiguous, -1, -1), dim);
+    ASSERT_TRUE(evaluate(c).allows_error(ErrorCategory::IndexOutOfBounds));
+    const Outcome got = backend(1).run(c);
+    ASSERT_EQ(got.kind, Outcome::Kind::Error) << got.message;
+    EXPECT_EQ(*got.error, ErrorCategory::IndexOutOfBounds) << got.message;
+  }
+  // 0-d operands, empty outs (no value read), and the argument errors in
+  // LibTorch's order.
+  for (int64_t hi : {0, 1}) {
+    agree_all_threads(take_along_dim_call(make(DType::Float32, {}, Layout::Contiguous),
+                                          make_index(DType::Int64, {}, Layout::Contiguous, 0, hi), 0));
+    agree_all_threads(take_along_dim_call(make(DType::Float32, {}, Layout::Contiguous),
+                                          make_index(DType::Int64, {3}, Layout::Contiguous, 0, hi), std::nullopt));
+  }
+  agree_all_threads(take_along_dim_call(make(DType::Float32, {0, 3}, Layout::Contiguous),
+                                        make_index(DType::Int64, {1, 2}, Layout::Contiguous, 5, 9), 1));
+  agree_all_threads(take_along_dim_call(make(DType::Float32, {1, 3}, Layout::Contiguous),
+                                        make_index(DType::Int64, {0, 1}, Layout::Contiguous, 0, 0), 1));
+  agree_all_threads(take_along_dim_call(make(DType::Float32, {3, 0}, Layout::Contiguous),
+                                        make_index(DType::Int64, {3, 2}, Layout::Contiguous, 0, 0), 1));
+  agree_all_threads(take_along_dim_call(make(DType::Float32, {0, 3}, Layout::Contiguous),
+                                        make_index(DType::Int64, {2}, Layout::Contiguous, 0, 0), std::nullopt));
+  agree_all_threads(take_along_dim_call(make(DType::Float32, {3, 4}, Layout::Contiguous),
+                                        make_index(DType::Int64, {2, 2}, Layout::Contiguous, 0, 1), 1));  // shape
+  agree_all_threads(take_along_dim_call(make(DType::Float32, {3, 4}, Layout::Contiguous),
+                                        make_index(DType::Int32, {3, 1}, Layout::Contiguous, 0, 1), 5));  // dtype
+  agree_all_threads(take_along_dim_call(make(DType::Float32, {3, 4}, Layout::Contiguous),
+                                        make_index(DType::Int32, {3}, Layout::Contiguous, 0, 1), 5));  // rank
+  agree_all_threads(take_along_dim_call(make(DType::Float32, {3, 4}, Layout::Contiguous),
+                                        make_index(DType::Int64, {3, 1}, Layout::Contiguous, 0, 1), -3));  // dim
+  agree_all_threads(take_along_dim_call(make(DType::Float32, {3, 4}, Layout::Contiguous),
+                                        make_index(DType::Int32, {0}, Layout::Contiguous, 0, 1), std::nullopt));
 }
 
 TEST_F(CpuBackendTest, TorchScatterEveryDtypeReduceAndValue) {

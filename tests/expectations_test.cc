@@ -55,6 +55,31 @@ TEST(Expectations, GlobsCoverLayoutVariantsAndBackends) {
   EXPECT_EQ(find_expectation(e, "torch/scatter_/a", "cpu"), nullptr);
 }
 
+TEST(Expectations, ClauseKeyedEntriesMatchTheReferencesClauseAndOp) {
+  const std::string p = write_temp("clause.json", R"({"format": "scatterproof-expectations/1", "entries": [
+      {"clause": "T-IA13", "op": "torch.index_add*", "backend": "libtorch", "reason": "broadcast source"}]})");
+  const std::vector<ExpectationEntry> e = load_expectation_file(p);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_TRUE(e[0].case_pattern.empty());
+  // Any case id (a spec case, a generated one), as long as clause, op and backend match.
+  EXPECT_NE(find_expectation(e, "torch/index_add-x/y", "libtorch", "torch.index_add_", "T-IA13"), nullptr);
+  EXPECT_NE(find_expectation(e, "", "libtorch", "torch.index_add", "T-IA13"), nullptr);
+  EXPECT_EQ(find_expectation(e, "", "libtorch", "torch.index_add_", "T-IA8"), nullptr);
+  EXPECT_EQ(find_expectation(e, "", "libtorch", "torch.index_add_", ""), nullptr);  // no error expected
+  EXPECT_EQ(find_expectation(e, "", "libtorch", "torch.index_reduce_", "T-IA13"), nullptr);
+  EXPECT_EQ(find_expectation(e, "", "cpu", "torch.index_add_", "T-IA13"), nullptr);
+  // A case-only entry still needs its case; an entry needs a case or a clause.
+  const std::vector<ExpectationEntry> by_case = {{"torch/a", "libtorch", "r", "", "f"}};
+  EXPECT_EQ(find_expectation(by_case, "", "libtorch", "torch.gather", "T-B1"), nullptr);
+  try {
+    load_expectation_file(write_temp("neither.json", R"({"format": "scatterproof-expectations/1", "entries": [
+      {"backend": "libtorch", "reason": "r"}]})"));
+    ADD_FAILURE() << "an entry with neither case nor clause loaded";
+  } catch (const SpecError& err) {
+    EXPECT_EQ(err.field(), "entries[0].case");
+  }
+}
+
 TEST(Expectations, FailuresBecomeXFailAndPassesXPass) {
   const ExpectationEntry e{"c", "b", "known", "", "f.json"};
   EXPECT_EQ(apply_expectation(e, Verdict::fail("x")).kind, Verdict::Kind::XFail);

@@ -200,7 +200,9 @@ TEST(FuzzGen, IndexAlongDimFamilyCoversItsShapes) {
     }
     Choices c2(seed);
     const OpCall s = generate_call_for(c2, select);
-    ASSERT_TRUE(s.tensor("input") && s.tensor("index") && s.tensors.size() == 2) << s.describe();
+    // input and index, and sometimes PyTorch's out=.
+    ASSERT_TRUE(s.tensor("input") && s.tensor("index") && s.tensors.size() == (s.tensor("out") ? 3u : 2u))
+        << s.describe();
   }
   EXPECT_GT(seen["index rank 1"], 1000);
   EXPECT_GT(seen["index rank 0"], 0);
@@ -270,6 +272,72 @@ TEST(FuzzShrink, PlantedBugShrinksToAHandfulOfElements) {
   const Shrunk s = shrink_finding(*planted, *r.finding);
   EXPECT_EQ(s.trial.verdict.kind, Verdict::Kind::Fail);
   EXPECT_LE(total_elements(s.trial.call), 8) << s.trial.call.describe();
+}
+
+TEST(FuzzGen, OutOperandsCoverEveryKind) {
+  // PyTorch's out= (T-OUT*): correctly shaped, of another dtype, mis-shaped,
+  // expanded, and sharing an operand's storage (the same view or shifted).
+  std::map<std::string, int> seen;
+  for (const char* id : {"torch.gather", "torch.scatter", "torch.index_select"}) {
+    const OpSpec& op = op_spec(id);
+    for (uint64_t seed = 1; seed <= 3000; ++seed) {
+      Choices c(seed * 7919);
+      const OpCall call = generate_call_for(c, op);
+      const Tensor* out = call.tensor("out");
+      if (!out) {
+        ++seen["no out"];
+        continue;
+      }
+      const Tensor* like = call.tensor(op.output_dtype_of);
+      OpCall without = call;
+      without.tensors.erase("out");
+      const std::optional<Shape> shape = output_shape_of(op, without);
+      if (out->dtype() != like->dtype()) ++seen["other dtype"];
+      if (shape && out->shape() != *shape) ++seen["mis-shaped"];
+      if (out->has_internal_overlap()) ++seen["expanded"];
+      for (const auto& [name, t] : call.tensors) {
+        if (name == "out" || t.storage() != out->storage()) continue;
+        ++seen[t.offset() == out->offset() && t.strides() == out->strides() && t.shape() == out->shape()
+                   ? "same view"
+                   : "shares storage"];
+      }
+      EXPECT_FALSE(check_signature(call).has_value()) << call.describe();
+    }
+  }
+  for (const char* kind : {"no out", "other dtype", "mis-shaped", "expanded", "same view", "shares storage"})
+    EXPECT_GT(seen[kind], 20) << kind;
+}
+
+TEST(FuzzEngine, ScopeLimitsTheOpsAndCountsKnownDeviations) {
+  FuzzScope scope;
+  scope.ops = {&op_spec("torch.index_select")};
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    Choices c(seed);
+    EXPECT_EQ(generate_call(c, scope.ops).op, "torch.index_select");
+  }
+  // A mutant that clamps out-of-range indices fails only where the
+  // reference expects T-IS6; listed as a known deviation, the campaign
+  // counts it and finds nothing else.
+  auto clamps = mutant("index-select-clamps-index");
+  ASSERT_TRUE(clamps);
+  FuzzLimits limits;
+  limits.seed = 11;
+  limits.max_cases = 3000;
+  limits.duration = std::chrono::milliseconds(20000);
+  const FuzzResult unscoped = fuzz_backend(*clamps, limits, {}, nullptr, scope);
+  ASSERT_TRUE(unscoped.finding);
+  EXPECT_EQ(unscoped.finding->expectation.error_clause, "T-IS6");
+  scope.backend_name = "mutant:index-select-clamps-index";
+  ExpectationEntry known;
+  known.backend_pattern = "mutant:*";
+  known.clause_pattern = "T-IS6";
+  known.op_pattern = "torch.index_select";
+  known.reason = "clamps";
+  scope.known = {known};
+  const FuzzResult r = fuzz_backend(*clamps, limits, {}, nullptr, scope);
+  EXPECT_FALSE(r.finding) << r.finding->call.describe() << ": " << r.finding->verdict.detail;
+  EXPECT_GT(r.stats.known, 0u);
+  EXPECT_EQ(r.stats.cases, 3000u);
 }
 
 TEST(FuzzEngine, ReproCaseIsAValidSpecFile) {

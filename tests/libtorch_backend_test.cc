@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -161,6 +162,139 @@ TEST(LibTorchErrors, IndexSelectMessages) {
             ErrorCategory::IndexOutOfBounds);
 }
 
+TEST(LibTorchErrors, TakeAlongDimMessages) {
+  // torch.take_along_dim's own wordings (LibTorch 1.13.1: an int32 indices,
+  // a rank-1 indices on a rank-2 input; its bounds and broadcast errors are
+  // gather's and broadcast_to's, already classified).
+  EXPECT_EQ(classify_libtorch_error("torch.take_along_dim(): dtype of indices should be Long but got Int"),
+            ErrorCategory::IndexDtype);
+  EXPECT_EQ(classify_libtorch_error("torch.take_along_dim(): input and indices should have the same number of "
+                                    "dimensions, but got 2 dimensions for input, and 1 dimensions for indices"),
+            ErrorCategory::RankMismatch);
+  EXPECT_EQ(classify_libtorch_error("index -1 is out of bounds for dimension 1 with size 3"),
+            ErrorCategory::IndexOutOfBounds);
+  EXPECT_EQ(classify_libtorch_error("The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
+                                    "dimension 0"),
+            ErrorCategory::ShapeMismatch);
+  // dim=None on a non-contiguous operand: LibTorch's own view failure, no
+  // documented error (a recorded deviation, SEMANTICS.md T-TA8).
+  EXPECT_FALSE(
+      classify_libtorch_error("view size is not compatible with input tensor's size and stride (at least one "
+                              "dimension spans across two contiguous subspaces). Use .reshape(...) instead."));
+}
+
+OpCall index_reduce_call(std::string op, int64_t dim, Tensor self, Tensor index, Tensor source,
+                         const std::string& reduce, std::optional<bool> include_self = std::nullopt) {
+  OpCall c = torch_call(std::move(op), dim, {{"self", self}, {"index", index}, {"source", source}});
+  c.set_arg("reduce", Arg::of_string(reduce));
+  if (include_self) c.set_arg("include_self", Arg::of_bool(*include_self));
+  return c;
+}
+
+TEST(LibTorchErrors, IndexReduceMessages) {
+  // torch.index_reduce_'s own wordings, from real LibTorch 1.13.1 calls: an
+  // unknown reduce ("sum" included) and an int16 index.
+  const Tensor self = f32({3, 2}, {1, 2, 3, 4, 5, 6});
+  expect_error(index_reduce_call("torch.index_reduce_", 0, self, i64({1}, {0}), f32({1, 2}, {1, 1}), "sum"),
+               ErrorCategory::InvalidReduce, "Expected reduce to be one of prod, mean, amax or amin");
+  expect_error(index_reduce_call("torch.index_reduce", 0, self, test::tensor_of(DType::Int16, {1}, {0}),
+                                 f32({1, 2}, {1, 1}), "prod"),
+               ErrorCategory::IndexDtype, "Expected dtype int32/int64 for index");
+  EXPECT_EQ(classify_libtorch_error("\"index_func_\" not implemented for 'Bool'"), ErrorCategory::UnsupportedDtype);
+}
+
+TEST(LibTorchNative, IndexReduceDocumentExampleAndMeanWithoutSelf) {
+  // The PyTorch 1.13 page's example: x = 2s (5 x 3), prod, index [0, 4, 2, 0].
+  const OpCall doc =
+      index_reduce_call("torch.index_reduce_", 0, f32({5, 3}, std::vector<double>(15, 2.0)), i64({4}, {0, 4, 2, 0}),
+                        f32({4, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}), "prod");
+  const Judged j = run_and_judge(doc);
+  ASSERT_EQ(j.outcome.kind, Outcome::Kind::Outputs) << j.outcome.message;
+  EXPECT_EQ(values_of(j.outcome.outputs[0]),
+            (std::vector<double>{20, 44, 72, 2, 2, 2, 14, 16, 18, 2, 2, 2, 8, 10, 12}));
+  EXPECT_EQ(j.verdict.kind, Verdict::Kind::Pass) << j.verdict.detail;
+  // mean without self: rows never named keep self (9), row 1 averages 3, 4, 8.
+  const OpCall mean = index_reduce_call("torch.index_reduce", 0, f32({3, 1}, {9, 1, -4}), i64({3}, {1, 1, 1}),
+                                        f32({3, 1}, {3, 4, 8}), "mean", false);
+  const Judged m = run_and_judge(mean);
+  ASSERT_EQ(m.outcome.kind, Outcome::Kind::Outputs) << m.outcome.message;
+  EXPECT_EQ(values_of(m.outcome.outputs[0]), (std::vector<double>{9, 5, -4}));
+  EXPECT_EQ(m.verdict.kind, Verdict::Kind::Pass) << m.verdict.detail;
+}
+
+OpCall index_copy_call(std::string op, int64_t dim, Tensor self, Tensor index, Tensor source) {
+  return torch_call(std::move(op), dim, {{"self", self}, {"index", index}, {"source", source}});
+}
+
+OpCall index_fill_call(std::string op, int64_t dim, Tensor self, Tensor index, Scalar value) {
+  OpCall c = torch_call(std::move(op), dim, {{"self", self}, {"index", index}});
+  c.set_arg("value", Arg::of_scalar(value));
+  return c;
+}
+
+TEST(LibTorchErrors, IndexCopyMessages) {
+  // torch.index_copy_'s own wordings, from real LibTorch 1.13.1 calls.
+  const Tensor self = f32({3, 4}, std::vector<double>(12, 0.0));
+  const Tensor row = f32({1, 4}, {1, 2, 3, 4});
+  expect_error(index_copy_call("torch.index_copy_", 0, self, i64({1, 1}, {0}), row), ErrorCategory::InvalidArgument,
+               "Index should have dimension 1 or 0");
+  expect_error(index_copy_call("torch.index_copy", 0, self, test::tensor_of(DType::Int32, {1}, {0}), row),
+               ErrorCategory::IndexDtype, "Expected a long tensor for index");
+  expect_error(index_copy_call("torch.index_copy", 0, self, i64({1}, {0}), test::f64({1, 4}, {1, 2, 3, 4})),
+               ErrorCategory::DtypeMismatch, "self and source expected to have the same dtype");
+  expect_error(index_copy_call("torch.index_copy_", 0, self, i64({1}, {0}), f32({4}, {1, 2, 3, 4})),
+               ErrorCategory::ShapeMismatch, "their dimensionality must match");
+  expect_error(index_copy_call("torch.index_copy_", 0, f32({3}, {0, 0, 0}), i64({2}, {0, 1}), f32({}, {1})),
+               ErrorCategory::ShapeMismatch, "When source is scalar, index should have one element");
+  expect_error(index_copy_call("torch.index_copy", 0, self, i64({1}, {0}), f32({1, 5}, {1, 2, 3, 4, 5})),
+               ErrorCategory::ShapeMismatch, "must have same slice shapes");
+  expect_error(index_copy_call("torch.index_copy", 0, self, i64({2}, {0, 1}), f32({3, 4}, std::vector<double>(12, 1))),
+               ErrorCategory::ShapeMismatch, "Number of indices (2) should be equal to source.size(dim)");
+  expect_error(index_copy_call("torch.index_copy_", 0, self, i64({1}, {-1}), row), ErrorCategory::IndexOutOfBounds,
+               "index -1 is out of bounds for dimension 0 with size 3");
+  // A non-empty index into a size-0 dim fails building the slice view.
+  expect_error(index_copy_call("torch.index_copy_", 0, f32({0}, {}), i64({1}, {0}), f32({1}, {1})),
+               ErrorCategory::IndexOutOfBounds, "setStorage");
+}
+
+TEST(LibTorchErrors, IndexFillMessages) {
+  const Tensor self = f32({3, 4}, std::vector<double>(12, 0.0));
+  expect_error(
+      index_fill_call("torch.index_fill_", 0, self, test::tensor_of(DType::Int32, {1}, {0}), Scalar::of_int(1)),
+      ErrorCategory::IndexDtype, "Expected dtype int64 for index");
+  expect_error(index_fill_call("torch.index_fill", 0, self, i64({1, 1}, {0}), Scalar::of_int(1)),
+               ErrorCategory::InvalidArgument, "Index has to be a vector/scalar");
+  expect_error(index_fill_call("torch.index_fill_", 0, test::tensor_of(DType::Int8, {2}, {0, 0}), i64({1}, {0}),
+                               Scalar::of_int(300)),
+               ErrorCategory::ValueOutOfRange, "value cannot be converted to type int8_t without overflow");
+  expect_error(index_fill_call("torch.index_fill", 1, self, i64({1}, {-5}), Scalar::of_int(1)),
+               ErrorCategory::IndexOutOfBounds, "index -5 is out of bounds for dimension 1 with size 4");
+  expect_error(index_fill_call("torch.index_fill_", 0, f32({0, 3}, {}), i64({1}, {0}), Scalar::of_int(1)),
+               ErrorCategory::IndexOutOfBounds, "setStorage");
+}
+
+TEST(LibTorchNative, IndexFillWrapsNegativesWhereTheDocumentIsSilent) {
+  // LibTorch 1.13.1 fills column -1 = 3; the reference leaves it open (T-IF6).
+  const OpCall c = index_fill_call("torch.index_fill", 1, f32({2, 4}, std::vector<double>(8, 0.0)), i64({1}, {-1}),
+                                   Scalar::of_int(5));
+  EXPECT_TRUE(evaluate(c).unspecified);
+  const Judged j = run_and_judge(c);
+  ASSERT_EQ(j.outcome.kind, Outcome::Kind::Outputs) << j.outcome.message;
+  EXPECT_EQ(values_of(j.outcome.outputs[0]), (std::vector<double>{0, 0, 0, 5, 0, 0, 0, 5}));
+  EXPECT_EQ(j.verdict.kind, Verdict::Kind::Pass) << j.verdict.detail;
+}
+
+TEST(LibTorchNative, IndexCopyDocumentExampleAndDuplicates) {
+  const Judged j = run_and_judge(index_copy_call("torch.index_copy_", 0, f32({5, 3}, std::vector<double>(15, 0.0)),
+                                                 i64({3}, {0, 4, 2}), f32({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9})));
+  ASSERT_EQ(j.outcome.kind, Outcome::Kind::Outputs) << j.outcome.message;
+  EXPECT_EQ(values_of(j.outcome.outputs[0]), (std::vector<double>{1, 2, 3, 0, 0, 0, 7, 8, 9, 0, 0, 0, 4, 5, 6}));
+  EXPECT_EQ(j.verdict.kind, Verdict::Kind::Pass) << j.verdict.detail;
+  // Duplicates: whichever copy LibTorch keeps is one the reference allows.
+  expect_pass(
+      index_copy_call("torch.index_copy", 0, f32({2, 2}, {0, 0, 0, 0}), i64({2}, {1, 1}), f32({2, 2}, {1, 2, 3, 4})));
+}
+
 TEST(LibTorchErrors, UnknownTextIsNotClassified) {
   EXPECT_FALSE(classify_libtorch_error("some new LibTorch complaint"));
   // Both fragments of a two-part pattern are required, in order.
@@ -179,6 +313,38 @@ TEST(LibTorchNative, GatherSeedExample) {
   ASSERT_EQ(j.outcome.kind, Outcome::Kind::Outputs) << j.outcome.message;
   EXPECT_EQ(values_of(j.outcome.outputs[0]), (std::vector<double>{1, 1, 2, 4, 3, 4}));
   EXPECT_EQ(j.verdict.kind, Verdict::Kind::Pass) << j.verdict.detail;
+}
+
+TEST(LibTorchNative, TakeAlongDimBroadcastNoneAndErrors) {
+  const Tensor x = f32({2, 3}, {0, 1, 2, 3, 4, 5});
+  // Broadcast on the indices side and on the input side (T-TA5), judged
+  // against the reference.
+  const Judged rows =
+      run_and_judge(torch_call("torch.take_along_dim", 1, {{"input", x}, {"indices", i64({1, 1}, {2})}}));
+  ASSERT_EQ(rows.outcome.kind, Outcome::Kind::Outputs) << rows.outcome.message;
+  EXPECT_EQ(values_of(rows.outcome.outputs[0]), (std::vector<double>{2, 5}));
+  EXPECT_EQ(rows.verdict.kind, Verdict::Kind::Pass) << rows.verdict.detail;
+  expect_pass(
+      torch_call("torch.take_along_dim", 1, {{"input", f32({1, 3}, {0, 1, 2})}, {"indices", i64({3, 1}, {0, 2, 1})}}));
+  // dim=None (absent): the document's argmax example.
+  OpCall none;
+  none.op = "torch.take_along_dim";
+  none.tensors = {{"input", test::tensor_of(DType::Int64, {2, 3}, {10, 30, 20, 60, 40, 50})},
+                  {"indices", i64({}, {3})}};
+  const Judged argmax = run_and_judge(none);
+  ASSERT_EQ(argmax.outcome.kind, Outcome::Kind::Outputs) << argmax.outcome.message;
+  EXPECT_EQ(argmax.outcome.outputs[0].shape(), (Shape{1}));
+  EXPECT_EQ(values_of(argmax.outcome.outputs[0]), (std::vector<double>{60}));
+  // LibTorch's errors, classified and allowed by the reference (a negative
+  // value: T-TA7 allows LibTorch's refusal as well as the wrap).
+  expect_error(torch_call("torch.take_along_dim", 1, {{"input", x}, {"indices", i64({2}, {0, 1})}}),
+               ErrorCategory::RankMismatch, "same number of dimensions");
+  expect_error(torch_call("torch.take_along_dim", 1, {{"input", x}, {"indices", test::i32({2, 1}, {0, 1})}}),
+               ErrorCategory::IndexDtype, "should be Long");
+  expect_error(torch_call("torch.take_along_dim", 1, {{"input", x}, {"indices", i64({3, 1}, {0, 1, 0})}}),
+               ErrorCategory::ShapeMismatch, "must match the size of tensor b");
+  expect_error(torch_call("torch.take_along_dim", 1, {{"input", x}, {"indices", i64({2, 1}, {-1, 0})}}),
+               ErrorCategory::IndexOutOfBounds, "out of bounds");
 }
 
 TEST(LibTorchNative, ScatterSeedExampleInPlace) {

@@ -127,8 +127,12 @@ TEST(PluginIsolation, VendorPrintsToStdoutCannotCorruptTheProtocol) {
 TEST(PluginIsolation, AbiMajorMismatchMakesTheBackendUnavailableAndSaysWhy) {
   std::string why;
   EXPECT_FALSE(make_plugin_backend(test_plugin("abi"), milliseconds{10'000}, &why));
-  EXPECT_NE(why.find("built for plugin ABI 3.0"), std::string::npos) << why;
-  EXPECT_NE(why.find("speaks ABI 2.0"), std::string::npos) << why;
+  const std::string ours = std::to_string(SP_PLUGIN_ABI_MAJOR) + "." + std::to_string(SP_PLUGIN_ABI_MINOR);
+  EXPECT_NE(why.find("built for plugin ABI " + std::to_string(SP_PLUGIN_ABI_MAJOR + 1) + "." +
+                     std::to_string(SP_PLUGIN_ABI_MINOR)),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("speaks ABI " + ours), std::string::npos) << why;
   EXPECT_FALSE(make_backend("plugin:" + test_plugin("abi"), BackendOptions{}, &why));
 }
 
@@ -137,9 +141,27 @@ TEST(PluginIsolation, AbiOnePluginIsRefusedWithBothVersionsAndTheMigrationNote) 
   // run() aborts, so a host that called it would show a crash, not this.
   std::string why;
   EXPECT_FALSE(make_plugin_backend(test_plugin("abi1"), milliseconds{10'000}, &why));
-  EXPECT_NE(why.find("was built for plugin ABI 1.0 but this scatterproof speaks ABI 2.0"), std::string::npos) << why;
+  EXPECT_NE(why.find("was built for plugin ABI 1.0 but this scatterproof speaks ABI " +
+                     std::to_string(SP_PLUGIN_ABI_MAJOR) + "." + std::to_string(SP_PLUGIN_ABI_MINOR)),
+            std::string::npos)
+      << why;
   EXPECT_NE(why.find("README.md, \"Migrating a plugin from ABI 1.x to 2.0\""), std::string::npos) << why;
   EXPECT_NE(why.find("sp_call.args"), std::string::npos) << why;
+}
+
+TEST(PluginIsolation, AnAbi20PluginIsNeverGivenACallersOut) {
+  // ABI 2.1 added the caller's out= (any dtype, layout, possibly over an
+  // input); a 2.0 plugin, which may write input-dtype bytes into it, is not
+  // given one: those calls are unsupported, the others run as before.
+  auto backend = start(test_plugin("abi20"));
+  ASSERT_TRUE(backend);
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(0)), Verdict::Kind::Pass);
+  OpCall with_out = gather_call(0);
+  const Tensor* index = with_out.tensor("index");
+  with_out.tensors.emplace("out", Tensor::zeros(DType::Float16, index->shape()));
+  const Verdict v = run_and_judge(*backend, with_out);
+  EXPECT_EQ(v.kind, Verdict::Kind::Unsupported) << v.detail;
+  EXPECT_NE(v.detail.find("never given a caller's out="), std::string::npos) << v.detail;
 }
 
 TEST(PluginIsolation, MissingLibraryIsUnavailable) {

@@ -78,6 +78,39 @@ TEST(ProcessProtocol, HostileTensorsAreRefused) {
   EXPECT_THROW(protocol::decode_tensor(json::array()), ProtocolError);
 }
 
+TEST(ProcessProtocol, SharedStoragesTravelOnceAndComeBackShared) {
+  OpCall call;
+  call.op = "torch.gather";
+  call.set_arg("dim", Arg::of_int(0));
+  const Tensor input = Tensor::zeros(DType::Float32, {3, 2});
+  call.tensors.emplace("input", input);
+  call.tensors.emplace("index", Tensor::zeros(DType::Int64, {2, 2}));
+  call.tensors.emplace("out", Tensor::view(DType::Float32, {2, 2}, {1, 2}, 1, input.storage()));
+  EXPECT_TRUE(protocol::shares_storage(call));
+  const json wire = protocol::encode_request(5, call);
+  EXPECT_EQ(wire["tensors"]["out"]["storage_of"], "input");
+  EXPECT_FALSE(wire["tensors"]["out"].contains("storage"));
+  uint64_t id = 0;
+  const OpCall back = protocol::decode_request(json::parse(wire.dump()), &id);
+  const Tensor& out = back.tensors.at("out");
+  EXPECT_EQ(out.storage(), back.tensors.at("input").storage());
+  EXPECT_EQ(out.offset(), 1);
+  EXPECT_EQ(out.strides(), (Shape{1, 2}));
+  EXPECT_NE(back.tensors.at("index").storage(), out.storage());
+  // Hostile: a view of a missing operand, of another dtype, or outside the storage.
+  json bad = wire;
+  bad["tensors"]["out"]["storage_of"] = "nope";
+  EXPECT_THROW(protocol::decode_request(bad, &id), ProtocolError);
+  bad = wire;
+  bad["tensors"]["out"]["dtype"] = "float64";
+  EXPECT_THROW(protocol::decode_request(bad, &id), ProtocolError);
+  bad = wire;
+  bad["tensors"]["out"]["offset"] = 100;
+  EXPECT_THROW(protocol::decode_request(bad, &id), ProtocolError);
+  call.tensors.erase("out");
+  EXPECT_FALSE(protocol::shares_storage(call));
+}
+
 TEST(ProcessProtocol, RequestRoundTripsArgsAndScalarKinds) {
   OpCall call;
   call.op = "mindspore.scatter_";

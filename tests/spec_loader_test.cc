@@ -264,6 +264,58 @@ TEST(SpecLoader, BadStridesAndOffsets) {
   expect_case_error(g, "cases[0].inputs.self.data[1][1]", "differs");
 }
 
+// out= over another operand's storage: {"view_of": NAME, shape, strides?, offset?}.
+json gather_out_case(const std::string& id, const json& out) {
+  json c = json::parse(R"({
+    "op": "torch.gather",
+    "source": {"document": "doc", "kind": "edge"},
+    "args": {"dim": 0},
+    "inputs": {
+      "input": {"dtype": "int64", "shape": [2, 2], "strides": [2, 1], "storage": [1, 2, 3, 4, 5, 6]},
+      "index": {"dtype": "int64", "data": [[0, 1], [1, 0]]}
+    },
+    "expect": {"error": "overlapping_output"}
+  })");
+  c["id"] = id;
+  c["inputs"]["out"] = out;
+  return c;
+}
+
+TEST(SpecLoader, ViewOfSharesTheOperandsStorage) {
+  const std::vector<Case> cases = load_spec_text(
+      text_of(gather_out_case("t/view", {{"view_of", "input"}, {"shape", {2, 2}}, {"strides", {1, 2}}, {"offset", 1}})),
+      kFile);
+  ASSERT_EQ(cases.size(), 1u);
+  const Tensor& out = cases[0].call.tensors.at("out");
+  const Tensor& input = cases[0].call.tensors.at("input");
+  EXPECT_EQ(out.storage(), input.storage());
+  EXPECT_EQ(out.dtype(), DType::Int64);
+  EXPECT_EQ(out.offset(), 1);
+  EXPECT_EQ(out.strides(), (Shape{1, 2}));
+  // The writer gives it back as a view, and it loads to the same sharing.
+  const std::vector<Case> again = load_spec_text(spec_file({case_to_json(cases[0])}).dump(), kFile);
+  EXPECT_EQ(again[0].call.tensors.at("out").storage(), again[0].call.tensors.at("input").storage());
+  EXPECT_EQ(again[0].call.tensors.at("out").offset(), 1);
+}
+
+TEST(SpecLoader, BadViewsNameTheField) {
+  expect_case_error(gather_out_case("t/view-unknown", {{"view_of", "nope"}, {"shape", {2, 2}}}),
+                    "cases[0].inputs.out.view_of", "not another operand");
+  expect_case_error(gather_out_case("t/view-self", {{"view_of", "out"}, {"shape", {2, 2}}}),
+                    "cases[0].inputs.out.view_of", "not another operand");
+  expect_case_error(gather_out_case("t/view-outside", {{"view_of", "input"}, {"shape", {2, 2}}, {"offset", 3}}),
+                    "cases[0].inputs.out", "outside the storage of input");
+  expect_case_error(gather_out_case("t/view-rank", {{"view_of", "input"}, {"shape", {2, 2}}, {"strides", {1}}}),
+                    "cases[0].inputs.out.strides", "rank-2");
+  json chain = gather_out_case("t/view-chain", {{"view_of", "index"}, {"shape", {2, 2}}});
+  chain["inputs"]["index"] = {{"view_of", "input"}, {"shape", {2, 2}}};
+  expect_case_error(chain, "cases[0].inputs.out.view_of", "itself a view");
+  // A view carries no elements and no dtype of its own (the schema says so).
+  json with_data = gather_out_case("t/view-data", {{"view_of", "input"}, {"shape", {2, 2}}, {"data", {1}}});
+  const SpecError e = load_error(text_of(with_data));
+  EXPECT_EQ(e.case_id(), "t/view-data");
+}
+
 TEST(SpecLoader, OperandsAndArgumentsFollowTheOp) {
   json c = scatter_case("t/no-src");
   c["inputs"].erase("src");

@@ -1,5 +1,8 @@
 #include "backends/common/arg_rules.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
 #include "reference/op_table.h"
@@ -29,6 +32,63 @@ bool value_fits(const Scalar& value, DType t) {
 }
 
 }  // namespace
+
+namespace {
+
+// Byte ranges [start, start + size) of every element of `t`, sorted.
+std::vector<int64_t> element_starts(const Tensor& t) {
+  std::vector<int64_t> starts;
+  if (checked_numel(t.shape()) <= 0) return starts;
+  const auto size = static_cast<int64_t>(dtype_size(t.dtype()));
+  Shape idx(t.shape().size(), 0);
+  do starts.push_back(t.element_offset(idx) * size);
+  while (next_index(idx, t.shape()));
+  std::sort(starts.begin(), starts.end());
+  return starts;
+}
+
+bool memory_overlaps(const Tensor& out, const Tensor& other) {
+  if (!out.storage() || out.storage() != other.storage()) return false;
+  const std::vector<int64_t> a = element_starts(out);
+  const auto a_size = static_cast<int64_t>(dtype_size(out.dtype()));
+  const auto b_size = static_cast<int64_t>(dtype_size(other.dtype()));
+  for (int64_t b : element_starts(other)) {
+    // The first out element starting at or after b - a_size + 1 overlaps when it starts before b + b_size.
+    auto it = std::lower_bound(a.begin(), a.end(), b - a_size + 1);
+    if (it != a.end() && *it < b + b_size) return true;
+  }
+  return false;
+}
+
+bool same_view(const Tensor& a, const Tensor& b) {
+  return a.storage() == b.storage() && a.dtype() == b.dtype() && a.offset() == b.offset() && a.shape() == b.shape() &&
+         a.strides() == b.strides();
+}
+
+}  // namespace
+
+std::optional<Violation> check_torch_out(const OpCall& call, const Tensor& result) {
+  const Tensor& out = *call.tensor("out");
+  if (out.dtype() != result.dtype())
+    return fail(ErrorCategory::DtypeMismatch, "Expected out tensor to have dtype " +
+                                                  std::string(dtype_name(result.dtype())) + ", but got " +
+                                                  std::string(dtype_name(out.dtype())) + " instead");
+  if (out.shape() != result.shape()) return std::nullopt;  // resized into a fresh layout
+  if (out.has_internal_overlap())
+    return fail(ErrorCategory::OverlappingOutput,
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location. Please clone() the tensor before performing the operation.");
+  const bool scatter = call.tensor("self") != nullptr;  // out starts as a copy of self
+  for (const auto& [name, t] : call.tensors) {
+    if (name == "out" || !memory_overlaps(out, t)) continue;
+    if (same_view(out, t) && ((scatter && name == "self") || (!scatter && (name == "index" || name == "indices"))))
+      continue;
+    return fail(ErrorCategory::OverlappingOutput,
+                "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                "single memory location. Please clone() the tensor before performing the operation.");
+  }
+  return std::nullopt;
+}
 
 std::optional<Violation> check_torch_gather(const OpCall& call) {
   const Tensor& input = *call.tensor("input");
@@ -148,7 +208,10 @@ std::optional<Violation> check_paddle_scatter(const OpCall& call) {
   return std::nullopt;
 }
 
-std::optional<Violation> check_torch_index_add(const OpCall& call, std::optional<uint64_t>* alpha_bits) {
+// T-D1, T-IA2..T-IA6, T-O1 (in place), then T-IA8 for a non-empty index
+// (also for an empty one into a rank <= 1 self when `shape_when_empty`).
+// Shared by index_add_ and index_reduce_.
+std::optional<Violation> check_torch_index_operands(const OpCall& call, bool shape_when_empty) {
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor& source = *call.tensor("source");
@@ -172,8 +235,7 @@ std::optional<Violation> check_torch_index_add(const OpCall& call, std::optional
     return fail(ErrorCategory::OverlappingOutput,
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location");
-  if (index.numel() == 0 && self.rank() >= 2) return std::nullopt;
-  if (index.numel() > 0) {
+  if (index.numel() > 0 || (shape_when_empty && self.rank() < 2)) {
     bool same = torch_rank(source) == rank;
     for (int64_t d = 0; same && d < rank; ++d)
       same = torch_size(source, d) == (d == dim ? index.numel() : torch_size(self, d));
@@ -182,11 +244,69 @@ std::optional<Violation> check_torch_index_add(const OpCall& call, std::optional
                                                     " must have self's shape " + format_shape(self.shape()) +
                                                     " with dim " + str(dim) + " replaced by " + str(index.numel()));
   }
+  return std::nullopt;
+}
+
+std::optional<Violation> check_torch_index_add(const OpCall& call, std::optional<uint64_t>* alpha_bits) {
+  if (auto v = check_torch_index_operands(call, false)) return v;
+  const Tensor& self = *call.tensor("self");
+  if (call.tensor("index")->numel() == 0 && self.rank() >= 2) return std::nullopt;
   const Scalar alpha = call.scalar_arg("alpha").value_or(Scalar::of_int(1));
   if (!value_fits(alpha, self.dtype()))
     return fail(ErrorCategory::ValueOutOfRange, "alpha " + alpha.to_string() + " cannot be converted to type " +
                                                     std::string(dtype_name(self.dtype())) + " without overflow");
   *alpha_bits = ref::torch_rules::scalar_to_bits(alpha, self.dtype());
+  return std::nullopt;
+}
+
+std::optional<Violation> check_torch_index_reduce(const OpCall& call) {
+  const std::string reduce = *call.string_arg("reduce");
+  if (reduce != "prod" && reduce != "mean" && reduce != "amax" && reduce != "amin")
+    return fail(ErrorCategory::InvalidReduce,
+                "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got " + reduce + ".");
+  return check_torch_index_operands(call, true);
+}
+
+std::optional<Violation> check_torch_index_copy(const OpCall& call) {
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const Tensor& source = *call.tensor("source");
+  const int64_t rank = torch_rank(self);
+  if (auto v = dim_rule(*call.int_arg("dim"), rank)) return v;
+  const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + rank : *call.int_arg("dim");
+  if (is_inplace_op(call.op) && self.has_internal_overlap())
+    return fail(ErrorCategory::OverlappingOutput,
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location");
+  if (index.rank() > 1)
+    return fail(ErrorCategory::InvalidArgument,
+                "index_copy_(): Index should have dimension 1 or 0 (got " + str(index.rank()) + ")");
+  if (index.dtype() != DType::Int64)
+    return fail(ErrorCategory::IndexDtype, "index_copy_(): Expected a long tensor for index");
+  if (source.dtype() != self.dtype())
+    return fail(ErrorCategory::DtypeMismatch, "index_copy_(): self and source expected to have the same dtype");
+  bool same = torch_rank(source) == rank;
+  for (int64_t d = 0; same && d < rank; ++d)
+    same = torch_size(source, d) == (d == dim ? index.numel() : torch_size(self, d));
+  if (!same)
+    return fail(ErrorCategory::ShapeMismatch, "index_copy_(): source " + format_shape(source.shape()) +
+                                                  " must have self's shape " + format_shape(self.shape()) +
+                                                  " with dim " + str(dim) + " replaced by " + str(index.numel()));
+  return std::nullopt;
+}
+
+std::optional<Violation> check_torch_index_fill(const OpCall& call, uint64_t* value_bits) {
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  if (index.dtype() != DType::Int64)
+    return fail(ErrorCategory::IndexDtype, "index_fill_(): Expected dtype int64 for index.");
+  if (auto v = dim_rule(*call.int_arg("dim"), torch_rank(self))) return v;
+  if (index.rank() > 1) return fail(ErrorCategory::InvalidArgument, "Index has to be a vector/scalar");
+  const Scalar value = *call.scalar_arg("value");
+  if (!value_fits(value, self.dtype()))
+    return fail(ErrorCategory::ValueOutOfRange, "value " + value.to_string() + " cannot be converted to type " +
+                                                    std::string(dtype_name(self.dtype())) + " without overflow");
+  *value_bits = ref::torch_rules::scalar_to_bits(value, self.dtype());
   return std::nullopt;
 }
 

@@ -22,6 +22,15 @@ struct Violation {
   std::string message;
 };
 
+// PyTorch's out= (T-OUT1..T-OUT5), checked once the op (run without out)
+// gave `result`: nullopt when `result` may be written into call's "out"
+// (or, mis-shaped, out is resized: T-OUT6, nothing to check). Overlap is
+// memory overlap: any byte of out's elements shared with an operand's,
+// except out being the very same view as the operand the op starts from
+// (torch.scatter's self) or as one it reads only at out's positions (index
+// of gather / index_select / take_along_dim) — our kernels compute into a
+// fresh result and then copy, so both are safe.
+std::optional<Violation> check_torch_out(const OpCall& call, const Tensor& result);
 // torch.gather: T-D1, T-E1, T-I1, T-G3, T-G4 (bounds T-B1 separately).
 std::optional<Violation> check_torch_gather(const OpCall& call);
 // The operand rules every PyTorch scatter shares (PyTorch's
@@ -46,4 +55,19 @@ std::optional<Violation> check_paddle_scatter(const OpCall& call);
 // *alpha_bits holds alpha converted to self's dtype (unset when an empty
 // index skips the conversion).
 std::optional<Violation> check_torch_index_add(const OpCall& call, std::optional<uint64_t>* alpha_bits);
+// torch.index_copy_ / torch.index_copy: T-D1, T-O1 (in place), T-IC2..T-IC5
+// (bounds T-IC7 separately).
+std::optional<Violation> check_torch_index_copy(const OpCall& call);
+// torch.index_fill_ / torch.index_fill: T-IF2, T-D1, T-IF3, T-IF4 (bounds
+// T-IF5 separately). On success *value_bits holds value converted to self's
+// dtype.
+std::optional<Violation> check_torch_index_fill(const OpCall& call, uint64_t* value_bits);
+// T-D1..T-IA8 of index_add_ alone (no alpha): see check_torch_index_add;
+// `shape_when_empty`: an empty index into a rank <= 1 self still checks T-IA8.
+std::optional<Violation> check_torch_index_operands(const OpCall& call, bool shape_when_empty);
+// torch.index_reduce_ / torch.index_reduce: T-IR3 (reduce, first), then
+// check_torch_index_operands(call, true) (T-IR8: a rank <= 1 self checks
+// T-IA8 on an empty index too). Bounds (T-IA10) and the self dtype (T-IR4,
+// unspecified for non-floating) are left to the kernel.
+std::optional<Violation> check_torch_index_reduce(const OpCall& call);
 }  // namespace sp::backend_rules

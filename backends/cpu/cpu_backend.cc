@@ -9,7 +9,9 @@
 #include <thread>
 
 #include "backends/backend.h"
+#include "backends/common/arg_rules.h"
 #include "backends/cpu/cpu_context.h"
+#include "reference/op_table.h"
 #include "sp_cpu_op_files.h"
 
 namespace sp {
@@ -99,6 +101,7 @@ class CpuBackend final : public Backend {
     const CpuKernel* kernel = cpu_ops().find(call.op);
     if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the cpu backend");
     try {
+      if (call.tensor("out") && !is_inplace_op(call.op)) return run_with_out(*kernel, call);
       return (*kernel)(context_, call);
     } catch (const std::exception& e) {
       return Outcome::harness_error("cpu backend: " + call.op + ": " + e.what());
@@ -106,6 +109,27 @@ class CpuBackend final : public Backend {
   }
 
  private:
+  // PyTorch's out= (T-OUT*): the op runs into a fresh result, out's rules
+  // are checked against it, then a correctly shaped out receives it in its
+  // own layout (a mis-shaped one is "resized": the fresh result is the
+  // answer). Nothing is written into out on an error.
+  Outcome run_with_out(CpuKernel kernel, const OpCall& call) {
+    OpCall without = call;
+    without.tensors.erase("out");
+    Outcome result = kernel(context_, without);
+    if (result.kind != Outcome::Kind::Outputs || result.outputs.size() != 1) return result;
+    const Tensor& fresh = result.outputs.front();
+    if (auto v = backend_rules::check_torch_out(call, fresh)) return Outcome::of_error(v->category, v->message);
+    const Tensor& out = *call.tensor("out");
+    if (out.shape() != fresh.shape()) return result;
+    if (checked_numel(out.shape()) > 0) {
+      Shape idx(out.shape().size(), 0);
+      do out.set_bits_at(idx, fresh.bits_at(idx));
+      while (next_index(idx, out.shape()));
+    }
+    return Outcome::of_outputs({out});
+  }
+
   CpuContext context_;
 };
 

@@ -43,6 +43,21 @@ inline int parts_for(int64_t work, const ThreadPool& pool) {
                       : static_cast<int>(std::min<int64_t>(threads * kPartsPerThread, work / (kMinParallelWork / 16)));
 }
 
+// Element offsets of every position of dims [from, to) of `shape` with
+// `strides`, row-major ({0} for an empty range): how the index-along-dim
+// kernels (index_add_, index_reduce_) address the dims before and after dim.
+inline std::vector<int64_t> dim_range_offsets(const Shape& shape, const Shape& strides, size_t from, size_t to) {
+  std::vector<int64_t> out{0};
+  for (size_t d = from; d < to; ++d) {
+    std::vector<int64_t> next;
+    next.reserve(out.size() * static_cast<size_t>(shape[d]));
+    for (int64_t base : out)
+      for (int64_t k = 0; k < shape[d]; ++k) next.push_back(base + k * strides[d]);
+    out = std::move(next);
+  }
+  return out;
+}
+
 struct Offsets {
   int64_t a = 0, x = 0, p = 0;
 };

@@ -40,6 +40,14 @@ SP_OP_FILES(SP_DECLARE_OP_FILE)
 
 namespace {
 
+// LibTorch's warnings (a non-empty out= resized: deprecated, T-OUT6) are
+// not findings: the reference answers what the call must do. Kept off the
+// harness's stderr.
+class SilentWarnings final : public c10::WarningHandler {
+ public:
+  void process(const c10::SourceLocation&, const std::string&, const bool) override {}
+};
+
 const LibTorchOps& libtorch_ops() {
   static const LibTorchOps ops = [] {
     LibTorchOps o;
@@ -67,6 +75,8 @@ class LibTorchBackend final : public Backend {
     // instances with different counts (bench: 1 vs N threads) each get theirs.
     if (threads_ > 0 && at::get_num_threads() != threads_) at::set_num_threads(threads_);
     TorchViews views;
+    static SilentWarnings silent;
+    const c10::Warning::WarningHandlerGuard quiet(&silent);
     try {
       const LibTorchKernel* kernel = libtorch_ops().find(call.op);
       if (!kernel) return Outcome::unsupported("libtorch backend does not implement " + call.op);

@@ -12,6 +12,7 @@
 #include <ATen/ATen.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -94,6 +95,49 @@ class TorchViews {
 
  private:
   std::map<const std::vector<std::byte>*, at::Storage> storages_;
+};
+
+// Where an out-of-place op writes (PyTorch's out=, T-OUT*): the caller's
+// `out` when the call gives one — its own layout over its own storage, so
+// LibTorch's dtype and overlap checks see what is real — else a fresh
+// tensor. A given out whose shape is not `shape` is resized by LibTorch, as
+// a user's would be; the caller's bytes cannot grow, so LibTorch gets a
+// resizable tensor of out's dtype and the answer is a copy of what it made.
+class OutSlot {
+ public:
+  OutSlot(const OpCall& call, TorchViews& views, DType dtype, const std::optional<Shape>& shape) {
+    const Tensor* given = call.tensor("out");
+    if (given && (!shape || given->shape() == *shape)) {
+      kept_ = *given;
+      tensor_ = views.view(*given);
+    } else if (given || !shape) {
+      // Resizable: LibTorch gives it the result's shape (or raises first).
+      const Shape start = given ? given->shape() : Shape{0};
+      tensor_ = at::empty(start, at::TensorOptions().dtype(torch_dtype(given ? given->dtype() : dtype)));
+    } else {
+      auto [out, out_t] = views.fresh(dtype, *shape);
+      kept_ = std::move(out);
+      tensor_ = std::move(out_t);
+    }
+  }
+  at::Tensor& tensor() { return tensor_; }
+  // The answer, after the op wrote tensor(): the caller's out (or the fresh
+  // tensor) it wrote into, else a copy of the tensor LibTorch resized.
+  Tensor result(TorchViews& views) const {
+    const Shape made_shape(tensor_.sizes().begin(), tensor_.sizes().end());
+    if (kept_ && made_shape == kept_->shape()) return *kept_;
+    const at::Tensor made = tensor_.contiguous();
+    DType made_dtype = DType::Float32;
+    for (DType d : kAllDTypes)
+      if (torch_dtype(d) == made.scalar_type()) made_dtype = d;
+    auto [copy, copy_t] = views.fresh(made_dtype, made_shape);
+    copy_t.copy_(made);
+    return copy;
+  }
+
+ private:
+  std::optional<Tensor> kept_;
+  at::Tensor tensor_;
 };
 
 inline const Tensor& operand(const OpCall& call, const std::string& name) {

@@ -26,12 +26,39 @@ constexpr Pattern kPatterns[] = {
     {"self indexing axis dim should be positive", "", ErrorCategory::IndexOutOfBounds},
     // "index_select(): Index is supposed to be a vector" (a 2-D index)
     {"Index is supposed to be a vector", "", ErrorCategory::InvalidArgument},
+    // index_copy_: "index_copy_(): Index should have dimension 1 or 0 (got 2)"
+    {"Index should have dimension 1 or 0", "", ErrorCategory::InvalidArgument},
+    // index_fill_: "Index has to be a vector/scalar"
+    {"Index has to be a vector/scalar", "", ErrorCategory::InvalidArgument},
+    // index_copy_: "index_copy_(): Expected a long tensor for index, but got Int"
+    {"Expected a long tensor for index", "", ErrorCategory::IndexDtype},
+    // index_copy_: "index_copy_(): self and source expected to have the same
+    // dtype, but got (self) Float and (source) Double"
+    {"self and source expected to have the same dtype", "", ErrorCategory::DtypeMismatch},
+    // index_copy_: "When source is scalar, index should have one element (got
+    // 2)", "When source and destination are not scalars, their dimensionality
+    // must match. ...", "Source/destination tensor must have same slice
+    // shapes. ..."
+    {"When source is scalar, index should have one element", "", ErrorCategory::ShapeMismatch},
+    {"their dimensionality must match", "", ErrorCategory::ShapeMismatch},
+    {"Source/destination tensor must have same slice shapes", "", ErrorCategory::ShapeMismatch},
+    // index_copy_ / index_fill_ with a non-empty index into a size-0 dim
+    // (every value out of range): "setStorage: sizes [1, 3], strides [0, 1],
+    // storage offset 0, and itemsize 4 requiring a storage size of 12 are out
+    // of bounds for storage of size 0"
+    {"setStorage: sizes", "are out of bounds for storage of size", ErrorCategory::IndexOutOfBounds},
     // "index_select(): Expected dtype int32 or int64 for index"
     {"Expected dtype int32 or int64 for index", "", ErrorCategory::IndexDtype},
     // "Dimension out of range (expected to be in range of [-2, 1], but got 5)"
     {"Dimension out of range", "", ErrorCategory::DimOutOfRange},
     // "scatter(): Expected dtype int64 for index"
     {"Expected dtype int64 for index", "", ErrorCategory::IndexDtype},
+    // take_along_dim: "torch.take_along_dim(): dtype of indices should be Long but got Int"
+    {"dtype of indices should be Long", "", ErrorCategory::IndexDtype},
+    // take_along_dim: "torch.take_along_dim(): input and indices should have
+    // the same number of dimensions, but got 2 dimensions for input, and 1
+    // dimensions for indices"
+    {"input and indices should have the same number of dimensions", "", ErrorCategory::RankMismatch},
     {"reduce argument must be either", "", ErrorCategory::InvalidReduce},  // add or multiply / sum, prod, ...
     // A dtype a kernel has no dispatch for: "\"div_floor_cpu\" not implemented for 'Bool'"
     {"not implemented for '", "", ErrorCategory::UnsupportedDtype},
@@ -46,6 +73,11 @@ constexpr Pattern kPatterns[] = {
     // index_put_: "shape mismatch: value tensor of shape [3, 4] cannot be
     // broadcast to indexing result of shape [2, 4]"
     {"shape mismatch: value tensor of shape", "", ErrorCategory::ShapeMismatch},
+    // out= of another dtype than the result (T-OUT1): "Expected out tensor to
+    // have dtype float, but got double instead"; index_select's own text:
+    // "index_select(): self and result must have the same scalar type"
+    {"Expected out tensor to have dtype", "", ErrorCategory::DtypeMismatch},
+    {"self and result must have the same scalar type", "", ErrorCategory::DtypeMismatch},
     // "scatter(): Expected self.dtype to be equal to src.dtype"
     {"Expected self.dtype to be equal to src.dtype", "", ErrorCategory::DtypeMismatch},
     // An expanded (stride-0) self written in place.
@@ -81,6 +113,8 @@ constexpr Pattern kPatterns[] = {
     {"select(): index", "out of range for tensor of size", ErrorCategory::IndexOutOfBounds},
     // index_add_ on a rank <= 1 self: "source.dim() (2) must one or zero for given self.dim() (1)"
     {"must one or zero for given self.dim()", "", ErrorCategory::ShapeMismatch},
+    // index_reduce_: "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got sum."
+    {"Expected reduce to be one of prod, mean, amax or amin", "", ErrorCategory::InvalidReduce},
 };
 
 }  // namespace

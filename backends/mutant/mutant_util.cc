@@ -16,6 +16,12 @@ std::string source_name(const OpCall& c) {
   return op.data_operand;
 }
 
+std::string index_name(const OpCall& c) {
+  for (const OperandSpec& o : spec_of(c).operands)
+    if (o.role == OperandRole::Index) return o.name;
+  return "index";
+}
+
 int64_t op_rank(const OpCall& c) {
   const int64_t r = c.tensor(data_name(c))->rank();
   return spec_of(c).dialect == "torch" && r == 0 ? 1 : r;
@@ -58,7 +64,7 @@ Tensor with_index_values(const Tensor& index, const std::function<int64_t(const 
 std::vector<Write> writes_of(const OpCall& c) {
   std::vector<Write> out;
   const auto dim = normalized_dim(c);
-  const Tensor& index = *c.tensor("index");
+  const Tensor& index = *c.tensor(index_name(c));
   if (!dim || index.numel() == 0) return out;
   const int64_t s = indexed_size(c, *dim);
   if (spec_of(c).family == ShapeFamily::RowScatter) {
@@ -77,14 +83,19 @@ std::vector<Write> writes_of(const OpCall& c) {
     } while (next_index(pos, us));
     return out;
   }
+  // A 0-d operand is addressed as [0] by the dialect (logical rank 1) and
+  // as {} physically: each position is given in its own tensor's rank.
+  const Tensor& data = *c.tensor(data_name(c));
+  const Tensor* source = c.tensor(source_name(c));
   Shape pos(index.shape().size(), 0);
   do {
     int64_t v = read_int(index, pos);
     if (v < 0) v += s;
     if (v < 0 || v >= s) return {};
-    Shape target = pos;
+    const Shape logical = pos.empty() ? Shape{0} : pos;
+    Shape target = data.rank() == 0 ? Shape{} : logical;
     if (!target.empty()) target[static_cast<size_t>(*dim)] = v;
-    out.push_back({target, pos});
+    out.push_back({target, source && source->rank() == 0 ? Shape{} : logical});
   } while (next_index(pos, index.shape()));
   return out;
 }

@@ -25,6 +25,9 @@ const OpSpec& spec_of(const OpCall& c);
 const std::string& data_name(const OpCall& c);
 // The operand whose values are written: src / updates; for a gather, input.
 std::string source_name(const OpCall& c);
+// The operand holding the indices (role Index): "index", or the op's own
+// name for it ("indices" for torch.take_along_dim).
+std::string index_name(const OpCall& c);
 
 // Rank as the op's dialect counts it (PyTorch addresses a scalar as [1]).
 int64_t op_rank(const OpCall& c);

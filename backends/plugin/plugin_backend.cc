@@ -51,8 +51,8 @@ class PluginBackend final : public Backend {
   // judges the caller's self, so its storage takes the returned bytes (all
   // of them: a plugin writing outside self's view must be caught).
   static void copy_back_inplace_result(const OpCall& call, const Outcome& outcome) {
-    if (outcome.kind != Outcome::Kind::Outputs || outcome.outputs.size() != 1 || !is_inplace_op(call.op)) return;
-    const Tensor* self = call.tensor(output_name(call.op));
+    if (outcome.kind != Outcome::Kind::Outputs || outcome.outputs.size() != 1 || written_operand(call).empty()) return;
+    const Tensor* self = call.tensor(written_operand(call));
     const Tensor& returned = outcome.outputs.front();
     if (!self || !self->storage() || !returned.storage() || returned.dtype() != self->dtype() ||
         returned.shape() != self->shape() || returned.strides() != self->strides() ||

@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -166,7 +167,8 @@ nlohmann::json hello_reply(const sp_plugin& plugin) {
           {"name", plugin_name(plugin)},
           {"version", plugin.version ? plugin.version : ""},
           {"abi", std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor)},
-          {"ops", std::move(ops)}};
+          {"ops", std::move(ops)},
+          {"shared_storage", true}};
 }
 
 // An argument as the ABI passes it; its strings point into `arg`.
@@ -230,8 +232,25 @@ nlohmann::json run_case(const sp_plugin& plugin, uint64_t id, OpCall& call) {
         id, Outcome::unsupported("plugin " + plugin_name(plugin) + " does not support " + call.op + " on " +
                                  std::string(dtype_name(data->dtype()))));
   const std::string& written = spec->output;
-  if (!spec->in_place)
-    if (std::optional<Tensor> out = allocate_out(*spec, call)) call.tensors[written] = std::move(*out);
+  // The caller's out= is written in place when it has the result's shape;
+  // a mis-shaped one is resized first (T-OUT6): the plugin gets a fresh out
+  // of the right shape, unless it shares storage with an input (then the
+  // plugin sees it as given and must reject the overlap).
+  const Tensor* given_out = spec->in_place ? nullptr : call.tensor(written);
+  if (given_out && plugin.abi_minor < 1)
+    return protocol::encode_outcome(
+        id, Outcome::unsupported("plugin " + plugin_name(plugin) + " was built against ABI " +
+                                 std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor) +
+                                 ", which is never given a caller's out= (ABI 2.1 added it)"));
+  if (!spec->in_place) {
+    std::optional<Tensor> out = allocate_out(*spec, call);
+    const bool keep_given = given_out && (!out || out->shape() == given_out->shape() ||
+                                          std::any_of(call.tensors.begin(), call.tensors.end(), [&](const auto& t) {
+                                            return t.first != written && t.second.storage() == given_out->storage();
+                                          }));
+    if (out && given_out && !keep_given) out = Tensor::zeros(given_out->dtype(), out->shape());  // resize keeps dtype
+    if (out && !keep_given) call.tensors[written] = std::move(*out);
+  }
 
   std::vector<sp_named_tensor> operands;
   for (const auto& [name, t] : call.tensors) operands.push_back({name.c_str(), describe(t, name == written)});

@@ -10,6 +10,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <set>
 
 #include "reference/op_table.h"
 
@@ -249,11 +251,30 @@ Tensor decode_tensor(const json& j) {
   }
 }
 
+bool shares_storage(const OpCall& call) {
+  std::set<const void*> seen;
+  for (const auto& [name, t] : call.tensors)
+    if (t.storage() && !seen.insert(t.storage().get()).second) return true;
+  return false;
+}
+
 json encode_request(uint64_t id, const OpCall& call) {
   json args = json::object();
   for (const auto& [name, arg] : call.args) args[name] = encode_arg(arg);
   json tensors = json::object();
-  for (const auto& [name, t] : call.tensors) tensors[name] = encode_tensor(t);
+  std::map<const void*, std::string> owner;  // storage -> the operand that carries it
+  for (const auto& [name, t] : call.tensors) {
+    const auto [it, first] = owner.emplace(t.storage().get(), name);
+    if (first || !t.storage()) {
+      tensors[name] = encode_tensor(t);
+      continue;
+    }
+    tensors[name] = {{"dtype", std::string(dtype_name(t.dtype()))},
+                     {"shape", t.shape()},
+                     {"strides", t.strides()},
+                     {"offset", t.offset()},
+                     {"storage_of", it->second}};
+  }
   json request = {
       {"type", "run"}, {"id", id}, {"op", call.op}, {"args", std::move(args)}, {"tensors", std::move(tensors)}};
   if (!call.doc_version.empty()) request["doc_version"] = call.doc_version;
@@ -273,7 +294,28 @@ OpCall decode_request(const json& j, uint64_t* id) {
   if (j.contains("doc_version")) call.doc_version = string_field(j, "doc_version", "request");
   const json& tensors = field(j, "tensors", "request");
   if (!tensors.is_object()) throw ProtocolError("request field 'tensors' is not an object");
-  for (const auto& [name, t] : tensors.items()) call.tensors.emplace(name, decode_tensor(t));
+  for (const auto& [name, t] : tensors.items())
+    if (!t.is_object() || !t.contains("storage_of")) call.tensors.emplace(name, decode_tensor(t));
+  for (const auto& [name, t] : tensors.items()) {
+    if (!t.is_object() || !t.contains("storage_of")) continue;
+    const std::string of = string_field(t, "storage_of", "tensor");
+    const auto owner = call.tensors.find(of);
+    if (of == name || owner == call.tensors.end() || (tensors.contains(of) && tensors[of].contains("storage_of")))
+      throw ProtocolError("tensor " + name + " has storage_of '" + of +
+                          "', which is not another operand that carries a storage");
+    const std::string dtype_text = string_field(t, "dtype", "tensor");
+    const std::optional<DType> dtype = dtype_from_name(dtype_text);
+    if (!dtype) throw ProtocolError("tensor has unknown dtype '" + dtype_text + "'");
+    if (*dtype != owner->second.dtype())
+      throw ProtocolError("tensor " + name + " views the storage of " + of + " as " + dtype_text + ", but " + of +
+                          " is " + std::string(dtype_name(owner->second.dtype())));
+    try {
+      call.tensors.emplace(name, Tensor::view(*dtype, int_list(t, "shape"), int_list(t, "strides"),
+                                              int_field(t, "offset", "tensor"), owner->second.storage()));
+    } catch (const std::invalid_argument& e) {
+      throw ProtocolError(std::string("tensor view is invalid: ") + e.what());
+    }
+  }
   return call;
 }
 

@@ -34,8 +34,14 @@
 //           "storage":"<base64 of the whole storage, little-endian>"}
 // strides/offset are in elements. For an in-place op the backend returns
 // self with its full storage (same strides/offset), so the harness can check
-// that nothing outside self's view changed. Operands that share a storage in
-// the harness are sent as separate storages (aliasing is not preserved).
+// that nothing outside self's view changed; likewise a correctly shaped
+// out= operand (PyTorch's out=) comes back as out with its full storage.
+// Operands that share one storage (an out= over an input) are sent once:
+// the first operand (by name) carries "storage", the others
+//   {"dtype":...,"shape":...,"strides":...,"offset":...,"storage_of":"input"}
+// — a view of that operand's storage. Only a backend whose hello says
+// "shared_storage": true is sent such calls; for any other the harness
+// answers "unsupported" itself.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +71,8 @@ nlohmann::json encode_tensor(const Tensor& t);
 Tensor decode_tensor(const nlohmann::json& j);  // throws ProtocolError (bounds-checked view)
 
 nlohmann::json encode_request(uint64_t id, const OpCall& call);
+// Whether two operands of `call` share a storage (sent with "storage_of").
+bool shares_storage(const OpCall& call);
 // Throws ProtocolError on garbage, an op not in the op table, or an
 // argument the op does not declare or of another JSON type than declared
 // (the message names the argument).

@@ -65,11 +65,17 @@ std::string shorten(const std::string& s, size_t limit) {
 
 // An in-place op's caller sees the result in its own `self` (backend.h):
 // copy the storage the child returned over the one it was sent. The whole
-// storage travels, so a write outside self's view shows up too.
+// storage travels, so a write outside self's view shows up too. A given
+// out= comes back the same way when it was written in place; returned in
+// another layout (a mis-shaped out, resized), it is judged as returned.
 std::string write_back_self(const OpCall& call, const Outcome& outcome) {
-  const Tensor* self = call.tensor(output_name(call.op));
+  const std::string written = written_operand(call);
+  const Tensor* self = call.tensor(written);
   if (!self || outcome.outputs.size() != 1) return "in-place op must return exactly one output, self";
   const Tensor& got = outcome.outputs.front();
+  if (!is_inplace_op(call.op) && (got.shape() != self->shape() || got.strides() != self->strides() ||
+                                  got.offset() != self->offset() || got.storage()->size() != self->storage()->size()))
+    return "";
   if (got.dtype() != self->dtype() || got.shape() != self->shape() || got.strides() != self->strides() ||
       got.offset() != self->offset() || got.storage()->size() != self->storage()->size())
     return "returned self as " + got.describe() + " (storage " + std::to_string(got.storage()->size()) +
@@ -314,6 +320,7 @@ std::string Supervisor::start() {
         if (j.contains("ops") && j["ops"].is_array())
           for (const auto& op : j["ops"])
             if (op.is_string()) info.ops.push_back(op.get<std::string>());
+        info.shared_storage = j.contains("shared_storage") && j["shared_storage"] == true;
         info_ = std::move(info);
         trusted_ = true;
         consecutive_start_failures_ = 0;
@@ -344,6 +351,10 @@ Outcome Supervisor::call(const OpCall& call) {
   }
   if (std::find(info_.ops.begin(), info_.ops.end(), call.op) == info_.ops.end())
     return Outcome::unsupported(info_.name + " adapter does not implement " + call.op);
+  if (!info_.shared_storage && protocol::shares_storage(call))
+    return Outcome::unsupported(info_.name +
+                                " adapter cannot take operands that share a storage (its hello does not say "
+                                "\"shared_storage\": true)");
 
   const uint64_t id = next_id_++;
   const std::string request =
@@ -362,7 +373,7 @@ Outcome Supervisor::call(const OpCall& call) {
         // child is restarted before the next request.
         if (!stdout_buffer_.empty()) trusted_ = false;
         Outcome outcome = protocol::decode_response(j, id);
-        if (outcome.kind == Outcome::Kind::Outputs && is_inplace_op(call.op)) {
+        if (outcome.kind == Outcome::Kind::Outputs && !written_operand(call).empty()) {
           if (std::string bad = write_back_self(call, outcome); !bad.empty()) {
             trusted_ = false;
             return Outcome::harness_error("backend '" + command_line() + "' on request " + std::to_string(id) + ": " +

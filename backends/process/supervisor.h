@@ -51,6 +51,8 @@ struct AdapterInfo {
   std::string name;
   std::string version;
   std::vector<std::string> ops;
+  // "shared_storage": true — it rebuilds operands sent with "storage_of".
+  bool shared_storage = false;
 };
 
 class Supervisor {

@@ -1,6 +1,8 @@
-/* vendor_scatter.c — an example scatterproof plugin: torch.gather and
- * torch.scatter_ (src form, no reduce) for float32 and int64 data with an
- * int64 index, on any strided layout.
+/* vendor_scatter.c — an example scatterproof plugin: torch.gather,
+ * torch.index_select and torch.scatter_ (src form, no reduce) for float32
+ * and int64 data, on any strided layout. gather and index_select honour a
+ * caller's out= (ABI 2.1): its dtype must be the result's and it must not
+ * share memory with an input (reference/SEMANTICS.md, T-OUT*).
  *
  * Everything else is declined: supports() answers 0 for other ops and
  * dtypes, and run() returns SP_STATUS_UNSUPPORTED for the `value` and
@@ -40,7 +42,7 @@ static int decline(sp_result* result, const char* why) {
 /* The arguments each kernel understands (value and reduce only to decline
  * those forms by name); a call with any other is declined, never run as if
  * the argument were not there. */
-static const char* const kGatherArgs[] = {"dim"};
+static const char* const kGatherArgs[] = {"dim"}; /* index_select's too */
 static const char* const kScatterArgs[] = {"dim", "value", "reduce"};
 
 static int decline_unknown_args(const sp_call* call, const char* const* known, size_t num_known, sp_result* result) {
@@ -77,6 +79,11 @@ static int next_position(int64_t* pos, const sp_tensor* t) {
 }
 
 static int64_t index_at(const sp_tensor* index, const int64_t* pos) {
+  if (index->dtype == SP_DTYPE_INT32) {
+    int32_t v;
+    memcpy(&v, element(index, pos), sizeof v);
+    return v;
+  }
   int64_t v;
   memcpy(&v, element(index, pos), sizeof v);
   return v;
@@ -129,6 +136,49 @@ static int has_internal_overlap(const sp_tensor* t) {
   return 0;
 }
 
+/* The bytes [lo, hi) a tensor's elements span (lo == hi when it has none). */
+static void byte_span(const sp_tensor* t, const char** lo, const char** hi) {
+  const char* base = (const char*)t->data + t->byte_offset;
+  int64_t first = 0, last = 0;
+  *lo = *hi = base;
+  if (numel(t) == 0) return;
+  for (int32_t d = 0; d < t->ndim; ++d) {
+    const int64_t reach = t->strides[d] * (t->shape[d] - 1);
+    if (reach < 0)
+      first += reach;
+    else
+      last += reach;
+  }
+  *lo = base + first * (int64_t)sp_dtype_size(t->dtype);
+  *hi = base + (last + 1) * (int64_t)sp_dtype_size(t->dtype);
+}
+
+static int spans_overlap(const sp_tensor* a, const sp_tensor* b) {
+  const char *a_lo, *a_hi, *b_lo, *b_hi;
+  byte_span(a, &a_lo, &a_hi);
+  byte_span(b, &b_lo, &b_hi);
+  return a_lo < a_hi && b_lo < b_hi && a_lo < b_hi && b_lo < a_hi;
+}
+
+/* The out a gather-like op writes: the host's (contiguous, the result's
+ * dtype) or, from ABI 2.1, the caller's out= — then its dtype, its own
+ * overlap and its overlap with the inputs are checked as PyTorch does
+ * (conservatively: any overlap of the byte spans counts). */
+static int check_out(const sp_tensor* out, const sp_tensor* input, const sp_tensor* index, sp_result* result) {
+  if (out->dtype != input->dtype)
+    return fail(result, SP_ERROR_DTYPE_MISMATCH, "Expected out tensor to have dtype %d, but got %d instead",
+                (int)input->dtype, (int)out->dtype);
+  if (has_internal_overlap(out))
+    return fail(
+        result, SP_ERROR_OVERLAPPING_OUTPUT,
+        "unsupported operation: more than one element of the written-to tensor refers to a single memory location");
+  if (spans_overlap(out, input) || spans_overlap(out, index))
+    return fail(result, SP_ERROR_OVERLAPPING_OUTPUT,
+                "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                "single memory location");
+  return SP_STATUS_OK;
+}
+
 /* out[pos] = input[pos with pos[dim] = index[pos]] */
 static int gather(const sp_call* call, sp_result* result) {
   const sp_tensor* input = sp_call_tensor(call, "input");
@@ -138,7 +188,7 @@ static int gather(const sp_call* call, sp_result* result) {
   if (!input || !index || !out) return decline(result, "torch.gather needs input, index and out");
   if (decline_unknown_args(call, kGatherArgs, 1, result) != SP_STATUS_OK) return SP_STATUS_UNSUPPORTED;
   if (check_dim(call, input, &dim, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
-  if (numel(index) == 0) return SP_STATUS_OK;
+  if (numel(index) == 0) return check_out(out, input, index, result);
   if (index->dtype != SP_DTYPE_INT64)
     return fail(result, SP_ERROR_INDEX_DTYPE, "gather(): Expected dtype int64 for index");
   if (logical_rank(index) != logical_rank(input))
@@ -147,6 +197,7 @@ static int gather(const sp_call* call, sp_result* result) {
     if (d != dim && logical_size(index, d) > logical_size(input, d))
       return fail(result, SP_ERROR_SHAPE_MISMATCH, "Size does not match at dimension %lld", (long long)d);
   if (check_bounds(index, dim, logical_size(input, dim), result) != SP_STATUS_OK) return SP_STATUS_ERROR;
+  if (check_out(out, input, index, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
 
   const size_t width = sp_dtype_size(input->dtype);
   int64_t pos[64] = {0}, from[64];
@@ -202,13 +253,47 @@ static int scatter_inplace(const sp_call* call, sp_result* result) {
   return SP_STATUS_OK;
 }
 
+/* out[..., i, ...] = input[..., index[i], ...] along dim; index is 1-D or 0-d,
+ * int32 or int64, its values in [0, input.size(dim)). */
+static int index_select(const sp_call* call, sp_result* result) {
+  const sp_tensor* input = sp_call_tensor(call, "input");
+  const sp_tensor* index = sp_call_tensor(call, "index");
+  const sp_tensor* out = sp_call_tensor(call, "out");
+  int64_t dim = 0;
+  if (!input || !index || !out) return decline(result, "torch.index_select needs input, index and out");
+  if (decline_unknown_args(call, kGatherArgs, 1, result) != SP_STATUS_OK) return SP_STATUS_UNSUPPORTED;
+  if (check_dim(call, input, &dim, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
+  if (index->ndim > 1)
+    return fail(result, SP_ERROR_INVALID_ARGUMENT, "index_select(): Index is supposed to be a vector");
+  if (index->dtype != SP_DTYPE_INT32 && index->dtype != SP_DTYPE_INT64)
+    return fail(result, SP_ERROR_INDEX_DTYPE, "index_select(): Expected dtype int32 or int64 for index");
+  if (input->ndim == 0 && numel(index) != 1)
+    return decline(result, "a 0-d input with an index of other than one value is undefined (T-IS7)");
+  if (numel(index) > 0 && check_bounds(index, dim, logical_size(input, dim), result) != SP_STATUS_OK)
+    return SP_STATUS_ERROR;
+  if (check_out(out, input, index, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
+  if (numel(out) == 0) return SP_STATUS_OK;
+
+  const size_t width = sp_dtype_size(input->dtype);
+  int64_t pos[64] = {0}, from[64], at[1];
+  do {
+    memcpy(from, pos, sizeof pos);
+    at[0] = pos[dim];
+    from[dim] = index_at(index, at);
+    memcpy(element(out, pos), element(input, from), width);
+  } while (next_position(pos, out));
+  return SP_STATUS_OK;
+}
+
 static int supports(const char* op, sp_dtype dtype) {
-  const int op_ok = strcmp(op, "torch.gather") == 0 || strcmp(op, "torch.scatter_") == 0;
+  const int op_ok =
+      strcmp(op, "torch.gather") == 0 || strcmp(op, "torch.index_select") == 0 || strcmp(op, "torch.scatter_") == 0;
   return op_ok && (dtype == SP_DTYPE_FLOAT32 || dtype == SP_DTYPE_INT64);
 }
 
 static int run(const sp_call* call, sp_result* result) {
   if (strcmp(call->op, "torch.gather") == 0) return gather(call, result);
+  if (strcmp(call->op, "torch.index_select") == 0) return index_select(call, result);
   if (strcmp(call->op, "torch.scatter_") == 0) return scatter_inplace(call, result);
   return decline(result, "vendor_scatter does not implement this op");
 }

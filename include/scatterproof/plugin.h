@@ -33,6 +33,15 @@
  *     writable, with the shape and dtype the op table declares (shown by
  *     `scatterproof ops`; torch.gather's out has index's shape and input's
  *     dtype). On success the plugin writes every element of it.
+ *     Where the case passes PyTorch's out= itself (an optional operand of
+ *     torch.gather, torch.scatter, torch.index_select, torch.take_along_dim)
+ *     the plugin gets that "out" instead: writable, in the case's layout,
+ *     possibly of another dtype than the result's, possibly sharing memory
+ *     with an input (then its data pointer lies inside that input's storage:
+ *     the plugin decides about overlap from the pointers, as a framework
+ *     would). A mis-shaped one is "resized" by the host first: the plugin
+ *     gets a fresh zeroed out of the result's shape and out's dtype.
+ *     reference/SEMANTICS.md (T-OUT*) says what each case must give.
  *   - Scalar arguments (dim, reduce, value, overwrite, ...) arrive as named,
  *     typed sp_arg entries; see "Arguments" below.
  *
@@ -100,6 +109,10 @@
  *   has_overwrite/overwrite fields were replaced by `args`/`num_args`
  *   (sp_arg, sp_call_arg); sp_plugin and sp_result are unchanged. The
  *   migration, with a before/after snippet, is in README.md.
+ *   2.1: no field changed; a plugin that reports abi_minor >= 1 may be given
+ *   the caller's out= (see "The ops" above: any dtype, any layout, possibly
+ *   sharing memory with an input). A 2.0 plugin never is: the host answers
+ *   such a call "unsupported" for it.
  */
 #ifndef SCATTERPROOF_PLUGIN_H_
 #define SCATTERPROOF_PLUGIN_H_
@@ -113,7 +126,7 @@ extern "C" {
 #endif
 
 #define SP_PLUGIN_ABI_MAJOR 2
-#define SP_PLUGIN_ABI_MINOR 0
+#define SP_PLUGIN_ABI_MINOR 1
 
 /* The symbol the host looks up. */
 #define SP_PLUGIN_ENTRY_SYMBOL "sp_plugin_entry"

@@ -36,19 +36,6 @@ struct Plan {
   uint64_t alpha_bits = 0;
 };
 
-// Offsets of every position of dims [from, to) of `shape` (row-major).
-std::vector<int64_t> offsets(const Shape& shape, const Shape& strides, size_t from, size_t to) {
-  std::vector<int64_t> out{0};
-  for (size_t d = from; d < to; ++d) {
-    std::vector<int64_t> next;
-    next.reserve(out.size() * static_cast<size_t>(shape[d]));
-    for (int64_t base : out)
-      for (int64_t k = 0; k < shape[d]; ++k) next.push_back(base + k * strides[d]);
-    out = std::move(next);
-  }
-  return out;
-}
-
 template <class E>
 void run_part(const Plan& plan, int64_t o0, int64_t o1, int64_t l0, int64_t l1) {
   auto* a = reinterpret_cast<S<E>*>(plan.a);
@@ -95,10 +82,10 @@ Outcome index_add(CpuContext& cpu, const OpCall& call) {
   const Shape a_strides = logical_strides(target);
   const Shape source_shape = logical_shape(source_read), p_strides = logical_strides(source_read);
   const size_t d = static_cast<size_t>(dim);
-  plan.outer_a = offsets(self_shape, a_strides, 0, d);
-  plan.outer_p = offsets(source_shape, p_strides, 0, d);
-  plan.inner_a = offsets(self_shape, a_strides, d + 1, self_shape.size());
-  plan.inner_p = offsets(source_shape, p_strides, d + 1, source_shape.size());
+  plan.outer_a = dim_range_offsets(self_shape, a_strides, 0, d);
+  plan.outer_p = dim_range_offsets(source_shape, p_strides, 0, d);
+  plan.inner_a = dim_range_offsets(self_shape, a_strides, d + 1, self_shape.size());
+  plan.inner_p = dim_range_offsets(source_shape, p_strides, d + 1, source_shape.size());
   plan.along_a = a_strides[d];
   plan.along_p = p_strides[d];
   plan.a = data(target);

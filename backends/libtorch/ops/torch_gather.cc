@@ -1,4 +1,5 @@
-// torch_gather.cc — torch.gather through at::gather_out (input, dim, index -> a fresh out).
+// torch_gather.cc — torch.gather through at::gather_out (input, dim, index ->
+// the caller's out= when given, else a fresh out).
 #include "backends/libtorch/libtorch_common.h"
 
 namespace sp::libtorch {
@@ -9,9 +10,9 @@ Outcome run_torch_gather(const OpCall& call, TorchViews& views) {
   const Tensor& index = operand(call, "index");
   const at::Tensor input_t = views.view(input);
   const at::Tensor index_t = views.view(index);
-  auto [out, out_t] = views.fresh(input.dtype(), index.shape());
-  at::gather_out(out_t, input_t, dim_arg(call), index_t);
-  return Outcome::of_outputs({out});
+  OutSlot out(call, views, input.dtype(), index.shape());  // the caller's out= when given
+  at::gather_out(out.tensor(), input_t, dim_arg(call), index_t);
+  return Outcome::of_outputs({out.result(views)});
 }
 
 }  // namespace

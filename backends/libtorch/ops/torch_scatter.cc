@@ -15,7 +15,8 @@ Outcome run_torch_scatter(const OpCall& call, TorchViews& views, bool in_place) 
     scatter_in_place(self_t, dim, index_t, call, views);
     return Outcome::of_outputs({self});
   }
-  auto [out, out_t] = views.fresh(self.dtype(), self.shape());
+  OutSlot out(call, views, self.dtype(), self.shape());  // the caller's out= when given
+  at::Tensor& out_t = out.tensor();
   if (has_src(call)) {
     const at::Tensor src = views.view(operand(call, "src"));
     if (call.string_arg("reduce")) {
@@ -28,7 +29,7 @@ Outcome run_torch_scatter(const OpCall& call, TorchViews& views, bool in_place) 
   } else {
     at::scatter_out(out_t, self_t, dim, index_t, torch_scalar(*call.scalar_arg("value")));
   }
-  return Outcome::of_outputs({out});
+  return Outcome::of_outputs({out.result(views)});
 }
 
 Outcome run_torch_scatter_add(const OpCall& call, TorchViews& views, bool in_place) {

@@ -13,12 +13,16 @@ namespace sp::mutant {
 namespace {
 
 bool any_op(const OpSpec&) { return true; }
-bool scatters(const OpSpec& op) { return op.family != ShapeFamily::Gather; }
+// The element scatters whose writes writes_of() describes (index_* ops and
+// take_along_dim have their own op files).
+bool scatters(const OpSpec& op) {
+  return op.family == ShapeFamily::ScatterElements || op.family == ShapeFamily::RowScatter;
+}
 
 Outcome reject_last_valid_index(Backend& cpu, OpCall& c) {
   if (dry_run(cpu, c).kind == Outcome::Kind::Outputs) {
     const int64_t s = indexed_size(c, *normalized_dim(c));
-    const Tensor& index = *c.tensor("index");
+    const Tensor& index = *c.tensor(index_name(c));
     Shape pos(index.shape().size(), 0);
     if (index.numel() > 0) do {
         if (read_int(index, pos) == s - 1)

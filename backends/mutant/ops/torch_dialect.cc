@@ -12,7 +12,7 @@ bool is_torch(const OpSpec& op) { return op.dialect == "torch"; }
 Outcome wrap_negative_torch_index(Backend& cpu, OpCall& c) {
   if (!is_error(dry_run(cpu, c), ErrorCategory::IndexOutOfBounds)) return cpu.run(c);
   const int64_t s = indexed_size(c, *normalized_dim(c));
-  Tensor& index = c.tensors["index"];
+  Tensor& index = c.tensors[index_name(c)];
   bool all_wrappable = true;
   Shape pos(index.shape().size(), 0);
   do {
@@ -24,7 +24,7 @@ Outcome wrap_negative_torch_index(Backend& cpu, OpCall& c) {
 }
 
 Outcome empty_index_rank_strict(Backend& cpu, OpCall& c) {
-  const Tensor& index = *c.tensor("index");
+  const Tensor& index = *c.tensor(index_name(c));
   if (index.numel() == 0) {
     const int64_t index_rank = index.rank() == 0 ? 1 : index.rank();
     if (index_rank != op_rank(c))

@@ -12,6 +12,7 @@
  *          write(1, ...)), and from a constructor at load time
  *   abi    correct, but declares ABI major SP_PLUGIN_ABI_MAJOR + 1
  *   status returns 7, which is not an sp_status
+ *   abi20  correct, but declares ABI 2.0 (before a caller's out= existed)
  */
 #include <scatterproof/plugin.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #define MODE_PRINT 5
 #define MODE_ABI 6
 #define MODE_STATUS 7
+#define MODE_ABI20 8
 #ifndef SP_TEST_MODE
 #error "define SP_TEST_MODE"
 #endif
@@ -86,7 +88,7 @@ __attribute__((constructor)) static void print_at_load(void) { printf("garbage f
 static const sp_plugin plugin = {
     sizeof(sp_plugin),
     SP_TEST_MODE == MODE_ABI ? SP_PLUGIN_ABI_MAJOR + 1 : SP_PLUGIN_ABI_MAJOR,
-    SP_PLUGIN_ABI_MINOR,
+    SP_TEST_MODE == MODE_ABI20 ? 0 : SP_PLUGIN_ABI_MINOR,
     "misbehaving",
     "0",
     supports,
