@@ -431,9 +431,13 @@ bool take_along_dim_same_rank(RuleLog& log, const Tensor& input, const Tensor& i
           str(input.rank()) + " dimensions for input, and " + str(indices.rank()) + " dimensions for indices");
 }
 
-bool take_along_dim_indices_long(RuleLog& log, const Tensor& indices) {
+bool take_along_dim_indices_long(RuleLog& log, const Tensor& indices, bool flattened) {
+  // The same rule; an empty indices without dim is cited as T-TA12, where
+  // LibTorch 1.13 deviates (its gather skips the dtype check of an empty
+  // index), so a known-deviation entry can name it.
+  const bool deviation_case = flattened && indices.numel() == 0;
   return log.check(
-      indices.dtype() == DType::Int64, "T-TA4",
+      indices.dtype() == DType::Int64, deviation_case ? "T-TA12" : "T-TA4",
       "indices.dtype=" + std::string(dtype_name(indices.dtype())) + " is int64", ErrorCategory::IndexDtype,
       "torch.take_along_dim(): dtype of indices should be Long but got " + std::string(dtype_name(indices.dtype())));
 }

@@ -131,8 +131,9 @@ std::optional<ReduceMode> index_reduce_mode(RuleLog& log, const std::string& red
 // 1.13's order.
 // T-TA3: with a dim, indices has input's rank (physical: 0-d and 1-D differ).
 bool take_along_dim_same_rank(RuleLog& log, const Tensor& input, const Tensor& indices);
-// T-TA4: indices dtype is int64 ("Must have long dtype"), also when empty.
-bool take_along_dim_indices_long(RuleLog& log, const Tensor& indices);
+// T-TA4: indices dtype is int64 ("Must have long dtype"), also when empty;
+// `flattened` (dim is None) with an empty indices cites T-TA12.
+bool take_along_dim_indices_long(RuleLog& log, const Tensor& indices, bool flattened);
 // T-TA5: for every d != dim, input.size(d) and indices.size(d) are equal or
 // one of them is 1 (they broadcast). REQUIRES: equal ranks, dim in range.
 bool take_along_dim_broadcasts(RuleLog& log, const Tensor& input, const Tensor& indices, int64_t dim);

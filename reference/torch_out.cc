@@ -30,7 +30,8 @@
 //          (assert_no_overlap)
 //   T-OUT7 where PyTorch cannot tell (out with internal overlap but no
 //          stride-0 dim; an overlap with an operand where either tensor is
-//          not "non-overlapping and dense", i.e. has gaps), it does not
+//          not "non-overlapping and dense", i.e. has gaps, or is read
+//          broadcast — take_along_dim's input and indices), it does not
 //          check, and what it writes is undefined: unspecified
 //   T-OUT6 a mis-shaped out is resized (PyTorch warns that resizing a
 //          non-empty out is deprecated); when it shares storage with
@@ -91,6 +92,44 @@ bool dense(const Tensor& t) {
   return true;
 }
 
+// Whether the kernel reads operand `name` broadcast (expanded: stride 0)
+// rather than as given: take_along_dim with a dim broadcasts input and
+// indices apart from dim (T-TA5), and an expanded tensor is not dense, so
+// PyTorch's overlap check cannot tell (T-OUT7).
+bool read_broadcast(const OpSpec& op, const OpCall& call, const std::string& name, const Shape& result_shape) {
+  if (op.family != ShapeFamily::TakeAlongDim) return false;
+  const std::optional<int64_t> dim_arg = call.int_arg("dim");
+  const Tensor* t = call.tensor(name);
+  if (!dim_arg || !t || t->rank() != static_cast<int64_t>(result_shape.size())) return false;
+  const int64_t rank = t->rank();
+  const int64_t dim = *dim_arg < 0 ? *dim_arg + rank : *dim_arg;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim && t->size(d) == 1 && result_shape[static_cast<size_t>(d)] > 1) return true;
+  return false;
+}
+
+// The operand as the kernel reads it: take_along_dim without a dim reads
+// input and indices flattened (view(-1): one dim of the innermost stride),
+// so out may be the very same view as a flattened indices (T-OUT5).
+Tensor as_read(const OpSpec& op, const OpCall& call, const Tensor& t) {
+  if (op.family != ShapeFamily::TakeAlongDim || call.int_arg("dim") || t.rank() == 1) return t;
+  // view(-1) needs the dims of size > 1 to chain, inner to outer:
+  // stride[outer] == stride[inner] * size[inner]; otherwise LibTorch's view
+  // fails (T-TA11) and the operand is left as given.
+  int64_t flat_stride = 1, inner_stride = -1, inner_size = 1;
+  for (int64_t d = t.rank(); d-- > 0;) {
+    if (t.size(d) == 1) continue;
+    if (inner_stride < 0) {
+      flat_stride = t.stride(d);
+    } else if (t.stride(d) != inner_stride * inner_size) {
+      return t;
+    }
+    inner_stride = t.stride(d);
+    inner_size = t.size(d);
+  }
+  return Tensor::view(t.dtype(), Shape{t.numel()}, Shape{flat_stride}, t.offset(), t.storage());
+}
+
 bool stride_zero_overlap(const Tensor& t) {
   for (int64_t d = 0; d < t.rank(); ++d)
     if (t.stride(d) == 0 && t.size(d) > 1) return true;
@@ -127,6 +166,12 @@ Expectation evaluate_with_out(const OpSpec& op, const OpCall& call, Trace* trace
   ref::RuleLog log(trace);
 
   if (inner.unspecified) return inner;
+  // An unspecified answer keeps the op's decision notes (the clauses it cites).
+  const auto unspecified = [&](const std::string& reason, Trace*) {
+    Expectation e = ref::unspecified_expectation(reason, trace);
+    e.notes.insert(e.notes.begin(), inner.notes.begin(), inner.notes.end());
+    return e;
+  };
   const Tensor* dtype_of = call.tensor(op.output_dtype_of);
   const DType result_dtype = inner.outputs && !inner.outputs->empty() ? inner.outputs->front().exact.dtype()
                              : dtype_of                               ? dtype_of->dtype()
@@ -147,19 +192,19 @@ Expectation evaluate_with_out(const OpSpec& op, const OpCall& call, Trace* trace
     for (const auto& [name, t] : call.tensors)
       if (name != out_spec.name && t.storage() && t.storage() == out.storage()) shared = true;
     if (shared && log.passed())
-      return ref::unspecified_expectation(
-          "T-OUT6: out has shape " + format_shape(out.shape()) + ", not the result's " + format_shape(*result_shape) +
-              ", and shares storage with another operand: whether it still overlaps after the resize "
-              "depends on the allocator",
-          trace);
+      return unspecified("T-OUT6: out has shape " + format_shape(out.shape()) + ", not the result's " +
+                             format_shape(*result_shape) +
+                             ", and shares storage with another operand: whether it still overlaps after the resize "
+                             "depends on the allocator",
+                         trace);
     log.note("out has shape " + format_shape(out.shape()) + ", not the result's " + format_shape(*result_shape) +
              ": it is resized, then written [T-OUT6]");
   } else {
     if (out.has_internal_overlap() && !stride_zero_overlap(out) && log.passed())
-      return ref::unspecified_expectation("T-OUT7: out " + out.describe() +
-                                              " has overlapping elements without a stride-0 dim: PyTorch does not "
-                                              "check, what it writes is undefined",
-                                          trace);
+      return unspecified("T-OUT7: out " + out.describe() +
+                             " has overlapping elements without a stride-0 dim: PyTorch does not "
+                             "check, what it writes is undefined",
+                         trace);
     log.check(!stride_zero_overlap(out), "T-OUT2", "out has no internal overlap (" + out.describe() + ")",
               ErrorCategory::OverlappingOutput,
               "unsupported operation: more than one element of the written-to tensor refers to a single memory "
@@ -168,23 +213,24 @@ Expectation evaluate_with_out(const OpSpec& op, const OpCall& call, Trace* trace
       if (o.role == OperandRole::Out) continue;
       const Tensor* t = call.tensor(o.name);
       if (!t || !shares_element(out, *t)) continue;
+      const Tensor read = as_read(op, without, *t);
       if (same_view(out, *t) && starts_from(op, o.name)) {
         log.note("out is the very same view as " + o.name + ": the op runs in place on it [T-OUT4]");
         continue;
       }
-      if (same_view(out, *t) &&
+      if (same_view(out, read) &&
           std::find(out_spec.out_may_be.begin(), out_spec.out_may_be.end(), o.name) != out_spec.out_may_be.end()) {
         log.note("out is the very same view as " + o.name +
                  ", which the op reads only at out's own positions: an error or the result [T-OUT5]");
         may_error_instead = true;
         continue;
       }
-      if (!dense(out) || !dense(*t)) {
+      if (!dense(out) || !dense(*t) || (result_shape && read_broadcast(op, without, o.name, *result_shape))) {
         if (!log.passed()) continue;
-        return ref::unspecified_expectation("T-OUT7: out shares memory with " + o.name +
-                                                ", and one of them has gaps: PyTorch does not check the overlap, "
-                                                "what it writes is undefined",
-                                            trace);
+        return unspecified("T-OUT7: out shares memory with " + o.name +
+                               ", and one of them has gaps: PyTorch does not check the overlap, "
+                               "what it writes is undefined",
+                           trace);
       }
       log.check(false, "T-OUT3", "out shares memory with " + o.name, ErrorCategory::OverlappingOutput,
                 "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
@@ -193,7 +239,15 @@ Expectation evaluate_with_out(const OpSpec& op, const OpCall& call, Trace* trace
   }
 
   if (!log.passed()) {
-    if (inner.outputs) return log.error_expectation();
+    if (inner.outputs) {
+      // out's error; the op's own decision notes (the clauses it cites) stay,
+      // and so do the errors it allows instead of its result (T-TA9, T-OUT5).
+      Expectation e = log.error_expectation();
+      e.notes.insert(e.notes.begin(), inner.notes.begin(), inner.notes.end());
+      for (ErrorCategory c : inner.errors)
+        if (std::find(e.errors.begin(), e.errors.end(), c) == e.errors.end()) e.errors.push_back(c);
+      return e;
+    }
     // Both the op's rules and out's are violated: either may be reported.
     for (const RuleViolation& v : log.violations())
       if (std::find(inner.errors.begin(), inner.errors.end(), v.category) == inner.errors.end())

@@ -141,7 +141,7 @@ Expectation torch_take_along_dim(const OpCall& call, Trace* trace) {
   bool scalar_dim = false;  // T-TA9
   if (dim_arg) {
     const bool rank_ok = rules::take_along_dim_same_rank(log, input, indices);
-    rules::take_along_dim_indices_long(log, indices);
+    rules::take_along_dim_indices_long(log, indices, false);
     const int64_t rank = ref::logical_rank(input);
     const bool dim_ok = rules::dim_in_range(log, *dim_arg, rank);
     if (dim_ok) dim = ref::wrap_dim(*dim_arg, rank);
@@ -149,7 +149,7 @@ Expectation torch_take_along_dim(const OpCall& call, Trace* trace) {
     scalar_dim = log.passed() && input.rank() == 0;
   } else {
     log.note("dim is None: input and indices are read flattened [T-TA8]");
-    rules::take_along_dim_indices_long(log, indices);
+    rules::take_along_dim_indices_long(log, indices, true);
   }
 
   // The out shape exists once the shape rules hold (the op table's rule).

@@ -159,6 +159,35 @@ TEST(TorchOut, OutThatIsTheIndexOfAGatherIsTheResultOrAnError) {
   expect_error(evaluate(partial), EC::OverlappingOutput, "T-OUT3");
 }
 
+TEST(TorchOut, TakeAlongDimOverlapIsJudgedOnTheOperandsAsTheKernelReadsThem) {
+  // Without dim, indices is read flattened: an out over its very elements
+  // (as [6]) is the same view as that read (T-OUT5), not a partial overlap.
+  const Tensor indices = i64({2, 3}, {0, 1, 0, 1, 0, 1});
+  const OpCall flat =
+      call_of("torch.take_along_dim",
+              {{"input", i64({2}, {7, 8})}, {"indices", indices}, {"out", view_of(indices, {6}, {1}, 0)}});
+  const Expectation e = evaluate(flat);
+  ASSERT_TRUE(e.outputs.has_value()) << e.summary();
+  EXPECT_EQ(values_of(e.outputs->front().exact), (std::vector<double>{7, 8, 7, 8, 7, 8}));
+  EXPECT_TRUE(e.allows_error(EC::OverlappingOutput));
+  // With dim, an input of size 1 along another dim is read broadcast
+  // (expanded, not dense): PyTorch cannot tell the overlap (T-OUT7).
+  const Tensor storage = i64({6}, {0, 0, 0, 0, 0, 0});
+  const OpCall broadcast = call_of("torch.take_along_dim",
+                                   {{"input", view_of(storage, {2, 1}, {1, 1}, 0)},
+                                    {"indices", i64({1, 2}, {0, 1})},
+                                    {"out", view_of(storage, {1, 2}, {2, 1}, 1)}},
+                                   {{"dim", Arg::of_int(0)}});
+  EXPECT_TRUE(evaluate(broadcast).unspecified) << evaluate(broadcast).summary();
+  // The same overlap with an input read as given is an error.
+  const OpCall as_given = call_of("torch.take_along_dim",
+                                  {{"input", view_of(storage, {2, 2}, {2, 1}, 0)},
+                                   {"indices", i64({1, 2}, {0, 1})},
+                                   {"out", view_of(storage, {1, 2}, {2, 1}, 1)}},
+                                  {{"dim", Arg::of_int(0)}});
+  expect_error(evaluate(as_given), EC::OverlappingOutput, "T-OUT3");
+}
+
 TEST(TorchOut, OpErrorsComeFirstAndOutErrorsAreAlternatives) {
   OpCall call = gather_with_out(f64({2, 3}, {0, 0, 0, 0, 0, 0}));
   call.tensors["index"] = i64({2, 3}, {0, 5, 0, 1, 0, 1});
