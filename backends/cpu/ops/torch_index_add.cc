@@ -7,11 +7,9 @@
 // index[i]: term = alpha * source rounded to the element's dtype (integers
 // wrap, bool and), then one correctly rounded add (bool or).
 //
-// Self's logical shape is [O, S, L] around dim (outer, along, inner), the
-// source's [O, M, L] (M = len(index)). Position (o, i, l) writes self[o,
-// index[i], l], so parts owning disjoint outer positions, or disjoint inner
-// ranges, never meet: no atomics. Each part walks i in order, so a target's
-// terms are added in index order.
+// The walk along dim and its parallel split are the family's
+// (backends/cpu/slice_walk.h): no atomics, and each part walks i in order,
+// so a target's terms are added in index order.
 #include <cstring>
 #include <vector>
 
@@ -19,6 +17,7 @@
 #include "backends/cpu/cpu_context.h"
 #include "backends/cpu/element.h"
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/slice_walk.h"
 #include "reference/op_table.h"
 
 namespace sp::cpu {
@@ -27,21 +26,12 @@ namespace {
 template <class E>
 using S = typename E::Storage;
 
-struct Plan {
-  std::byte* a = nullptr;                                   // target at its storage offset
-  const std::byte* p = nullptr;                             // source at its storage offset
-  std::vector<int64_t> index;                               // the index values, in order (checked in [0, S))
-  std::vector<int64_t> outer_a, outer_p, inner_a, inner_p;  // element offsets
-  int64_t along_a = 0, along_p = 0;                         // strides along dim
-  uint64_t alpha_bits = 0;
-};
-
 template <class E>
-void run_part(const Plan& plan, int64_t o0, int64_t o1, int64_t l0, int64_t l1) {
+void run_part(const SliceWalk& plan, uint64_t alpha_bits, int64_t o0, int64_t o1, int64_t l0, int64_t l1) {
   auto* a = reinterpret_cast<S<E>*>(plan.a);
   const auto* p = reinterpret_cast<const S<E>*>(plan.p);
   S<E> alpha;
-  std::memcpy(&alpha, &plan.alpha_bits, sizeof(alpha));  // little-endian: the low bytes
+  std::memcpy(&alpha, &alpha_bits, sizeof(alpha));  // little-endian: the low bytes
   for (int64_t o = o0; o < o1; ++o) {
     const int64_t oa = plan.outer_a[static_cast<size_t>(o)], op = plan.outer_p[static_cast<size_t>(o)];
     for (size_t i = 0; i < plan.index.size(); ++i) {
@@ -74,44 +64,12 @@ Outcome index_add(CpuContext& cpu, const OpCall& call) {
 
   // Operands sharing the target's storage are read as they were before the call.
   const Tensor source_read = source.storage() == target.storage() ? cpu.fresh_copy(source) : source;
-  Plan plan;
-  plan.alpha_bits = *alpha_bits;
-  plan.index.resize(static_cast<size_t>(index.numel()));
-  for (int64_t i = 0; i < index.numel(); ++i)
-    plan.index[static_cast<size_t>(i)] = index.value_at(index.rank() == 0 ? Shape{} : Shape{i}).i;
-  const Shape a_strides = logical_strides(target);
-  const Shape source_shape = logical_shape(source_read), p_strides = logical_strides(source_read);
-  const size_t d = static_cast<size_t>(dim);
-  plan.outer_a = dim_range_offsets(self_shape, a_strides, 0, d);
-  plan.outer_p = dim_range_offsets(source_shape, p_strides, 0, d);
-  plan.inner_a = dim_range_offsets(self_shape, a_strides, d + 1, self_shape.size());
-  plan.inner_p = dim_range_offsets(source_shape, p_strides, d + 1, source_shape.size());
-  plan.along_a = a_strides[d];
-  plan.along_p = p_strides[d];
-  plan.a = data(target);
-  plan.p = data(source_read);
-
-  const auto outer = static_cast<int64_t>(plan.outer_a.size());
-  const auto inner = static_cast<int64_t>(plan.inner_a.size());
-  const int threads = threads_for(outer * index.numel() * inner, cpu.pool());
-  // Split by outer positions when there are enough of them, else by inner
-  // ranges: either way no two parts write one target.
-  const bool by_outer = outer >= 2 * threads || inner == 1;
-  const int64_t extent = by_outer ? outer : inner;
-  const int parts = static_cast<int>(std::min<int64_t>(extent, threads == 1 ? 1 : threads * kPartsPerThread));
+  const SliceWalk walk = make_slice_walk(target, &source_read, index_values(index), dim);
   dispatch_dtype(target.dtype(), [&](auto elem) {
     using E = decltype(elem);
-    const auto part = [&](int i) {
-      const int64_t lo = extent * i / parts, hi = extent * (i + 1) / parts;
-      if (by_outer)
-        run_part<E>(plan, lo, hi, 0, inner);
-      else
-        run_part<E>(plan, 0, outer, lo, hi);
-    };
-    if (parts <= 1)
-      part(0);
-    else
-      cpu.pool().run(parts, part);
+    for_each_slice_part(cpu.pool(), walk, [&](int64_t o0, int64_t o1, int64_t l0, int64_t l1) {
+      run_part<E>(walk, *alpha_bits, o0, o1, l0, l1);
+    });
   });
   return Outcome::of_outputs({target});
 }

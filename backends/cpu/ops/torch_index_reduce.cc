@@ -25,46 +25,43 @@
 #include "backends/cpu/element.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/reduce_ops.h"
+#include "backends/cpu/slice_walk.h"
 #include "reference/op_table.h"
 
 namespace sp::cpu {
 namespace {
 
 struct Plan {
-  std::byte* a = nullptr;        // target at its storage offset
-  const std::byte* p = nullptr;  // source at its storage offset
-  std::vector<int64_t> index;    // the index values, in order (checked in [0, S))
-  std::vector<int64_t> named;    // the distinct values of index, ascending
-  std::vector<int64_t> terms;    // mean: terms per row of self (include_self counted)
-  std::vector<int64_t> outer_a, outer_p, inner_a, inner_p;
-  int64_t along_a = 0, along_p = 0;
+  SliceWalk w;                 // the walk along dim (backends/cpu/slice_walk.h)
+  std::vector<int64_t> named;  // the distinct values of index, ascending
+  std::vector<int64_t> terms;  // mean: terms per row of self (include_self counted)
   Reduce reduce = Reduce::Prod;
   bool include_self = true;
 };
 
 template <class E>
 void run_part(const Plan& plan, int64_t o0, int64_t o1, int64_t l0, int64_t l1) {
-  auto* a = reinterpret_cast<S<E>*>(plan.a);
-  const auto* p = reinterpret_cast<const S<E>*>(plan.p);
+  auto* a = reinterpret_cast<S<E>*>(plan.w.a);
+  const auto* p = reinterpret_cast<const S<E>*>(plan.w.p);
   const Reduce step = plan.reduce == Reduce::Mean ? Reduce::Sum : plan.reduce;
   const S<E> init = identity<E>(plan.reduce);
   for (int64_t o = o0; o < o1; ++o) {
-    const int64_t oa = plan.outer_a[static_cast<size_t>(o)], op = plan.outer_p[static_cast<size_t>(o)];
+    const int64_t oa = plan.w.outer_a[static_cast<size_t>(o)], op = plan.w.outer_p[static_cast<size_t>(o)];
     if (!plan.include_self)
       for (int64_t v : plan.named)
-        for (int64_t l = l0; l < l1; ++l) a[oa + v * plan.along_a + plan.inner_a[static_cast<size_t>(l)]] = init;
-    for (size_t i = 0; i < plan.index.size(); ++i) {
-      const int64_t ta = oa + plan.index[i] * plan.along_a;
-      const int64_t tp = op + static_cast<int64_t>(i) * plan.along_p;
+        for (int64_t l = l0; l < l1; ++l) a[oa + v * plan.w.along_a + plan.w.inner_a[static_cast<size_t>(l)]] = init;
+    for (size_t i = 0; i < plan.w.index.size(); ++i) {
+      const int64_t ta = oa + plan.w.index[i] * plan.w.along_a;
+      const int64_t tp = op + static_cast<int64_t>(i) * plan.w.along_p;
       for (int64_t l = l0; l < l1; ++l) {
-        S<E>& dst = a[ta + plan.inner_a[static_cast<size_t>(l)]];
-        dst = combine<E>(step, dst, p[tp + plan.inner_p[static_cast<size_t>(l)]]);
+        S<E>& dst = a[ta + plan.w.inner_a[static_cast<size_t>(l)]];
+        dst = combine<E>(step, dst, p[tp + plan.w.inner_p[static_cast<size_t>(l)]]);
       }
     }
     if (plan.reduce != Reduce::Mean) continue;
     for (int64_t v : plan.named)
       for (int64_t l = l0; l < l1; ++l) {
-        S<E>& dst = a[oa + v * plan.along_a + plan.inner_a[static_cast<size_t>(l)]];
+        S<E>& dst = a[oa + v * plan.w.along_a + plan.w.inner_a[static_cast<size_t>(l)]];
         dst = divide<E>(dst, plan.terms[static_cast<size_t>(v)]);
       }
   }
@@ -92,13 +89,9 @@ Outcome index_reduce(CpuContext& cpu, const OpCall& call) {
   Plan plan;
   plan.reduce = *parse_reduce(*call.string_arg("reduce"));  // checked: prod, mean, amax or amin
   plan.include_self = call.bool_arg("include_self").value_or(true);
-  plan.index.resize(static_cast<size_t>(index.numel()));
+  plan.w = make_slice_walk(target, &source_read, index_values(index), dim);
   std::vector<int64_t> occurrences(static_cast<size_t>(size), 0);
-  for (int64_t i = 0; i < index.numel(); ++i) {
-    const int64_t v = index.value_at(index.rank() == 0 ? Shape{} : Shape{i}).i;
-    plan.index[static_cast<size_t>(i)] = v;
-    ++occurrences[static_cast<size_t>(v)];
-  }
+  for (int64_t v : plan.w.index) ++occurrences[static_cast<size_t>(v)];
   for (int64_t v = 0; v < size; ++v)
     if (occurrences[static_cast<size_t>(v)] > 0) plan.named.push_back(v);
   if (plan.reduce == Reduce::Mean) {
@@ -106,39 +99,11 @@ Outcome index_reduce(CpuContext& cpu, const OpCall& call) {
     if (plan.include_self)
       for (int64_t& n : plan.terms) ++n;
   }
-  const Shape a_strides = logical_strides(target);
-  const Shape source_shape = logical_shape(source_read), p_strides = logical_strides(source_read);
-  const size_t d = static_cast<size_t>(dim);
-  plan.outer_a = dim_range_offsets(self_shape, a_strides, 0, d);
-  plan.outer_p = dim_range_offsets(source_shape, p_strides, 0, d);
-  plan.inner_a = dim_range_offsets(self_shape, a_strides, d + 1, self_shape.size());
-  plan.inner_p = dim_range_offsets(source_shape, p_strides, d + 1, source_shape.size());
-  plan.along_a = a_strides[d];
-  plan.along_p = p_strides[d];
-  plan.a = data(target);
-  plan.p = data(source_read);
-
-  const auto outer = static_cast<int64_t>(plan.outer_a.size());
-  const auto inner = static_cast<int64_t>(plan.inner_a.size());
-  const int threads = threads_for(outer * index.numel() * inner, cpu.pool());
-  const bool by_outer = outer >= 2 * threads || inner == 1;
-  const int64_t extent = by_outer ? outer : inner;
-  const int parts = static_cast<int>(std::min<int64_t>(extent, threads == 1 ? 1 : threads * kPartsPerThread));
   dispatch_dtype(target.dtype(), [&](auto elem) {
     using E = decltype(elem);
-    if constexpr (!std::is_same_v<E, BoolElem>) {
-      const auto part = [&](int i) {
-        const int64_t lo = extent * i / parts, hi = extent * (i + 1) / parts;
-        if (by_outer)
-          run_part<E>(plan, lo, hi, 0, inner);
-        else
-          run_part<E>(plan, 0, outer, lo, hi);
-      };
-      if (parts <= 1)
-        part(0);
-      else
-        cpu.pool().run(parts, part);
-    }
+    if constexpr (!std::is_same_v<E, BoolElem>)
+      for_each_slice_part(cpu.pool(), plan.w,
+                          [&](int64_t o0, int64_t o1, int64_t l0, int64_t l1) { run_part<E>(plan, o0, o1, l0, l1); });
   });
   return Outcome::of_outputs({target});
 }
