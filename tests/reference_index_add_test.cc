@@ -23,34 +23,16 @@ using test::i64;
 using test::tensor_of;
 using test::values_of;
 using EC = ErrorCategory;
+using test::allows;
+using test::expect_errors;
+using test::expect_exact;
+using test::only_output;
 
 OpCall add_call(Tensor self, int64_t dim, Tensor index, Tensor source, std::optional<Scalar> alpha = std::nullopt,
                 const std::string& op = "torch.index_add") {
   std::map<std::string, Arg> args{{"dim", Arg::of_int(dim)}};
   if (alpha) args.emplace("alpha", Arg::of_scalar(*alpha));
   return call_of(op, {{"self", self}, {"index", index}, {"source", source}}, args);
-}
-
-const ExpectedTensor& only_output(const Expectation& e) {
-  EXPECT_TRUE(e.outputs.has_value()) << e.summary() << " " << e.error_message;
-  static const ExpectedTensor none;
-  if (!e.outputs || e.outputs->size() != 1) return none;
-  return e.outputs->front();
-}
-
-void expect_exact(const Expectation& e, const std::vector<double>& expected) {
-  const ExpectedTensor& out = only_output(e);
-  EXPECT_TRUE(out.loose.empty()) << e.summary();
-  EXPECT_EQ(values_of(out.exact), expected);
-}
-
-void expect_errors(const Expectation& e, const std::vector<EC>& categories) {
-  EXPECT_TRUE(e.expects_error()) << e.summary();
-  EXPECT_EQ(e.errors, categories) << e.error_message;
-}
-
-bool allows(const Expectation& e, int64_t linear, DType t, double v) {
-  return only_output(e).allows(linear, bits_from_value(t, Value::of_float(v)));
 }
 
 Tensor zeros34() { return f32({3, 4}, std::vector<double>(12, 0.0)); }

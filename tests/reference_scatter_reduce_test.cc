@@ -24,6 +24,9 @@ using test::i64;
 using test::tensor_of;
 using test::values_of;
 using EC = ErrorCategory;
+using test::expect_errors;
+using test::expect_exact;
+using test::only_output;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -35,24 +38,11 @@ OpCall reduce_call(Tensor self, int64_t dim, Tensor index, Tensor src, const std
   return call_of(op, {{"self", self}, {"index", index}, {"src", src}}, args);
 }
 
-const ExpectedTensor& only_output(const Expectation& e) {
-  EXPECT_TRUE(e.outputs.has_value()) << e.summary() << " " << e.error_message;
-  static const ExpectedTensor none;
-  if (!e.outputs || e.outputs->size() != 1) return none;
-  return e.outputs->front();
-}
-
 uint64_t bits_of(DType t, double v) {
   return bits_from_value(t, is_floating(t) ? Value::of_float(v) : Value::of_int(static_cast<int64_t>(v)));
 }
 bool allows(const Expectation& e, int64_t linear, DType t, double v) {
   return only_output(e).allows(linear, bits_of(t, v));
-}
-
-void expect_exact(const Expectation& e, const std::vector<double>& expected) {
-  const ExpectedTensor& out = only_output(e);
-  EXPECT_TRUE(out.loose.empty()) << e.summary();
-  EXPECT_EQ(values_of(out.exact), expected);
 }
 
 // The representative (LibTorch's visit order) equals `expected`, which is
@@ -62,11 +52,6 @@ void expect_values(const Expectation& e, const std::vector<double>& expected) {
   EXPECT_EQ(values_of(out.exact), expected);
   for (size_t k = 0; k < expected.size(); ++k)
     EXPECT_TRUE(out.allows(static_cast<int64_t>(k), bits_of(out.exact.dtype(), expected[k]))) << k;
-}
-
-void expect_errors(const Expectation& e, const std::vector<EC>& categories) {
-  EXPECT_TRUE(e.expects_error()) << e.summary();
-  EXPECT_EQ(e.errors, categories) << e.error_message;
 }
 
 // The document's example: index [0, 1, 0, 1, 2, 1], src 1..6.

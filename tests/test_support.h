@@ -12,6 +12,11 @@
 //   call_of(op, {tensors}, {args})      an OpCall; args by name, e.g.
 //                                       {{"dim", Arg::of_int(0)}}
 //   values_of(t)                        the elements as doubles, row-major
+// and the one way they read a reference answer:
+//   only_output(e)                      its single output (a failure if none)
+//   expect_exact(e, {values})           exact bits, no loose element
+//   expect_errors(e, {categories})      an error, exactly these categories
+//   allows(e, linear, dtype, v)         whether element `linear` may be v
 #pragma once
 
 #include <gtest/gtest.h>
@@ -21,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "reference/expectation.h"
 #include "reference/op_call.h"
 #include "reference/tensor.h"
 
@@ -108,6 +114,29 @@ inline OpCall call_of(std::string op, std::map<std::string, Tensor> tensors, std
   c.tensors = std::move(tensors);
   c.args = std::move(args);
   return c;
+}
+
+inline const ExpectedTensor& only_output(const Expectation& e) {
+  EXPECT_TRUE(e.outputs.has_value()) << e.summary() << " " << e.error_message;
+  static const ExpectedTensor none;
+  if (!e.outputs || e.outputs->size() != 1) return none;
+  return e.outputs->front();
+}
+
+inline void expect_exact(const Expectation& e, const std::vector<double>& expected) {
+  EXPECT_FALSE(e.unspecified) << e.summary();
+  const ExpectedTensor& out = only_output(e);
+  EXPECT_TRUE(out.loose.empty()) << e.summary();
+  EXPECT_EQ(values_of(out.exact), expected);
+}
+
+inline void expect_errors(const Expectation& e, const std::vector<ErrorCategory>& categories) {
+  EXPECT_TRUE(e.expects_error()) << e.summary();
+  EXPECT_EQ(e.errors, categories) << e.error_message;
+}
+
+inline bool allows(const Expectation& e, int64_t linear, DType t, double v) {
+  return only_output(e).allows(linear, bits_from_value(t, Value::of_float(v)));
 }
 
 }  // namespace sp::test
