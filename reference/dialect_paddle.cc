@@ -1,5 +1,7 @@
 #include "reference/dialect_paddle.h"
 
+#include <algorithm>
+
 namespace sp::ref::paddle_rules {
 namespace {
 
@@ -40,13 +42,17 @@ bool updates_dtype_matches(RuleLog& log, const Tensor& x, const Tensor& updates)
 }
 
 bool updates_shape_matches(RuleLog& log, const Tensor& x, const Tensor& index, const Tensor& updates) {
-  Shape expected = x.shape();
-  expected[0] = index.size(0);
+  const Shape& u = updates.shape();
+  const bool rows_fit = !u.empty() && u.size() == x.shape().size() &&
+                        std::equal(u.begin() + 1, u.end(), x.shape().begin() + 1) && index.size(0) <= u[0];
+  Shape row_shape = x.shape();
+  row_shape[0] = index.size(0);
   return log.check(
-      updates.shape() == expected, "PD-S1",
-      "updates.shape=" + format_shape(updates.shape()) + " == [len(index)] + x.shape[1:] = " + format_shape(expected),
+      rows_fit, "PD-S1",
+      "updates.shape=" + format_shape(u) + " is [n] + x.shape[1:] with n >= len(index)=" + str(index.size(0)),
       ErrorCategory::ShapeMismatch,
-      "updates.shape " + format_shape(updates.shape()) + " must be " + format_shape(expected));
+      "updates.shape " + format_shape(u) + " must be [n] + x.shape[1:] with n >= len(index), e.g. " +
+          format_shape(row_shape));
 }
 
 bool index_values_below_length(RuleLog& log, const Tensor& index, int64_t length) {

@@ -23,8 +23,10 @@ bool index_dtype_supported(RuleLog& log, const Tensor& index);
 bool x_dtype_documented(RuleLog& log, const Tensor& x);
 // PD-K1: updates dtype == x dtype.
 bool updates_dtype_matches(RuleLog& log, const Tensor& x, const Tensor& updates);
-// PD-S1: updates.shape == [len(index)] + x.shape[1:] (004's example; the
-// parameter text's "same as input" is erratum PD-E1).
+// PD-S1: updates.shape == [n] + x.shape[1:] with n >= len(index) (004:
+// "The length of index cannot exceed updates's length", "dim value with
+// dim > 1 should be the same as input"); only its first len(index) rows are
+// read. The parameter text's "same as input" is erratum PD-E1.
 // REQUIRES: index is 1-D and x has rank >= 1.
 bool updates_shape_matches(RuleLog& log, const Tensor& x, const Tensor& index, const Tensor& updates);
 // PD-B1: no index value >= x.shape[0] ("cannot exceed input's length").

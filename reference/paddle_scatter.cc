@@ -17,7 +17,8 @@
 //   PD-T1  x dtype float32/float64 as documented; another dtype allows
 //          both the computed result and unsupported_dtype
 //   PD-K1  updates dtype == x dtype                     (dtype_mismatch)
-//   PD-S1  updates.shape == [len(index)] + x.shape[1:]  (shape_mismatch)
+//   PD-S1  updates.shape == [n] + x.shape[1:], n >= len(index)  (shape_mismatch);
+//          only updates' first len(index) rows are read
 //   PD-B1  (when the above pass) no index value >= x.shape[0]
 // Then PD-B2: a negative index value makes the call unspecified.
 // Visit order: i = 0 .. len(index)-1, each row in row-major order.
@@ -89,8 +90,11 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
     });
   });
 
-  Expectation e = ref::outputs_expectation({out.finish()}, {"PD-S1: updates.shape = [len(index)] + x.shape[1:] "
-                                                            "(004's example; parameter text is erratum PD-E1)"});
+  std::vector<std::string> notes;
+  if (updates.size(0) > index.size(0))
+    notes.push_back("PD-S1: updates has " + std::to_string(updates.size(0)) + " rows, len(index) is " +
+                    std::to_string(index.size(0)) + ": only its first len(index) rows are read");
+  Expectation e = ref::outputs_expectation({out.finish()}, std::move(notes));
   if (!dtype_documented) {
     e.errors = {ErrorCategory::UnsupportedDtype};
     e.error_message = "x dtype " + std::string(dtype_name(x.dtype())) + " is not among 004's float32, float64";

@@ -500,9 +500,10 @@ TEST(LibTorchPaddle, ArgumentRulesInPaddlesTerms) {
                "is outside [0, x.shape[0] = 0)");
   expect_error(paddle_call(f32({3, 2}, {1, 1, 2, 2, 3, 3}), i64({2, 1}, {0, 1}), f32({2, 2}, {1, 1, 2, 2}), true),
                ErrorCategory::InvalidArgument, "index must be 1-D");
-  // index_add_ would broadcast a single row of updates; Paddle does not.
+  // index_add_ would broadcast a single row of updates; Paddle does not
+  // (PD-S1: at least len(index) rows).
   expect_error(paddle_call(f32({3, 2}, {1, 1, 2, 2, 3, 3}), i64({2}, {0, 1}), f32({1, 2}, {1, 1}), false),
-               ErrorCategory::ShapeMismatch, "[len(index)]");
+               ErrorCategory::ShapeMismatch, "n >= len(index)");
 }
 
 }  // namespace

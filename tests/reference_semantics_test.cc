@@ -463,9 +463,14 @@ TEST(ReferencePaddle, ArgumentRules) {
   EXPECT_TRUE(succeeds(evaluate(paddle(kPdX, i32({1}, {0}), f32({1, 2}, {5, 5}), true))));
   expect_errors(evaluate(paddle(kPdX, i64({1}, {0}), tensor_of(DType::Float64, {1, 2}, {1, 1}), true)),
                 {EC::DtypeMismatch});
-  // PD-S1: [len(index)] + x.shape[1:]; the parameter text's "same as x" is rejected.
+  // PD-S1: [n] + x.shape[1:] with n >= len(index) ("The length of index
+  // cannot exceed updates's length"); rows past len(index) are not read.
   expect_errors(evaluate(paddle(kPdX, kPdIndex, f32({3, 2}, {1, 1, 2, 2, 3, 3}), true)), {EC::ShapeMismatch});
   expect_errors(evaluate(paddle(kPdX, kPdIndex, f32({4, 3}, std::vector<double>(12, 1)), true)), {EC::ShapeMismatch});
+  expect_errors(evaluate(paddle(kPdX, kPdIndex, f32({4}, {1, 2, 3, 4}), true)), {EC::ShapeMismatch});
+  expect_exact(evaluate(paddle(kPdX, i64({2}, {2, 0}), f32({3, 2}, {7, 7, 8, 8, 9, 9}), true)), {3, 2},
+               {8, 8, 2, 2, 7, 7});
+  expect_exact(evaluate(paddle(kPdX, i64({0}, {}), f32({3, 2}, {7, 7, 8, 8, 9, 9}), true)), {3, 2}, {1, 1, 2, 2, 3, 3});
 }
 
 TEST(ReferencePaddle, IndexValues) {

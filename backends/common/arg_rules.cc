@@ -200,11 +200,13 @@ std::optional<Violation> check_paddle_scatter(const OpCall& call) {
     return fail(ErrorCategory::IndexDtype,
                 "index dtype must be int32 or int64, but got " + std::string(dtype_name(index.dtype())));
   if (updates.dtype() != x.dtype()) return fail(ErrorCategory::DtypeMismatch, "updates must have the dtype of x");
-  Shape expected = x.shape();
-  expected[0] = index.size(0);
-  if (updates.shape() != expected)
-    return fail(ErrorCategory::ShapeMismatch,
-                "updates.shape " + format_shape(updates.shape()) + " must be " + format_shape(expected));
+  // [n] + x.shape[1:] with n >= len(index): only the first len(index) rows are read.
+  const Shape& u = updates.shape();
+  if (u.size() != x.shape().size() || !std::equal(u.begin() + 1, u.end(), x.shape().begin() + 1) ||
+      u[0] < index.size(0))
+    return fail(
+        ErrorCategory::ShapeMismatch,
+        "updates.shape " + format_shape(u) + " must be [n] + x.shape[1:] with n >= len(index) = " + str(index.size(0)));
   return std::nullopt;
 }
 

@@ -25,12 +25,15 @@ Outcome paddle_scatter(CpuContext& cpu, const OpCall& call) {
                  : "The index is out of bounds: it should be less than " + std::to_string(x.size(0)) +
                        ", but received " + std::to_string(bad->value));
   }
-  if (updates.numel() == 0) return Outcome::of_outputs({out});
-  // Rows of x addressed along dim 0: an index expanded over updates' shape.
-  Shape index_strides(updates.shape().size(), 0);
+  // Rows of x addressed along dim 0: an index expanded over updates' first
+  // len(index) rows (PD-S1: any further rows are not read).
+  Shape walked = updates.shape();
+  walked[0] = index.size(0);
+  if (checked_numel(walked) == 0) return Outcome::of_outputs({out});
+  Shape index_strides(walked.size(), 0);
   index_strides[0] = index.stride(0);
   const bool overwrite = call.bool_arg("overwrite").value_or(true);
-  cpu.scatter_into(out, index, updates.shape(), index_strides, &updates, std::nullopt, 0,
+  cpu.scatter_into(out, index, walked, index_strides, &updates, std::nullopt, 0,
                    overwrite ? ScatterOp::Overwrite : ScatterOp::Add, !overwrite);
   return Outcome::of_outputs({out});
 }

@@ -1,4 +1,6 @@
 // paddle_scatter.cc — paddle.scatter translated onto index_copy_ / index_fill_ + index_add_.
+#include <algorithm>
+
 #include "backends/libtorch/libtorch_common.h"
 
 namespace sp::libtorch {
@@ -13,7 +15,7 @@ namespace {
 // the updates are summed into it.) Paddle's argument rules are checked
 // first, in Paddle's terms: x has rank >= 1 and index is 1-D
 // (invalid_argument), index int32/int64 (index_dtype), updates dtype == x
-// dtype (dtype_mismatch), updates.shape == [len(index)] + x.shape[1:]
+// dtype (dtype_mismatch), updates.shape == [n] + x.shape[1:], n >= len(index)
 // (shape_mismatch; index_add_ would broadcast other shapes), index values
 // in [0, x.shape[0]) (index_out_of_bounds; negative values, which 004
 // leaves undescribed, are rejected rather than wrapped). x dtypes beyond the documented float32/float64 are computed
@@ -38,12 +40,12 @@ Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
                              op + "updates dtype " + std::string(dtype_name(updates.dtype())) +
                                  " differs from x dtype " + std::string(dtype_name(x.dtype())));
   }
-  Shape expected_updates = x.shape();
-  expected_updates[0] = index.size(0);
-  if (updates.shape() != expected_updates) {
+  const Shape& u = updates.shape();
+  if (u.size() != x.shape().size() || !std::equal(u.begin() + 1, u.end(), x.shape().begin() + 1) ||
+      u[0] < index.size(0)) {
     return Outcome::of_error(ErrorCategory::ShapeMismatch,
-                             op + "updates shape " + format_shape(updates.shape()) +
-                                 " is not [len(index)] + x.shape[1:] = " + format_shape(expected_updates));
+                             op + "updates shape " + format_shape(u) +
+                                 " is not [n] + x.shape[1:] with n >= len(index) = " + std::to_string(index.size(0)));
   }
   const at::Tensor index_t = views.view(index).to(at::kLong);
   // index_copy_ into a zero-row x fails inside LibTorch with an unrelated
@@ -60,7 +62,8 @@ Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
                                    " is outside [0, x.shape[0] = " + std::to_string(x.size(0)) + ")");
     }
   }
-  const at::Tensor updates_t = views.view(updates);
+  // Only updates' first len(index) rows are read (PD-S1).
+  const at::Tensor updates_t = views.view(updates).narrow(0, 0, index.size(0));
   auto [out, out_t] = views.fresh(x.dtype(), x.shape());
   out_t.copy_(views.view(x));
   if (overwrite) {

@@ -26,8 +26,8 @@ Outcome accumulate_keeps_old_row(Backend& cpu, OpCall& c) {
   c.tensors["index"] = remap(index.dtype(), Shape{m + static_cast<int64_t>(extra.size())}, [&](const Shape& pos) {
     return pos[0] < m ? index.bits_at(pos) : bits_from_value(index.dtype(), Value::of_int(extra[pos[0] - m]));
   });
-  Shape grown = updates.shape();
-  grown[0] += static_cast<int64_t>(extra.size());
+  Shape grown = updates.shape();  // its first m rows are the ones read (PD-S1)
+  grown[0] = m + static_cast<int64_t>(extra.size());
   c.tensors["updates"] = remap(updates.dtype(), grown, [&](const Shape& pos) {
     if (pos[0] < m) return updates.bits_at(pos);
     Shape row = pos;
