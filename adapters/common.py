@@ -269,7 +269,10 @@ def _answer(message, run, classify, known_args, takes_out=False):
         return {
             "type": "result",
             "id": request_id,
-            "outputs": [o.to_wire() if isinstance(o, WireTensor) else encode_array(o) for o in outputs],
+            "outputs": [
+                o.to_wire() if isinstance(o, WireTensor) else o if isinstance(o, dict) else encode_array(o)
+                for o in outputs
+            ],
         }
     except Unsupported as u:
         return {"type": "unsupported", "id": request_id, "reason": str(u)}

@@ -13,6 +13,8 @@
 // Checks, in the order they run (all run; every violation is collected):
 //   PD-X1  x.ndim >= 1                                  (invalid_argument)
 //   PD-I1  index is 1-D                                 (invalid_argument)
+//          PD-I3: an [N, 1] index allows both that error and the call with
+//          its N values (Paddle's extension)
 //   PD-I2  index dtype int32 or int64                   (index_dtype)
 //   PD-T1  x dtype float32/float64 as documented; another dtype allows
 //          both the computed result and unsupported_dtype
@@ -25,6 +27,7 @@
 // Duplicates (NOTICE: "nondeterministic", PD-U1): overwrite mode allows any
 // writer (004: CPU last writer [[3,3],[4,4],[1,1]], GPU also
 // [[3,3],[2,2],[1,1]]); accumulate mode allows any summation order.
+#include <algorithm>
 #include <functional>
 
 #include "reference/dialect_paddle.h"
@@ -41,6 +44,26 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
   const Tensor& index = *call.tensor("index");
   const Tensor& updates = *call.tensor("updates");
   const bool overwrite = op_spec(call.op).arg_or_default(call, "overwrite")->b;  // default True
+  if (index.rank() == 2 && index.size(1) == 1) {
+    // PD-I3: an [N, 1] index. 004 says 1-D (PD-I1); Paddle reads it as its
+    // N values (ScatterInferMeta: "The last dim of the index should be 1
+    // when the index is a 2D tensor"). Either answer is allowed.
+    OpCall as_1d = call;
+    as_1d.tensors["index"] =
+        Tensor::view(index.dtype(), {index.size(0)}, {index.stride(0)}, index.offset(), index.storage());
+    Expectation e = paddle_scatter(as_1d, trace);
+    if (e.unspecified) return e;
+    if (std::find(e.errors.begin(), e.errors.end(), ErrorCategory::InvalidArgument) == e.errors.end())
+      e.errors.push_back(ErrorCategory::InvalidArgument);
+    if (e.error_clause.empty()) {
+      e.error_clause = "PD-I3";
+      e.error_message = "index must be a 1-D tensor, but got ndim 2";
+    }
+    e.notes.push_back(
+        "PD-I3: an [N, 1] index: 004's 1-D rule (invalid_argument) or Paddle's reading of it as its N "
+        "values, both allowed");
+    return e;
+  }
   ref::RuleLog log(trace);
 
   const bool x_rank_ok = rules::x_rank_at_least_one(log, x);

@@ -458,7 +458,12 @@ TEST(ReferencePaddle, Seed004Examples) {
 
 TEST(ReferencePaddle, ArgumentRules) {
   expect_errors(evaluate(paddle(f32({}, {1}), i64({1}, {0}), f32({1}, {1}), true)), {EC::InvalidArgument});
-  expect_errors(evaluate(paddle(kPdX, i64({1, 1}, {0}), f32({1, 2}, {1, 1}), true)), {EC::InvalidArgument});
+  // PD-I3: an [N, 1] index allows the error and the 1-D reading; a [1, 2] one only the error.
+  const Expectation column = evaluate(paddle(kPdX, i64({1, 1}, {0}), f32({1, 2}, {5, 5}), true));
+  ASSERT_TRUE(column.outputs.has_value()) << column.summary();
+  EXPECT_EQ(test::values_of(column.outputs->front().exact), (std::vector<double>{5, 5, 2, 2, 3, 3}));
+  EXPECT_TRUE(column.allows_error(EC::InvalidArgument));
+  expect_errors(evaluate(paddle(kPdX, i64({1, 2}, {0, 1}), f32({2, 2}, {1, 1, 2, 2}), true)), {EC::InvalidArgument});
   expect_errors(evaluate(paddle(kPdX, tensor_of(DType::Int16, {1}, {0}), f32({1, 2}, {1, 1}), true)), {EC::IndexDtype});
   EXPECT_TRUE(succeeds(evaluate(paddle(kPdX, i32({1}, {0}), f32({1, 2}, {5, 5}), true))));
   expect_errors(evaluate(paddle(kPdX, i64({1}, {0}), tensor_of(DType::Float64, {1, 2}, {1, 1}), true)),
