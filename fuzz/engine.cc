@@ -15,7 +15,7 @@ namespace sp::fuzz {
 
 bool is_finding(Verdict::Kind k) {
   return k == Verdict::Kind::Fail || k == Verdict::Kind::Crash || k == Verdict::Kind::Timeout ||
-         k == Verdict::Kind::Error;
+         k == Verdict::Kind::Error || k == Verdict::Kind::Unclassified;
 }
 
 Trial judge_call(Backend& backend, const OpCall& call) {

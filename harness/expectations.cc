@@ -103,6 +103,7 @@ Verdict apply_expectation(const ExpectationEntry& entry, Verdict v) {
     case Verdict::Kind::Crash:
     case Verdict::Kind::Timeout:
     case Verdict::Kind::Error:
+    case Verdict::Kind::Unclassified:
       return {Verdict::Kind::XFail, "expected " + std::string(verdict_name(v.kind)) + ", " + why + "; " + v.detail};
     case Verdict::Kind::Pass:
       return {Verdict::Kind::XPass, "passed although " + why};

@@ -10,6 +10,11 @@
 //   error       a harness or spec problem, not a finding about the backend
 //   xfail       a known failure listed in an expectation file
 //   xpass       a listed known failure that passed (the list is stale)
+//   unclassified the backend raised an error its classifier (an adapter's or
+//               LibTorch's message table) cannot place in the taxonomy: a
+//               gap in the classifier, never a pass — not even where the
+//               reference leaves the call unspecified — and distinct from
+//               "raised nothing" (that is a fail where an error is expected)
 #pragma once
 
 #include <optional>
@@ -19,7 +24,7 @@
 namespace sp {
 
 struct Verdict {
-  enum class Kind { Pass, Fail, Unsupported, Crash, Timeout, Error, XFail, XPass };
+  enum class Kind { Pass, Fail, Unsupported, Crash, Timeout, Error, XFail, XPass, Unclassified };
   Kind kind = Kind::Error;
   std::string detail;
 
@@ -29,12 +34,14 @@ struct Verdict {
 };
 
 inline constexpr Verdict::Kind kAllVerdictKinds[] = {
-    Verdict::Kind::Pass,    Verdict::Kind::Fail,  Verdict::Kind::Unsupported, Verdict::Kind::Crash,
-    Verdict::Kind::Timeout, Verdict::Kind::Error, Verdict::Kind::XFail,       Verdict::Kind::XPass};
+    Verdict::Kind::Pass,  Verdict::Kind::Fail,    Verdict::Kind::Unsupported,
+    Verdict::Kind::Crash, Verdict::Kind::Timeout, Verdict::Kind::Error,
+    Verdict::Kind::XFail, Verdict::Kind::XPass,   Verdict::Kind::Unclassified};
 
 std::string_view verdict_name(Verdict::Kind k);  // "pass", "fail", ...
 std::optional<Verdict::Kind> verdict_from_name(std::string_view name);
-// fail, crash, timeout, error and xpass make a run's exit code non-zero.
+// fail, crash, timeout, error, xpass and unclassified make a run's exit code
+// non-zero.
 bool verdict_is_unexpected(Verdict::Kind k);
 
 }  // namespace sp

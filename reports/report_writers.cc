@@ -152,7 +152,7 @@ std::string junit_xml(const std::vector<ResultRecord>& records) {
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x += fmt::format("<testsuites name=\"scatterproof\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
                    total.total, count(total.verdicts, {K::Fail, K::XPass}),
-                   count(total.verdicts, {K::Crash, K::Timeout, K::Error}),
+                   count(total.verdicts, {K::Crash, K::Timeout, K::Error, K::Unclassified}),
                    count(total.verdicts, {K::Unsupported, K::XFail}));
   for (const auto& [name, results] : suites) {
     const auto& c = total.columns.at(name);
@@ -160,8 +160,8 @@ std::string junit_xml(const std::vector<ResultRecord>& records) {
     for (const ResultRecord* r : results) seconds += r->duration_ms / 1000.0;
     x += fmt::format(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-        xml_escape(name), results.size(), count(c, {K::Fail, K::XPass}), count(c, {K::Crash, K::Timeout, K::Error}),
-        count(c, {K::Unsupported, K::XFail}), seconds);
+        xml_escape(name), results.size(), count(c, {K::Fail, K::XPass}),
+        count(c, {K::Crash, K::Timeout, K::Error, K::Unclassified}), count(c, {K::Unsupported, K::XFail}), seconds);
     for (const ResultRecord* r : results) {
       x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"", xml_escape(op_label(*r)),
                        xml_escape(r->case_id), r->duration_ms / 1000.0);
@@ -180,6 +180,7 @@ std::string junit_xml(const std::vector<ResultRecord>& records) {
         case K::Crash:
         case K::Timeout:
         case K::Error:
+        case K::Unclassified:
           x += fmt::format(">\n      <error message=\"{}\" type=\"{}\">{}</error>\n", message, verdict_name(r->verdict),
                            body);
           break;
@@ -230,6 +231,20 @@ std::string report_markdown(const std::vector<ResultRecord>& records) {
                       md_cell(r->detail), md_code(r->repro));
   }
   if (!any) md += "Every result passed.\n";
+
+  // A classifier gap per backend and message: each message (its first line)
+  // with how many results raised it.
+  md += "\n## Unclassified errors\n\n";
+  std::map<std::pair<std::string, std::string>, size_t> unclassified;
+  for (const ResultRecord& r : records)
+    if (r.verdict == Verdict::Kind::Unclassified) ++unclassified[{r.backend, r.detail.substr(0, r.detail.find('\n'))}];
+  if (unclassified.empty()) {
+    md += "None: every error a backend raised was placed in the taxonomy.\n";
+  } else {
+    md += "| backend | message | results |\n|---|---|---|\n";
+    for (const auto& [key, n] : unclassified)
+      md += fmt::format("| {} | {} | {} |\n", md_cell(key.first), md_cell(key.second), n);
+  }
 
   // A product result in its own right: where real implementations do what
   // their own documents do not allow, as listed in expectation files.

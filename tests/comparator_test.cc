@@ -61,6 +61,27 @@ struct Judged {
   }
 };
 
+TEST(Comparator, AnErrorWithNoCategoryIsUnclassifiedWhateverTheReferenceAllows) {
+  // The backend's classifier could not place the error: never a pass (not
+  // even for an unspecified call), never confused with "raised nothing".
+  const Outcome unplaced{Outcome::Kind::Error, {}, std::nullopt, "RuntimeError: something new"};
+  Expectation unspecified;
+  unspecified.unspecified = true;
+  for (const Expectation& e : {error_expectation({ErrorCategory::IndexOutOfBounds}), unspecified}) {
+    Judged j;
+    const Verdict v = j(e, unplaced);
+    EXPECT_EQ(v.kind, Verdict::Kind::Unclassified) << v.detail;
+    EXPECT_NE(v.detail.find("something new"), std::string::npos) << v.detail;
+  }
+  EXPECT_TRUE(verdict_is_unexpected(Verdict::Kind::Unclassified));
+  EXPECT_EQ(verdict_from_name("unclassified"), Verdict::Kind::Unclassified);
+  // Raising nothing where an error is expected is a fail, not this.
+  Judged j;
+  EXPECT_EQ(
+      j(error_expectation({ErrorCategory::IndexOutOfBounds}), Outcome::of_outputs({j.before.tensors.at("self")})).kind,
+      Verdict::Kind::Fail);
+}
+
 TEST(Comparator, ExactOutputPasses) {
   Judged j;
   EXPECT_EQ(j(outputs_expectation(f32({3}, {10, 0, 20})), Outcome::of_outputs({f32({3}, {10, 0, 20})})).kind,

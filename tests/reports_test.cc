@@ -149,6 +149,21 @@ TEST(JunitXml, TagsBalanceAndTextHoldsNoRawMarkup) {
   EXPECT_TRUE(stack.empty());
 }
 
+TEST(ReportMarkdown, UnclassifiedErrorsAreListedByBackendAndMessageWithCounts) {
+  std::vector<ResultRecord> records = {
+      sample("torch/a", "paddle", Verdict::Kind::Unclassified, "unclassified error: ValueError: new text"),
+      sample("torch/b", "paddle", Verdict::Kind::Unclassified, "unclassified error: ValueError: new text"),
+      sample("torch/c", "cpu", Verdict::Kind::Pass)};
+  std::string md = report_markdown(records);
+  EXPECT_NE(md.find("## Unclassified errors"), std::string::npos) << md;
+  EXPECT_NE(md.find("| paddle | unclassified error: ValueError: new text | 2 |"), std::string::npos) << md;
+  EXPECT_NE(junit_xml(records).find("errors=\"2\""), std::string::npos);
+  records.resize(1);
+  records[0].verdict = Verdict::Kind::Pass;
+  md = report_markdown(records);
+  EXPECT_NE(md.find("None: every error a backend raised was placed in the taxonomy."), std::string::npos) << md;
+}
+
 TEST(ReportMarkdown, MatrixReprosErrataAndSources) {
   ResultRecord doc = sample("torch/blog", "reference", Verdict::Kind::Pass);
   doc.check = "document";
