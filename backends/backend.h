@@ -49,6 +49,11 @@ class Backend {
   virtual std::string name() const = 0;
   // One line for `scatterproof backends`: what it is, version, limits.
   virtual std::string description() const = 0;
+  // What runs, and its version, for every result and report: a framework
+  // backend names the framework it ran ("LibTorch 1.13.1", "paddle 3.3.1",
+  // known once its process said hello); the project's own implementations
+  // are versioned by scatterproof's version (this default).
+  virtual std::string version() const;
   // Whether this backend implements `op` (an op table id) at all. For any
   // other op run_backend() answers "unsupported" without calling run().
   virtual bool implements(std::string_view op) const = 0;

@@ -31,6 +31,8 @@ std::string_view outcome_kind_name(Outcome::Kind k) {
   return "?";
 }
 
+std::string Backend::version() const { return "scatterproof " SP_PROJECT_VERSION; }
+
 Outcome run_backend(Backend& backend, const OpCall& call) {
   if (const auto problem = check_signature(call))
     return Outcome::harness_error(call.op + ": " + problem->field + ": " + problem->message);

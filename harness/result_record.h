@@ -21,6 +21,7 @@ struct ResultRecord {
   std::string file;
   std::string op;
   std::string backend;
+  std::string backend_version;  // Backend::version() ("LibTorch 1.13.1"); empty for the document checks
   // "document": the reference against the case's documented expectation;
   // "differential": a backend against the reference; "layout": the
   // reference on a re-laid-out case against itself as written; "load": the

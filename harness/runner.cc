@@ -245,6 +245,7 @@ class CaseRunner {
         r.expected = exp->summary();
         r.clause = cited_clauses(*exp);
         Judged j = run_and_judge(*backend, c.call, *exp);
+        r.backend_version = backend->version();  // after the run: a process backend knows it from its hello
         r.outcome = outcome_summary(j.outcome);
         r.verdict = j.verdict.kind;
         r.detail = std::move(j.verdict.detail);

@@ -86,14 +86,36 @@ std::string op_label(const ResultRecord& r) { return r.op.empty() ? "(spec input
 
 }  // namespace
 
+namespace {
+
+// What each backend ran and its version, as its results said (the first
+// non-empty one: a process backend learns its version from its hello).
+std::map<std::string, std::string> backend_versions(const std::vector<ResultRecord>& records) {
+  std::map<std::string, std::string> versions;
+  for (const ResultRecord& r : records) {
+    if (r.check != "differential") continue;
+    std::string& v = versions[r.backend];
+    if (v.empty()) v = r.backend_version;
+  }
+  return versions;
+}
+
+}  // namespace
+
 std::string report_json(const std::vector<ResultRecord>& records) {
   const ReportSummary s = summarize(records);
   json columns = json::object();
   for (const auto& [name, counts] : s.columns) columns[name] = counts_json(counts);
   json results = json::array();
   for (const ResultRecord* r : sorted(records)) results.push_back(record_to_json(*r));
+  json versions = json::object();
+  for (const auto& [backend, version] : backend_versions(records)) versions[backend] = version;
   json j = {{"format", "scatterproof-report/1"},
-            {"summary", {{"total", s.total}, {"verdicts", counts_json(s.verdicts)}, {"backends", columns}}},
+            {"summary",
+             {{"total", s.total},
+              {"verdicts", counts_json(s.verdicts)},
+              {"backends", columns},
+              {"backend_versions", versions}}},
             {"results", results}};
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -142,6 +164,7 @@ std::string junit_xml(const std::vector<ResultRecord>& records) {
   std::map<std::string, std::vector<const ResultRecord*>> suites;
   for (const ResultRecord* r : sorted(records)) suites[result_column(*r)].push_back(r);
   const ReportSummary total = summarize(records);
+  const std::map<std::string, std::string> versions = backend_versions(records);
   auto count = [](const std::map<Verdict::Kind, size_t>& m, std::initializer_list<Verdict::Kind> kinds) {
     size_t n = 0;
     for (Verdict::Kind k : kinds)
@@ -162,6 +185,10 @@ std::string junit_xml(const std::vector<ResultRecord>& records) {
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
         xml_escape(name), results.size(), count(c, {K::Fail, K::XPass}),
         count(c, {K::Crash, K::Timeout, K::Error, K::Unclassified}), count(c, {K::Unsupported, K::XFail}), seconds);
+    // What the suite's backend ran (the document checks have none).
+    if (auto v = versions.find(name); v != versions.end() && !v->second.empty())
+      x += fmt::format("    <properties>\n      <property name=\"version\" value=\"{}\"/>\n    </properties>\n",
+                       xml_escape(v->second));
     for (const ResultRecord* r : results) {
       x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"", xml_escape(op_label(*r)),
                        xml_escape(r->case_id), r->duration_ms / 1000.0);
@@ -201,6 +228,13 @@ std::string report_markdown(const std::vector<ResultRecord>& records) {
   const ReportSummary s = summarize(records);
   std::string md = "# scatterproof report\n\n";
   md += fmt::format("{} results: {}.\n\n", s.total, format_counts(s.verdicts));
+  const std::map<std::string, std::string> versions = backend_versions(records);
+  if (!versions.empty()) {
+    md += "## Backends\n\n| backend | runs |\n|---|---|\n";
+    for (const auto& [backend, version] : versions)
+      md += fmt::format("| {} | {} |\n", md_cell(backend), md_cell(version.empty() ? "(not started)" : version));
+    md += "\n";
+  }
 
   // Matrix: op x column.
   std::vector<std::string> columns;

@@ -22,6 +22,7 @@ nlohmann::json record_to_json(const ResultRecord& r) {
       {"detail", r.detail},
       {"expected", r.expected},
       {"clause", r.clause},
+      {"backend_version", r.backend_version},
       {"outcome", r.outcome},
       {"source",
        {{"document", r.source.document},
@@ -69,6 +70,7 @@ ResultRecord record_from_json(const nlohmann::json& j) {
   r.detail = optional_string(j, "detail");
   r.expected = optional_string(j, "expected");
   r.clause = optional_string(j, "clause");
+  r.backend_version = optional_string(j, "backend_version");
   r.outcome = optional_string(j, "outcome");
   if (auto s = j.find("source"); s != j.end() && s->is_object()) {
     r.source.document = optional_string(*s, "document");

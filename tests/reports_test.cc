@@ -50,6 +50,8 @@ TEST(ResultStream, JsonlRoundTripKeepsEveryField) {
   ResultRecord a = sample("torch/a", "cpu", Verdict::Kind::Fail, "self[1]: allowed 2, actual 3");
   a.erratum = ResultRecord::ErratumNote{"001_bd549c940236546d.txt", "row 1 is overwritten", "[[0, 0, 0], [1, 2, 3]]"};
   a.source.doc_version = "2.3";
+  a.backend_version = "scatterproof 0.1.0";
+  a.clause = "T-IA13 T-IA11";
   const ResultRecord b = sample("torch/b", "reference", Verdict::Kind::XPass);
   {
     ResultStream stream((dir / "results.jsonl").string());
@@ -64,6 +66,22 @@ TEST(ResultStream, JsonlRoundTripKeepsEveryField) {
   ASSERT_TRUE(back[0].erratum);
   EXPECT_EQ(back[0].erratum->reference_says, "[[0, 0, 0], [1, 2, 3]]");
   EXPECT_EQ(back[0].tags, (std::vector<std::string>{"example", "reduce"}));
+  EXPECT_EQ(back[0].backend_version, "scatterproof 0.1.0");
+  EXPECT_EQ(back[0].clause, "T-IA13 T-IA11");
+}
+
+TEST(Reports, EveryBackendIsShownWithWhatItRan) {
+  ResultRecord lib = sample("torch/a", "libtorch", Verdict::Kind::Pass);
+  lib.backend_version = "LibTorch 1.13.0";
+  ResultRecord paddle = sample("torch/b", "paddle", Verdict::Kind::Unsupported);
+  paddle.backend_version = "paddle 3.3.1";
+  const std::vector<ResultRecord> records = {lib, paddle};
+  const std::string md = report_markdown(records);
+  EXPECT_NE(md.find("## Backends"), std::string::npos) << md;
+  EXPECT_NE(md.find("| libtorch | LibTorch 1.13.0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| paddle | paddle 3.3.1 |"), std::string::npos) << md;
+  EXPECT_NE(junit_xml(records).find("<property name=\"version\" value=\"LibTorch 1.13.0\"/>"), std::string::npos);
+  EXPECT_NE(report_json(records).find("\"paddle\": \"paddle 3.3.1\""), std::string::npos) << report_json(records);
 }
 
 TEST(ResultStream, EachRecordIsOnDiskAsSoonAsWritten) {

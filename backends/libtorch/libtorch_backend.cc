@@ -69,6 +69,7 @@ class LibTorchBackend final : public Backend {
            " CPU kernels: torch.* ops natively, mindspore.scatter_ and paddle.scatter through a translation";
   }
 
+  std::string version() const override { return "LibTorch " TORCH_VERSION; }
   bool implements(std::string_view op) const override { return libtorch_ops().find(op) != nullptr; }
   Outcome run(const OpCall& call) override {
     // LibTorch's thread count is process-wide: set it per call so several

@@ -35,6 +35,10 @@ class PluginBackend final : public Backend {
     const AdapterInfo& info = supervisor_.info();
     return "vendor plugin " + info.name + " " + info.version + " out of process (" + supervisor_.command_line() + ")";
   }
+  std::string version() const override {
+    const AdapterInfo& info = supervisor_.info();
+    return info.name.empty() ? std::string() : "plugin " + info.name + " " + info.version;
+  }
 
   bool implements(std::string_view op) const override {
     const std::vector<std::string>& ops = supervisor_.info().ops;

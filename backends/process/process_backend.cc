@@ -50,6 +50,10 @@ class ProcessBackend final : public Backend {
     const AdapterInfo& info = supervisor_.info();
     return info.name + " " + info.version + " in a subprocess (" + supervisor_.command_line() + ")";
   }
+  std::string version() const override {
+    const AdapterInfo& info = supervisor_.info();
+    return info.name.empty() ? std::string() : info.name + " " + info.version;
+  }
   bool implements(std::string_view op) const override {
     const std::vector<std::string>& ops = supervisor_.info().ops;
     return std::find(ops.begin(), ops.end(), op) != ops.end();
