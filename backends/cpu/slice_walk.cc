@@ -4,8 +4,32 @@
 
 #include "backends/cpu/cpu_context.h"
 #include "backends/cpu/kernels.h"
+#include "reference/op_table.h"
 
 namespace sp::cpu {
+
+IndexTarget prepare_index_target(CpuContext& cpu, const OpCall& call, bool negatives_in_range) {
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const Shape index_shape = logical_shape(index), index_strides = logical_strides(index);
+  const Shape self_shape = logical_shape(self);
+  IndexTarget t;
+  t.dim = wrap_dim(*call.int_arg("dim"), static_cast<int64_t>(self_shape.size()));
+  t.size = self_shape[static_cast<size_t>(t.dim)];
+  const int64_t lo = negatives_in_range ? -t.size : 0;
+  if (index.numel() > 0 &&
+      find_bad_index(index.dtype(), data(index), index_shape, index_strides, lo, t.size, cpu.pool())) {
+    t.done = cpu.first_bad_index_error(index, index_shape, index_strides, lo, t.size, t.dim);
+    return t;
+  }
+  t.target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
+  if (index.numel() == 0 || self.numel() == 0) t.done = Outcome::of_outputs({t.target});
+  return t;
+}
+
+Tensor read_before_writes(CpuContext& cpu, const Tensor& operand, const Tensor& target) {
+  return operand.storage() == target.storage() ? cpu.fresh_copy(operand) : operand;
+}
 
 std::vector<int64_t> index_values(const Tensor& index) {
   std::vector<int64_t> values(static_cast<size_t>(index.numel()));

@@ -13,9 +13,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
+#include "backends/backend.h"
 #include "backends/cpu/thread_pool.h"
+#include "reference/op_call.h"
 #include "reference/tensor.h"
 
 namespace sp::cpu {
@@ -27,6 +30,27 @@ struct SliceWalk {
   std::vector<int64_t> outer_a, outer_p, inner_a, inner_p;  // element offsets
   int64_t along_a = 0, along_p = 0;                         // strides along dim
 };
+
+class CpuContext;
+
+// The steps every index_* kernel takes once its argument checks pass: dim
+// along self's logical shape, the bounds scan of the index values against
+// [lo, size) (lo = -size where negatives are in range; self untouched on a
+// bad value), then the target (self in place, else a fresh copy). `done`
+// holds the answer when the call ends there: the bad index's error, or the
+// target when nothing is written (an empty index or self).
+struct IndexTarget {
+  Tensor target;
+  int64_t dim = 0;
+  int64_t size = 0;  // self's logical size along dim
+  std::optional<Outcome> done;
+};
+IndexTarget prepare_index_target(CpuContext& cpu, const OpCall& call, bool negatives_in_range = false);
+
+// `operand` as the kernel may read it while writing `target`: a fresh copy
+// when the two share a storage, so every read sees the values from before
+// the call.
+Tensor read_before_writes(CpuContext& cpu, const Tensor& operand, const Tensor& target);
 
 // The index values in order (a 0-d index is one value). REQUIRES: integral.
 std::vector<int64_t> index_values(const Tensor& index);

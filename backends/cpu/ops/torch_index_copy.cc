@@ -39,20 +39,13 @@ void run_part(const SliceWalk& w, size_t element, int64_t o0, int64_t o1, int64_
 
 Outcome index_copy(CpuContext& cpu, const OpCall& call) {
   if (auto v = backend_rules::check_torch_index_copy(call)) return Outcome::of_error(v->category, v->message);
-  const Tensor& self = *call.tensor("self");
+  IndexTarget prepared = prepare_index_target(cpu, call);
+  if (prepared.done) return *prepared.done;
+  const Tensor& target = prepared.target;
   const Tensor& index = *call.tensor("index");
-  const Tensor& source = *call.tensor("source");
-  const Shape index_shape = logical_shape(index), index_strides = logical_strides(index);
-  const Shape self_shape = logical_shape(self);
-  const int64_t dim = wrap_dim(*call.int_arg("dim"), static_cast<int64_t>(self_shape.size()));
-  const int64_t size = self_shape[static_cast<size_t>(dim)];
-  if (index.numel() > 0 && find_bad_index(index.dtype(), data(index), index_shape, index_strides, 0, size, cpu.pool()))
-    return cpu.first_bad_index_error(index, index_shape, index_strides, 0, size, dim);
-  Tensor target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
-  if (index.numel() == 0 || self.numel() == 0) return Outcome::of_outputs({target});
+  const int64_t dim = prepared.dim;
 
-  // A source sharing the target's storage is read as it was before the call.
-  const Tensor source_read = source.storage() == target.storage() ? cpu.fresh_copy(source) : source;
+  const Tensor source_read = read_before_writes(cpu, *call.tensor("source"), target);
   const SliceWalk walk = make_slice_walk(target, &source_read, index_values(index), dim);
   const size_t element = dtype_size(target.dtype());
   for_each_slice_part(cpu.pool(), walk,

@@ -28,17 +28,12 @@ Outcome index_fill(CpuContext& cpu, const OpCall& call) {
   uint64_t value_bits = 0;
   if (auto v = backend_rules::check_torch_index_fill(call, &value_bits))
     return Outcome::of_error(v->category, v->message);
-  const Tensor& self = *call.tensor("self");
+  IndexTarget prepared = prepare_index_target(cpu, call, /*negatives_in_range=*/true);
+  if (prepared.done) return *prepared.done;
+  const Tensor& target = prepared.target;
   const Tensor& index = *call.tensor("index");
-  const Shape index_shape = logical_shape(index), index_strides = logical_strides(index);
-  const Shape self_shape = logical_shape(self);
-  const int64_t dim = wrap_dim(*call.int_arg("dim"), static_cast<int64_t>(self_shape.size()));
-  const int64_t size = self_shape[static_cast<size_t>(dim)];
-  if (index.numel() > 0 &&
-      find_bad_index(index.dtype(), data(index), index_shape, index_strides, -size, size, cpu.pool()))
-    return cpu.first_bad_index_error(index, index_shape, index_strides, -size, size, dim);
-  Tensor target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
-  if (index.numel() == 0 || self.numel() == 0) return Outcome::of_outputs({target});
+  const int64_t dim = prepared.dim;
+  const int64_t size = prepared.size;
 
   std::vector<int64_t> rows = index_values(index);
   for (int64_t& v : rows) v = v < 0 ? v + size : v;  // wrapped as LibTorch 1.13 does (T-IF6)

@@ -69,23 +69,17 @@ void run_part(const Plan& plan, int64_t o0, int64_t o1, int64_t l0, int64_t l1) 
 
 Outcome index_reduce(CpuContext& cpu, const OpCall& call) {
   if (auto v = backend_rules::check_torch_index_reduce(call)) return Outcome::of_error(v->category, v->message);
-  const Tensor& self = *call.tensor("self");
-  const Tensor& index = *call.tensor("index");
-  const Tensor& source = *call.tensor("source");
-  if (self.dtype() == DType::Bool)
+  if (call.tensor("self")->dtype() == DType::Bool)
     return Outcome::of_error(ErrorCategory::UnsupportedDtype,
                              "index_reduce: only floating point tensors are supported (got bool)");
-  const Shape index_shape = logical_shape(index), index_strides = logical_strides(index);
-  const Shape self_shape = logical_shape(self);
-  const int64_t dim = wrap_dim(*call.int_arg("dim"), static_cast<int64_t>(self_shape.size()));
-  const int64_t size = self_shape[static_cast<size_t>(dim)];
-  if (index.numel() > 0 && find_bad_index(index.dtype(), data(index), index_shape, index_strides, 0, size, cpu.pool()))
-    return cpu.first_bad_index_error(index, index_shape, index_strides, 0, size, dim);
-  Tensor target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
-  if (index.numel() == 0 || self.numel() == 0) return Outcome::of_outputs({target});
+  IndexTarget prepared = prepare_index_target(cpu, call);
+  if (prepared.done) return *prepared.done;
+  const Tensor& target = prepared.target;
+  const Tensor& index = *call.tensor("index");
+  const int64_t dim = prepared.dim;
+  const int64_t size = prepared.size;
 
-  // Operands sharing the target's storage are read as they were before the call.
-  const Tensor source_read = source.storage() == target.storage() ? cpu.fresh_copy(source) : source;
+  const Tensor source_read = read_before_writes(cpu, *call.tensor("source"), target);
   Plan plan;
   plan.reduce = *parse_reduce(*call.string_arg("reduce"));  // checked: prod, mean, amax or amin
   plan.include_self = call.bool_arg("include_self").value_or(true);
