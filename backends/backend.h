@@ -38,6 +38,12 @@ struct Outcome {
 };
 std::string_view outcome_kind_name(Outcome::Kind k);
 
+// A framework and the version of it a backend runs ("torch", "2.15.0+cpu").
+struct FrameworkVersion {
+  std::string name;  // the op table's dialect name: "torch", "paddle", "mindspore"
+  std::string version;
+};
+
 struct BackendOptions {
   int threads = 0;             // 0: the backend's default (hardware concurrency)
   bool deterministic = false;  // backends with a deterministic mode honour it
@@ -54,6 +60,13 @@ class Backend {
   // known once its process said hello); the project's own implementations
   // are versioned by scatterproof's version (this default).
   virtual std::string version() const;
+  // The framework whose rules this backend runs by, with its version, for a
+  // real framework backend ({"torch", "2.15.0"} for LibTorch 2.15 or torch
+  // through Python; known once a process backend said hello); nullopt for
+  // implementations of the documents (reference, cpu, cuda, mutants, vendor
+  // plugins, an adapter that names none). On an op of that framework the
+  // runner has the reference answer for this version (reference/versions.h).
+  virtual std::optional<FrameworkVersion> framework() const { return std::nullopt; }
   // Whether this backend implements `op` (an op table id) at all. For any
   // other op run_backend() answers "unsupported" without calling run().
   virtual bool implements(std::string_view op) const = 0;

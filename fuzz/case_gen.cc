@@ -389,15 +389,15 @@ void draw_arg(Choices& c, const ArgSpec& arg, OpCall& call) {
 // What a dialect changes in how cases are drawn, keyed by OpSpec::dialect;
 // an unknown dialect gets the defaults.
 struct DialectKnobs {
-  // Drawn into OpCall::doc_version (choice 0 first); empty: none is set.
-  std::vector<std::string> doc_versions;
+  // Drawn into OpCall::framework_version (choice 0 first); empty: none is set.
+  std::vector<std::string> framework_versions;
   // PyTorch addresses a 0-d tensor as shape [1]: dim 0 and index [] valid.
   bool rank0_as_one = false;
   // MindSpore's MS-S3 bounds index.size(d) by self.size(d) for every d,
   // dim included; PyTorch lets the index run longer along dim.
   bool index_bounded_along_dim = false;
-  // Whether index values in [-s, 0) are in range, for a doc_version.
-  bool (*negatives_in_range)(const std::string& doc_version) = nullptr;
+  // Whether index values in [-s, 0) are in range, for a framework version.
+  bool (*negatives_in_range)(const std::string& framework_version) = nullptr;
 };
 
 const DialectKnobs& knobs_for(std::string_view dialect) {
@@ -710,9 +710,10 @@ OpCall generate_call_for(Choices& choices, const OpSpec& op) {
   OpCall call;
   call.op = op.id;
   const DialectKnobs& knobs = knobs_for(op.dialect);
-  if (!knobs.doc_versions.empty())
-    call.doc_version = knobs.doc_versions[choices.below(static_cast<uint32_t>(knobs.doc_versions.size()))];
-  const bool negatives_valid = knobs.negatives_in_range && knobs.negatives_in_range(call.doc_version);
+  if (!knobs.framework_versions.empty())
+    call.framework_version =
+        knobs.framework_versions[choices.below(static_cast<uint32_t>(knobs.framework_versions.size()))];
+  const bool negatives_valid = knobs.negatives_in_range && knobs.negatives_in_range(call.framework_version);
   Draw draw{choices, op, roles_of(op), knobs, negatives_valid, call};
   switch (op.family) {
     case ShapeFamily::Gather:

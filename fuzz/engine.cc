@@ -131,7 +131,7 @@ Case repro_case(const Trial& trial, const std::string& backend_name) {
   c.call = trial.call;
   c.source.document = "scatterproof fuzz";
   c.source.kind = "fuzz";
-  c.source.doc_version = trial.call.doc_version;
+  c.source.doc_version = trial.call.framework_version;
   const Expectation& e = trial.expectation;
   std::string example = "found by fuzzing backend " + backend_name + ": " + trial.verdict.detail;
   if (e.unspecified) {

@@ -69,7 +69,7 @@ class CaseBuilder {
     const OpSpec* op = find_op(c.call.op);
     if (!op) fail(field("op"), "unknown op \"" + c.call.op + "\"");
     c.source = provenance();
-    c.call.doc_version = c.source.doc_version;
+    c.call.framework_version = c.source.doc_version;
     read_args(*op, c.call);
     read_inputs(*op, c.call);
     const Tensor* dtype_source = c.call.tensor(op->output_dtype_of);

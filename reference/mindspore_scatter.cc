@@ -45,7 +45,7 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
   const Tensor* src = call.tensor("src");  // null: a value overload
   const std::optional<Scalar> value = call.scalar_arg("value");
   const int64_t dim_arg = *call.int_arg("dim");
-  const bool r2_10 = rules::follows_r2_10_or_later(call.doc_version);
+  const bool r2_10 = rules::follows_r2_10_or_later(call.framework_version);
   ref::RuleLog log(trace);
 
   const bool dim_ok = rules::dim_in_range(log, dim_arg, self.rank());

@@ -110,7 +110,7 @@ std::string OpCall::describe() const {
   for (const auto& [name, a] : args)
     if (name != "dim") add(name + "=" + a.to_string());
   s += ")";
-  if (!doc_version.empty()) s += " [doc " + doc_version + "]";
+  if (!framework_version.empty()) s += " [version " + framework_version + "]";
   return s;
 }
 

@@ -55,9 +55,12 @@ struct OpCall {
   // Scalar arguments by their documented name, only those the case passes
   // (defaults are the op table's, applied by whoever reads them).
   std::map<std::string, Arg> args;
-  // Documentation version the case follows where meaning changed across
-  // versions (MindSpore); empty when it does not matter.
-  std::string doc_version;
+  // The version of the op's framework whose rules the call follows where
+  // meaning changed across versions (reference/versions.h): a framework
+  // backend's own version, else the case's source.doc_version, else the
+  // run's --framework-version; empty: the framework's baseline (the version
+  // the seed documents describe).
+  std::string framework_version;
 
   const Tensor* tensor(const std::string& name) const {
     auto it = tensors.find(name);

@@ -906,7 +906,7 @@ TEST_F(CpuBackendTest, EveryErrorCategoryTheSemanticsProduce) {
                                0));  // undefined on Ascend: the reference allows anything
   OpCall ms_removed = scatter_call("mindspore.scatter_", f, i64, std::nullopt, 0);
   ms_removed.set_arg("value", Arg::of_scalar(Scalar::of_float(1.5)));
-  ms_removed.doc_version = "r2.10";
+  ms_removed.framework_version = "r2.10";
   calls.push_back(ms_removed);
   OpCall pd;
   pd.op = "paddle.scatter";

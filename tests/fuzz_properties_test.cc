@@ -181,7 +181,7 @@ RC_GTEST_PROP(FuzzProperties, MindsporeNegativeIndicesEqualTorchNormalized, ()) 
   for (auto& v : normalized) v = v < 0 ? v + n : v;
   OpCall ms;
   ms.op = "mindspore.scatter_";
-  ms.doc_version = "2.3";
+  ms.framework_version = "2.3";
   ms.set_arg("dim", Arg::of_int(0));
   ms.set_arg("reduce", Arg::of_string("add"));  // order-independent, so duplicates do not matter
   ms.tensors["self"] = Tensor::zeros(DType::Int64, {n});
@@ -189,7 +189,7 @@ RC_GTEST_PROP(FuzzProperties, MindsporeNegativeIndicesEqualTorchNormalized, ()) 
   ms.tensors["src"] = int64_tensor({k}, src);
   OpCall torch = ms;
   torch.op = "torch.scatter_";
-  torch.doc_version.clear();
+  torch.framework_version.clear();
   torch.tensors["index"] = int64_tensor({k}, normalized);
   for (auto& b : backends) {
     const auto a = output_of(*b, ms), t = output_of(*b, torch);

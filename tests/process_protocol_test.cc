@@ -116,7 +116,7 @@ TEST(ProcessProtocol, RequestRoundTripsArgsAndScalarKinds) {
   call.op = "mindspore.scatter_";
   call.set_arg("dim", Arg::of_int(-1));
   call.set_arg("reduce", Arg::of_string("multiply"));
-  call.doc_version = "2.3";
+  call.framework_version = "2.3";
   call.tensors.emplace("self", Tensor::zeros(DType::Float16, {2, 2}));
   call.tensors.emplace("index", Tensor::zeros(DType::Int32, {1, 2}));
   for (const Scalar& value : {Scalar::of_bool(true), Scalar::of_int(-7), Scalar::of_float(0.1),
@@ -128,7 +128,7 @@ TEST(ProcessProtocol, RequestRoundTripsArgsAndScalarKinds) {
     EXPECT_EQ(back.op, call.op);
     EXPECT_EQ(back.int_arg("dim"), call.int_arg("dim"));
     EXPECT_EQ(back.string_arg("reduce"), call.string_arg("reduce"));
-    EXPECT_EQ(back.doc_version, call.doc_version);
+    EXPECT_EQ(back.framework_version, call.framework_version);
     ASSERT_TRUE(back.scalar_arg("value").has_value());
     EXPECT_EQ(back.scalar_arg("value")->to_string(), value.to_string());
     EXPECT_EQ(back.scalar_arg("value")->kind, value.kind);

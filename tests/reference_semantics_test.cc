@@ -404,19 +404,19 @@ TEST(ReferenceMindSpore, NegativeAndUndefinedIndices) {
   EXPECT_TRUE(evaluate(ms(0, self, i64({1}, {3}), f32({1}, {5}))).unspecified);
   expect_exact(evaluate(ms(0, self, i64({1}, {2}), f32({1}, {5}))), {3}, {0, 0, 5});
   OpCall newer = ms(0, self, i64({1}, {-1}), f32({1}, {5}));
-  newer.doc_version = "r2.10";
+  newer.framework_version = "r2.10";
   EXPECT_TRUE(evaluate(newer).unspecified);
-  newer.doc_version = "r2.9";
+  newer.framework_version = "r2.9";
   EXPECT_TRUE(succeeds(evaluate(newer)));
-  newer.doc_version = "latest";
+  newer.framework_version = "latest";
   EXPECT_THROW(evaluate(newer), std::invalid_argument);
 }
 
 TEST(ReferenceMindSpore, ValueOverloadsAndVersions) {
   OpCall c = ms_value(0, kMsSelf, i64({1, 1}, {0}), Scalar::of_float(2.5));
-  c.doc_version = "2.9";
+  c.framework_version = "2.9";
   expect_exact(evaluate(c), {2, 2}, {2.5, 2, 3, 4});
-  c.doc_version = "r2.10";
+  c.framework_version = "r2.10";
   expect_errors(evaluate(c), {EC::InvalidArgument});
   expect_errors(evaluate(ms_value(0, tensor_of(DType::Int8, {1}, {0}), i64({1}, {0}), Scalar::of_int(300))),
                 {EC::ValueOutOfRange});

@@ -159,7 +159,7 @@ std::optional<Violation> check_mindspore_scatter(const OpCall& call) {
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor* src = call.tensor("src");
-  const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
+  const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.framework_version);
   if (auto v = dim_rule(*call.int_arg("dim"), self.rank())) return v;
   if (self.rank() > 8) return fail(ErrorCategory::RankLimit, "the rank of self " + str(self.rank()) + " exceeds 8");
   if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)

@@ -211,7 +211,7 @@ class CudaBackend final : public Backend {
     const Tensor& self = *call.tensor("self");
     const Tensor& index = *call.tensor("index");
     const Tensor* src = call.tensor("src");
-    const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
+    const bool r2_10 = ref::mindspore_rules::follows_r2_10_or_later(call.framework_version);
     if (auto v = backend_rules::check_mindspore_scatter(call)) fail(v->category, v->message);
     const int64_t rank = self.rank();
     const int64_t dim = *call.int_arg("dim");

@@ -263,7 +263,7 @@ nlohmann::json run_case(const sp_plugin& plugin, uint64_t id, OpCall& call) {
   for (const auto& [name, arg] : call.args) args.push_back(describe(name, arg));
   c.args = args.data();
   c.num_args = args.size();
-  c.doc_version = call.doc_version.c_str();
+  c.doc_version = call.framework_version.c_str();
 
   sp_result result{};
   result.struct_size = sizeof(sp_result);

@@ -277,7 +277,7 @@ json encode_request(uint64_t id, const OpCall& call) {
   }
   json request = {
       {"type", "run"}, {"id", id}, {"op", call.op}, {"args", std::move(args)}, {"tensors", std::move(tensors)}};
-  if (!call.doc_version.empty()) request["doc_version"] = call.doc_version;
+  if (!call.framework_version.empty()) request["doc_version"] = call.framework_version;
   return request;
 }
 
@@ -291,7 +291,7 @@ OpCall decode_request(const json& j, uint64_t* id) {
   const json& args = field(j, "args", "request");
   if (!args.is_object()) throw ProtocolError("request field 'args' is not an object");
   for (const auto& [name, value] : args.items()) call.set_arg(name, decode_arg(*spec, name, value));
-  if (j.contains("doc_version")) call.doc_version = string_field(j, "doc_version", "request");
+  if (j.contains("doc_version")) call.framework_version = string_field(j, "doc_version", "request");
   const json& tensors = field(j, "tensors", "request");
   if (!tensors.is_object()) throw ProtocolError("request field 'tensors' is not an object");
   for (const auto& [name, t] : tensors.items())

@@ -23,7 +23,7 @@ Outcome mindspore_scatter(CpuContext& cpu, const OpCall& call) {
   const int64_t size = self.size(dim);
   if (self.has_internal_overlap())
     return Outcome::of_error(ErrorCategory::OverlappingOutput, "self " + self.describe() + " has internal overlap");
-  const bool negatives_allowed = !ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
+  const bool negatives_allowed = !ref::mindspore_rules::follows_r2_10_or_later(call.framework_version);
   const int64_t lo = negatives_allowed ? -size : 0;
   if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), lo, size, cpu.pool()))
     return Outcome::of_error(ErrorCategory::IndexOutOfBounds, "index" + format_index(bad->position) + "=" +

@@ -55,13 +55,13 @@ Outcome translate_mindspore_scatter(const OpCall& call, TorchViews& views) {
   }
   bool r2_10_or_later = false;
   try {
-    r2_10_or_later = ref::mindspore_rules::follows_r2_10_or_later(call.doc_version);
+    r2_10_or_later = ref::mindspore_rules::follows_r2_10_or_later(call.framework_version);
   } catch (const std::invalid_argument& e) {
     throw MalformedCall{e.what()};
   }
   if (!src_given && r2_10_or_later) {
     return Outcome::of_error(ErrorCategory::InvalidArgument,
-                             op + "the value overloads were removed after 2.9 (doc " + call.doc_version + ")");
+                             op + "the value overloads were removed after 2.9 (doc " + call.framework_version + ")");
   }
   if (index.numel() == 0) return Outcome::of_outputs({self});
   // LibTorch checks src's rank only after the dim against it, so a 1-D src

@@ -15,7 +15,7 @@ bool is_mindspore_scatter(const OpSpec& op) { return op.id == "mindspore.scatter
 Outcome rank_limit_missing(Backend& cpu, OpCall& c) {
   if (!is_error(dry_run(cpu, c), ErrorCategory::RankLimit)) return cpu.run(c);
   const int64_t s = indexed_size(c, *normalized_dim(c));
-  const bool negatives_allowed = !ref::mindspore_rules::follows_r2_10_or_later(c.doc_version);
+  const bool negatives_allowed = !ref::mindspore_rules::follows_r2_10_or_later(c.framework_version);
   const Tensor index = *c.tensor("index");
   if (index.dtype() == DType::Int32 || index.dtype() == DType::Int64)
     c.tensors["index"] = remap(DType::Int64, index.shape(), [&](const Shape& pos) {
@@ -23,7 +23,7 @@ Outcome rank_limit_missing(Backend& cpu, OpCall& c) {
       return bits_from_value(DType::Int64, Value::of_int(negatives_allowed && v < 0 && v >= -s ? v + s : v));
     });
   c.op = "torch.scatter_";
-  c.doc_version.clear();
+  c.framework_version.clear();
   return cpu.run(c);
 }
 
