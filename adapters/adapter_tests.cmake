@@ -7,8 +7,10 @@
 #
 # Each test is an sp_add_spec_suite (cmake/sp_helpers.cmake): `scatterproof
 # run --backend BACKEND [--layouts L] [--expectations FILE] SPECS...` with
-# its report in test-reports/BACKEND. Without the venv these fail (backend
-# unavailable): they are never skipped.
+# its report in test-reports/BACKEND. Without the entry's venv (its "venv"
+# field, default .venv; .venv-current for the *-current backends) these fail
+# with exit 4, printing "backend 'NAME' is unavailable: no Python environment
+# at ...": they are never skipped.
 
 set(SP_ADAPTER_MANIFEST ${PROJECT_SOURCE_DIR}/adapters/manifest.json)
 # Editing the manifest re-runs CMake, so a new entry gets its test.
@@ -85,3 +87,11 @@ if(sp_adapter_count GREATER 0)
                       REPORT_DIR ${PROJECT_BINARY_DIR}/test-reports/${backend})
   endforeach()
 endif()
+
+# The adapters' error tables (adapters/test_classifiers.py, unittest): every
+# row classifies at least one recorded real message, version ranges select
+# the right rows, an unknown message gets no category. The tables are read
+# from the adapters' sources, so no framework is imported; common.py needs
+# NumPy, hence the venv's interpreter, as the adapters use.
+add_test(NAME adapter_classifiers
+         COMMAND ${PROJECT_SOURCE_DIR}/.venv/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_classifiers.py)

@@ -195,18 +195,89 @@ def _send(message):
     _protocol_out.flush()
 
 
-def classifier(table, flags=0):
-    """A classify(exc) for serve(): the category of the first (regex, category)
-    row of `table` matching the exception's text, or None."""
-    compiled = [(re.compile(pattern, flags), category) for pattern, category in table]
+def parse_version(text):
+    """The numeric release of a framework's version string as a tuple of ints,
+    read leniently as frameworks print it: "2.15.0+cu132" -> (2, 15, 0),
+    "1.13.0a0+gitunknown" -> (1, 13, 0), "3.3.1" -> (3, 3, 1), "r2.10" ->
+    (2, 10). What follows the release (a pre-release, post or local tag: "a0",
+    "rc1", ".dev2", "+cu132") is not read. None when the text does not start
+    with a number (after an optional "r" or "v"). The same reading as
+    reference/versions.h's parse_version."""
+    match = re.match(r"\s*[rv]?(\d+(?:\.\d+)*)", str(text or ""))
+    return tuple(int(part) for part in match.group(1).split(".")) if match else None
+
+
+def compare_versions(a, b):
+    """<0, 0 or >0 as release tuple (or version string) a is before, equal to
+    or after b; missing parts count as 0 ("2.10" == "2.10.0")."""
+    a = parse_version(a) if isinstance(a, str) else tuple(a)
+    b = parse_version(b) if isinstance(b, str) else tuple(b)
+    width = max(len(a), len(b))
+    a, b = a + (0,) * (width - len(a)), b + (0,) * (width - len(b))
+    return (a > b) - (a < b)
+
+
+class Row(tuple):
+    """One row of an adapter's error table: the exceptions it applies to, a
+    regex searched in the exception's text, the category (an
+    reference/errors.h name; None: the text is known and deliberately left
+    without one), and the half-open range of framework versions
+    [since, until) the text is printed in ("" or None: open). `since` is the
+    first version known to print it, `until` the first known not to."""
+
+    __slots__ = ()
+
+    def __new__(cls, types, pattern, category, since=None, until=None):
+        types = tuple(types) if isinstance(types, (tuple, list)) else (types,)
+        if not types or not all(isinstance(t, type) and issubclass(t, BaseException) for t in types):
+            raise TypeError("Row %r: types must be exception classes" % (pattern,))
+        for bound in (since, until):
+            if bound and parse_version(bound) is None:
+                raise ValueError("Row %r: unreadable version bound %r" % (pattern, bound))
+        return super().__new__(cls, (types, pattern, category, since or None, until or None))
+
+    types = property(lambda self: self[0])
+    pattern = property(lambda self: self[1])
+    category = property(lambda self: self[2])
+    since = property(lambda self: self[3])
+    until = property(lambda self: self[4])
+
+    def applies_to(self, version):
+        """Whether the row holds for framework `version` (a string or a
+        parse_version tuple). An unreadable version gets only the rows that
+        hold for every version."""
+        if self.since is None and self.until is None:
+            return True
+        v = parse_version(version) if isinstance(version, str) or version is None else tuple(version)
+        if v is None:
+            return False
+        if self.since is not None and compare_versions(v, self.since) < 0:
+            return False
+        return self.until is None or compare_versions(v, self.until) < 0
+
+
+def rows_for(table, version):
+    """The rows of `table` that hold for framework `version`, in table order."""
+    return [row for row in (r if isinstance(r, Row) else Row(*r) for r in table) if row.applies_to(version)]
+
+
+def classifier(table, version, flags=0):
+    """A classify(exc) for serve(): the category of the first row of `table`
+    (Row, or a tuple of Row's fields) that holds for framework `version`
+    (the running framework's __version__), names a class of the exception and
+    whose regex (compiled with `flags`) matches the exception's text; None
+    when no row does. classify.rows: the rows in use."""
+    rows = rows_for(table, version)
+    compiled = [(row.types, re.compile(row.pattern, flags), row.category) for row in rows]
 
     def classify(exc):
         text = str(exc)
-        for pattern, category in compiled:
-            if pattern.search(text):
+        for types, pattern, category in compiled:
+            if isinstance(exc, types) and pattern.search(text):
                 return category
         return None
 
+    classify.rows = rows
     return classify
 
 
@@ -222,14 +293,17 @@ def decode_tensors(wire_tensors):
 
 
 def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, shared_storage=False,
-          takes_out=False):
+          takes_out=False, framework=None):
     """The protocol loop: handshake, then one response per request until bye/EOF.
 
     shared_storage: the adapter keeps operands that share a storage sharing it
     (PROTOCOL.md, "storage_of"); the harness sends such calls only then.
     takes_out: run() implements PyTorch's out= operand (written in place,
     answered with its whole storage); otherwise a call passing one is
-    declined, never run as if out were not there."""
+    declined, never run as if out were not there.
+    framework: (name, version) of the framework whose rules the adapter runs
+    by ("torch", torch.__version__), sent as the hello's "framework"
+    (PROTOCOL.md); None for an adapter that implements the documents itself."""
     known_args = ops if isinstance(ops, dict) else None
     for line in sys.stdin:
         message = json.loads(line)
@@ -244,6 +318,8 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, 
             hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version, "ops": list(ops)}
             if shared_storage:
                 hello["shared_storage"] = True
+            if framework is not None:
+                hello["framework"] = {"name": framework[0], "version": framework[1]}
             _send(hello)
         elif kind == "run":
             _send(_answer(message, run, classify, known_args, takes_out))
@@ -253,8 +329,23 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, 
             raise SystemExit("unknown message type %r" % kind)
 
 
+_request_version = ""
+
+
+def request_version():
+    """The framework version the current request follows (its "doc_version",
+    PROTOCOL.md): the version the reference answers this adapter for, ""
+    for the framework's baseline (reference/SEMANTICS.md, "Versioned
+    rules"). An adapter that implements one framework's documented rules
+    with another library (numpy_adapter.py) follows it; a real framework's
+    adapter runs its own version and can ignore it."""
+    return _request_version
+
+
 def _answer(message, run, classify, known_args, takes_out=False):
+    global _request_version
     request_id = message["id"]
+    _request_version = message.get("doc_version", "")
     try:
         if "out" in message.get("tensors", {}) and not takes_out:
             raise Unsupported("this adapter does not implement the out= operand of %s" % message["op"])

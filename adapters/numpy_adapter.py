@@ -3,6 +3,14 @@ model converter would write them in NumPy.
 
     .venv/bin/python adapters/numpy_adapter.py     (speaks backends/process/PROTOCOL.md)
 
+Verified with NumPy 1.26.4 (.venv, backend numpy) and 2.4.6 (.venv-current,
+backend numpy-current): every call below behaves the same under both (NEP 50
+promotion never applies: every scalar is made a NumPy scalar of the target
+dtype by converted_value before it meets an array, and every Python int that
+becomes a NumPy integer is range-checked first, so NumPy 2's OverflowError
+for out-of-range Python ints cannot arise). The hello's version is
+numpy.__version__.
+
 The conversion (one function per op below):
   torch.gather(input, dim, index)
       np.take_along_axis on input sliced to index's extent in every dim but
@@ -32,7 +40,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import DocumentedError, Unsupported, WireTensor, serve  # noqa: E402
+from common import DocumentedError, Unsupported, WireTensor, compare_versions, parse_version, request_version, serve  # noqa: E402
 
 import numpy as np  # noqa: E402  (common.py must take stdout first)
 
@@ -102,9 +110,11 @@ def check_dim(dim, rank):  # T-D1
     return dim % rank
 
 
-def check_index_dtype(op, index):  # T-I1
-    if index.dtype != "int64":
-        fail("index_dtype", "%s(): Expected dtype int64 for index" % op)
+def check_index_dtype(op, index):  # T-I1; from torch 2.8 T-I2 (int32 too)
+    version = parse_version(request_version()) or (1, 13)  # "" is the baseline, torch 1.13
+    allowed = ("int64", "int32") if compare_versions(version, (2, 8)) >= 0 else ("int64",)
+    if index.dtype not in allowed:
+        fail("index_dtype", "%s(): Expected dtype %s for index" % (op, "/".join(reversed(allowed))))
 
 
 def check_same_rank(index, other, other_name):  # T-S2 / T-G3
@@ -254,7 +264,8 @@ def scatter(op, args, tensors):
             np.put_along_axis(written, index, values, axis=dim)
         else:
             ufunc = np.add if reduce == "add" else np.multiply
-            ufunc.at(written, along_axis_index(index, dim), values)
+            with np.errstate(all="ignore"):  # inf - inf, inf * 0, overflow: IEEE results, not warnings on stderr
+                ufunc.at(written, along_axis_index(index, dim), values)
     if in_place:
         return [self_wire.with_values(target)]
     return [contiguous_wire(self_wire.dtype, target)]
@@ -270,5 +281,5 @@ def run(op, args, tensors):
     raise Unsupported("the numpy adapter does not know op " + op)
 
 
-serve("numpy", np.__version__ + " (PyTorch ops converted to take_along_axis/put_along_axis, ufunc.at for reduce)",
-      dict(TORCH_OPS, **{op: None for op in OTHER_OPS}), run)
+# No framework= in the hello: this implements PyTorch's ops with NumPy; it is not torch.
+serve("numpy", np.__version__, dict(TORCH_OPS, **{op: None for op in OTHER_OPS}), run)

@@ -14,7 +14,7 @@ import sys
 
 os.environ.setdefault("GLOG_minloglevel", "2")  # paddle's C++ logging goes to stderr anyway; keep it short
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import DocumentedError, Unsupported, classifier, encode_array, serve  # noqa: E402
+from common import DocumentedError, Row, Unsupported, classifier, encode_array, serve  # noqa: E402
 
 import numpy as np  # noqa: E402  (common.py must take stdout first)
 
@@ -26,23 +26,39 @@ except ImportError as e:
 
 paddle.set_device("cpu")
 
-# Paddle's messages (C++ enforce texts and Python checks) -> taxonomy. First
-# match wins; the order puts specific texts before generic ones.
+# Paddle's messages (C++ enforce texts and Python checks) -> taxonomy: one
+# table of Row(exception classes, regex, category, since=, until=)
+# (common.Row; the range of Paddle versions printing the text, open when
+# omitted: every row was measured on PaddlePaddle 3.3.1, the one version
+# run so far). First match among the rows that hold for the running Paddle
+# wins; the order puts specific texts before generic ones. Paddle raises
+# (InvalidArgument) as ValueError, (OutOfRange) as IndexError and (NotFound)
+# as RuntimeError. Samples of every text: adapters/test_classifiers.py.
 CATEGORIES = [
-    # no kernel for x's dtype: "The kernel with key (CPU, ..., float16) of kernel `scatter` is not
+    # no kernel for x's dtype: "(NotFound) The kernel with key (CPU, ..., float16) of kernel `scatter` is not
     # registered. Selected wrong DataType `float16`. Paddle support following DataTypes: ..."
-    (r"is not registered\. Selected wrong DataType", "unsupported_dtype"),
-    (r"index.*(int32|int64)|dtype of index|'index'.*dtype|data type of index", "index_dtype"),
-    (r"out of (range|bound)|should be (less|greater) than|index.*(exceed|larger|smaller)|OutOfRange", "index_out_of_bounds"),
-    (r"(updates|x).*(dtype|data type)|dtype.*(mismatch|same)|data type.*same", "dtype_mismatch"),
+    Row(RuntimeError, r"is not registered\. Selected wrong DataType", "unsupported_dtype"),
+    # "(InvalidArgument) Index holds the wrong type, it holds [float32],but desires to be [int32] or [int64]."
+    Row(ValueError, r"index.*(int32|int64)|dtype of index|'index'.*dtype|data type of index", "index_dtype"),
+    # "(OutOfRange) The index is out of bounds, please check ... It should be less than [3], but received [3]"
+    Row(IndexError, r"out of (range|bound)|should be (less|greater) than|index.*(exceed|larger|smaller)|OutOfRange",
+        "index_out_of_bounds"),
+    # updates of another dtype than x: the kernel reads updates as x's type, "(InvalidArgument) The type of data we
+    # are trying to retrieve (float32) does not match the type of data (float64) currently contained in the
+    # container." (measured by a direct paddle.scatter call; the row used to be "(updates|x).*(dtype|data
+    # type)|...", which matched this text only through the x of the hint's "Expected")
+    Row(ValueError, r"type of data we are trying to retrieve \(\w+\) does not match the type of data",
+        "dtype_mismatch"),
     # the index's rank (PD-I1, PD-I3): "The last dim of the index should be 1 when the index is a 2D tensor",
     # "The index should be a 0D or 1D tensor when the index is not a 2D tensor"
-    (r"last dim of the index should be 1|index should be a 0D or 1D tensor", "invalid_argument"),
-    (r"dimension|dims|rank|shape|size", "shape_mismatch"),
+    Row(ValueError, r"last dim of the index should be 1|index should be a 0D or 1D tensor", "invalid_argument"),
+    # "The dimensions of the source tensor and target tensor should match", "The first dimension size of
+    # Input(Index) should be no greater than Input(Updates)", "... should have the same shape size"
+    Row(ValueError, r"dimension|dims|rank|shape|size", "shape_mismatch"),
 ]
 
 
-classify = classifier(CATEGORIES, re.IGNORECASE)
+classify = classifier(CATEGORIES, paddle.__version__, re.IGNORECASE)
 
 
 def to_paddle(wire):
@@ -71,4 +87,5 @@ def run(op, args, tensors):
     return [from_paddle(out)]
 
 
-serve("paddle", paddle.__version__, {"paddle.scatter": ["overwrite"]}, run, classify)
+serve("paddle", paddle.__version__, {"paddle.scatter": ["overwrite"]}, run, classify,
+      framework=("paddle", paddle.__version__))

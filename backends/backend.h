@@ -96,6 +96,9 @@ void register_backend(const std::string& name, std::string summary, BackendFacto
                       BackendOrigin origin = BackendOrigin::Project);
 // Creates a backend; returns nullptr and sets *why when unknown/unavailable.
 std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& opts, std::string* why);
+// A factory that returns nullptr may say why first (on the calling thread):
+// make_backend's *why is then "backend 'NAME' is unavailable: REASON".
+void explain_unavailable(std::string reason);
 struct BackendInfo {
   std::string name;
   std::string summary;
@@ -117,6 +120,8 @@ struct RegisteredBackend {
   BackendOrigin origin = BackendOrigin::Project;
 };
 const RegisteredBackend* find_registered_backend(const std::string& name);
+// What the last explain_unavailable() on this thread said; clears it.
+std::string take_unavailable_reason();
 std::vector<BackendInfo> list_registered_backends();
 
 }  // namespace sp

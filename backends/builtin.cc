@@ -46,8 +46,10 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOpti
     if (why) *why = "unknown backend '" + name + "' (see `scatterproof backends`)";
     return nullptr;
   }
+  take_unavailable_reason();
   std::unique_ptr<Backend> b = entry->factory(name, opts);
-  if (!b && why) *why = "backend '" + name + "' is unavailable";
+  const std::string reason = take_unavailable_reason();
+  if (!b && why) *why = "backend '" + name + "' is unavailable" + (reason.empty() ? "" : ": " + reason);
   return b;
 }
 

@@ -1,4 +1,5 @@
 #include <map>
+#include <utility>
 
 #include "backends/backend.h"
 #include "reference/op_table.h"
@@ -11,7 +12,13 @@ std::map<std::string, RegisteredBackend>& registry() {
   return r;
 }
 
+thread_local std::string unavailable_reason;
+
 }  // namespace
+
+void explain_unavailable(std::string reason) { unavailable_reason = std::move(reason); }
+
+std::string take_unavailable_reason() { return std::exchange(unavailable_reason, std::string()); }
 
 std::string_view outcome_kind_name(Outcome::Kind k) {
   switch (k) {

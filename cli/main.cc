@@ -29,6 +29,7 @@
 #include "harness/spec_loader.h"
 #include "reference/op_table.h"
 #include "reference/reference.h"
+#include "reference/versions.h"
 #include "reports/report_dir.h"
 #include "reports/report_writers.h"
 #include "reports/result_stream.h"
@@ -289,6 +290,13 @@ int run_cli(int argc, char** argv) {
   std::string xpass_mode = "fail";
   run->add_option("--xpass", xpass_mode, "an unexpected pass of a listed failure: fail (default) or warn")
       ->check(CLI::IsMember({"fail", "warn"}));
+  std::vector<std::string> framework_versions;
+  run->add_option("--framework-version", framework_versions,
+                  "FRAMEWORK=VERSION (torch=2.15, mindspore=2.10, paddle=3.0): the version whose rules the reference "
+                  "answers for on backends that run no framework of their own (cpu, cuda, plugins); overrides a "
+                  "case's source.doc_version. A framework backend is always answered for its own version. "
+                  "Repeatable")
+      ->allow_extra_args(false);
   std::string shard;
   run->add_option("--shard", shard,
                   "i/n: run the i-th of n slices of the cases (1-based; default from GTEST_SHARD_INDEX and "
@@ -395,6 +403,20 @@ int run_cli(int argc, char** argv) {
         fmt::print(stderr, "scatterproof: unknown layout '{}' (all, transposed, gapped, offset, expanded)\n", layout);
         return exit_code::kUsage;
       }
+    }
+    for (const std::string& item : split_commas(framework_versions)) {
+      const size_t eq = item.find('=');
+      const std::string framework = item.substr(0, eq), version = eq == std::string::npos ? "" : item.substr(eq + 1);
+      bool known = false;
+      for (const ref::FrameworkBaseline& b : ref::framework_baselines()) known = known || framework == b.framework;
+      if (!known || version.empty() || !ref::parse_version(version)) {
+        fmt::print(stderr,
+                   "scatterproof: --framework-version '{}': expected FRAMEWORK=VERSION with FRAMEWORK torch, "
+                   "mindspore or paddle and a version like 2.15.0\n",
+                   item);
+        return exit_code::kUsage;
+      }
+      run_options.framework_versions[framework] = version;
     }
     run_options.xpass_warn = xpass_mode == "warn";
     try {

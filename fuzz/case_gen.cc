@@ -4,11 +4,13 @@
 #include <array>
 #include <cctype>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "harness/layouts.h"
 #include "reference/dialect_mindspore.h"
 #include "reference/op_table.h"
+#include "reference/versions.h"
 
 namespace sp::fuzz {
 
@@ -317,13 +319,15 @@ Shape index_shape_within(Choices& c, const Shape& limit, int64_t free_dim) {
 
 // Mostly one of the dtypes the document allows for the operand (in
 // kDTypeOrder, so choice 0 is its simplest), sometimes one it does not
-// allow: the documented dtype error.
-DType pick_dtype_for(Choices& c, const OperandSpec& operand) {
-  const bool any_dtype =
-      std::all_of(kDTypeOrder.begin(), kDTypeOrder.end(), [&](DType t) { return operand.dtypes.contains(t); });
+// allow: the documented dtype error. `also`: one more dtype the call's
+// framework version allows beyond the op table's (which describes the
+// baseline).
+DType pick_dtype_for(Choices& c, const OperandSpec& operand, std::optional<DType> also = std::nullopt) {
+  const auto allows = [&](DType t) { return operand.dtypes.contains(t) || t == also; };
+  const bool any_dtype = std::all_of(kDTypeOrder.begin(), kDTypeOrder.end(), allows);
   if (any_dtype) return kDTypeOrder[c.below(kNumDTypes)];
   std::vector<DType> allowed, others;
-  for (DType t : kDTypeOrder) (operand.dtypes.contains(t) ? allowed : others).push_back(t);
+  for (DType t : kDTypeOrder) (allows(t) ? allowed : others).push_back(t);
   const bool documented = c.below(40) < 36;
   const std::vector<DType>& from = documented || others.empty() ? allowed : others;
   return from[c.below(static_cast<uint32_t>(from.size()))];
@@ -389,7 +393,9 @@ void draw_arg(Choices& c, const ArgSpec& arg, OpCall& call) {
 // What a dialect changes in how cases are drawn, keyed by OpSpec::dialect;
 // an unknown dialect gets the defaults.
 struct DialectKnobs {
-  // Drawn into OpCall::framework_version (choice 0 first); empty: none is set.
+  // Drawn into OpCall::framework_version (choice 0, the baseline, first);
+  // empty: none is set. Each versioned rule of the dialect
+  // (reference/versions.h) has versions drawn on both sides of its bound.
   std::vector<std::string> framework_versions;
   // PyTorch addresses a 0-d tensor as shape [1]: dim 0 and index [] valid.
   bool rank0_as_one = false;
@@ -398,16 +404,31 @@ struct DialectKnobs {
   bool index_bounded_along_dim = false;
   // Whether index values in [-s, 0) are in range, for a framework version.
   bool (*negatives_in_range)(const std::string& framework_version) = nullptr;
+  // Whether the gather and scatter families take an int32 index beyond the
+  // op table's dtypes, for a framework version: then int32 is drawn as often
+  // as a documented dtype.
+  bool (*int32_index_valid)(const std::string& framework_version) = nullptr;
 };
 
 const DialectKnobs& knobs_for(std::string_view dialect) {
-  static const DialectKnobs kTorch{{}, true, false, nullptr};
-  static const DialectKnobs kMindspore{{"", "2.3", "2.10"}, false, true, [](const std::string& version) {
+  // torch: T-IA14 from 2.3, T-I2 from 2.8 ("" is 1.13).
+  static const DialectKnobs kTorch{
+      .framework_versions = {"", "2.2", "2.3", "2.7", "2.8", "2.15"},
+      .rank0_as_one = true,
+      .int32_index_valid = [](const std::string& version) { return ref::rule_holds("T-I2", version); }};
+  static const DialectKnobs kMindspore{.framework_versions = {"", "2.3", "2.10"},
+                                       .index_bounded_along_dim = true,
+                                       .negatives_in_range = [](const std::string& version) {
                                          return !ref::mindspore_rules::follows_r2_10_or_later(version);
                                        }};
+  // paddle: PD-B3 from 3.0 ("" precedes every release).
+  static const DialectKnobs kPaddle{
+      .framework_versions = {"", "2.6", "3.0", "3.3"},
+      .negatives_in_range = [](const std::string& version) { return ref::rule_holds("PD-B3", version); }};
   static const DialectKnobs kDefault{};
   if (dialect == "torch") return kTorch;
   if (dialect == "mindspore") return kMindspore;
+  if (dialect == "paddle") return kPaddle;
   return kDefault;
 }
 
@@ -466,6 +487,12 @@ struct Draw {
     return d < 0 ? d + rank : d;
   }
   void put(const OperandSpec& operand, Tensor t) { call.tensors[operand.name] = with_layout(c, std::move(t)); }
+  // The gather and scatter families' index dtype: int32 counts as documented
+  // where the call's version takes it (torch >= 2.8, T-I2).
+  DType element_index_dtype() {
+    const bool int32 = knobs.int32_index_valid && knobs.int32_index_valid(call.framework_version);
+    return pick_dtype_for(c, *roles.index, int32 ? std::optional<DType>(DType::Int32) : std::nullopt);
+  }
 };
 
 // A src shape near the index's: each dim sometimes one longer (valid), and
@@ -510,7 +537,7 @@ void gather_case(Draw& g) {
   ElementwiseShapes e = draw_elementwise(g);
   if (c.chance(3)) e.index = change_rank(c, e.index);
   g.put(*g.roles.data, data_tensor(c, e.dtype, e.data));
-  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), e.index, e.size, g.negatives_valid));
+  g.put(*g.roles.index, index_tensor(c, g.element_index_dtype(), e.index, e.size, g.negatives_valid));
 }
 
 // self[... index ...] = src[...] (or the scalar alternative), along dim.
@@ -522,7 +549,7 @@ void scatter_elements_case(Draw& g) {
   const Shape src_shape = source_shape_near(c, e.index);
   if (c.chance(3)) e.index = change_rank(c, e.index);
   g.put(*g.roles.data, data_tensor(c, e.dtype, e.data));
-  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), e.index, e.size, g.negatives_valid));
+  g.put(*g.roles.index, index_tensor(c, g.element_index_dtype(), e.index, e.size, g.negatives_valid));
   if (use_arg) {
     if (const ArgSpec* alternative = g.op.arg(source.or_arg)) {
       ArgSpec given = *alternative;  // standing in for the operand: never absent
@@ -588,6 +615,11 @@ void index_along_dim_case(Draw& g) {
     source_shape[k] = std::max<int64_t>(0, source_shape[k] + (c.below(2) ? 1 : -1));
   }
   clamp_numel(source_shape);
+  // A 0-d source where [1] is expected, or [1] where 0-d is: the same
+  // logical shape, another physical one (torch's T-IA8 takes it, T-IA14
+  // from 2.3 does not).
+  if (g.knobs.rank0_as_one && (source_shape.empty() || source_shape == Shape{1}) && c.chance(10))
+    source_shape = source_shape.empty() ? Shape{1} : Shape{};
   const DType source_t = c.chance(3) ? pick_dtype_for(c, *g.roles.source) : t;
   g.put(*g.roles.source, data_tensor(c, source_t, source_shape));
 }

@@ -9,6 +9,7 @@
 #include "fuzz/case_gen.h"
 #include "harness/run_judge.h"
 #include "harness/spec_loader.h"
+#include "reference/op_table.h"
 #include "reference/reference.h"
 
 namespace sp::fuzz {
@@ -18,7 +19,11 @@ bool is_finding(Verdict::Kind k) {
          k == Verdict::Kind::Error || k == Verdict::Kind::Unclassified;
 }
 
-Trial judge_call(Backend& backend, const OpCall& call) {
+Trial judge_call(Backend& backend, const OpCall& generated) {
+  // A framework backend is judged by its own version's rules.
+  OpCall call = generated;
+  if (const std::optional<FrameworkVersion> own = backend.framework(); own && own->name == op_spec(call.op).dialect)
+    call.framework_version = own->version;
   Trial t;
   t.call = call;
   try {
@@ -35,7 +40,8 @@ Trial judge_call(Backend& backend, const OpCall& call) {
 
 const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t) {
   if (scope.known.empty() || !is_finding(t.verdict.kind)) return nullptr;
-  return find_expectation(scope.known, "", scope.backend_name, t.call.op, cited_clauses(t.expectation));
+  return find_expectation(scope.known, "", scope.backend_name, t.call.op, cited_clauses(t.expectation),
+                          scope.framework);
 }
 
 Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices, const FuzzScope& scope) {

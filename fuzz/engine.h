@@ -38,7 +38,9 @@ struct Trial {
 };
 
 bool is_finding(Verdict::Kind k);
-// Runs `call` (not modified) through the reference and `backend`.
+// Runs `call` through the reference and `backend`; a backend running the
+// call's framework (Backend::framework()) gets the call with its version as
+// OpCall::framework_version (Trial::call holds what ran).
 Trial judge_call(Backend& backend, const OpCall& call);
 
 // What a campaign covers and what it already knows: the ops it generates
@@ -51,6 +53,7 @@ struct FuzzScope {
   std::vector<const OpSpec*> ops;
   std::vector<ExpectationEntry> known;
   std::string backend_name;
+  std::optional<FrameworkVersion> framework;  // what the backend runs, for versioned entries
 };
 // The entry covering `t`'s finding, or null.
 const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t);

@@ -43,6 +43,10 @@ struct Case {
   CaseExpect expect;
   std::optional<Erratum> erratum;
   std::vector<std::string> tags;
+  // The versions of the op's framework the case applies to ("versions",
+  // FORMAT.md: ">=2.8", "<2.10", ">=1.13,<2.0"); empty: every version. A
+  // backend answering for a version outside it gets not_applicable.
+  std::string versions;
 };
 
 // A problem with spec input. what() is "FILE: case ID: field FIELD: message".

@@ -31,6 +31,8 @@ std::string_view verdict_name(Verdict::Kind k) {
       return "xpass";
     case Verdict::Kind::Unclassified:
       return "unclassified";
+    case Verdict::Kind::NotApplicable:
+      return "not_applicable";
   }
   return "?";
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "harness/case.h"
+#include "reference/versions.h"
 
 namespace sp {
 namespace {
@@ -46,7 +47,8 @@ std::vector<ExpectationEntry> load_expectation_file(const std::string& path) {
     const nlohmann::json& e = entries[i];
     if (!e.is_object()) throw SpecError(path, "", "entries[" + std::to_string(i) + "]", "must be an object");
     for (const auto& [key, value] : e.items())
-      if (key != "case" && key != "clause" && key != "op" && key != "backend" && key != "reason" && key != "link")
+      if (key != "case" && key != "clause" && key != "op" && key != "backend" && key != "reason" && key != "link" &&
+          key != "framework" && key != "versions")
         throw SpecError(path, "", "entries[" + std::to_string(i) + "]." + key, "unknown field");
     ExpectationEntry x;
     if (!e.contains("case") && !e.contains("clause"))
@@ -58,6 +60,14 @@ std::vector<ExpectationEntry> load_expectation_file(const std::string& path) {
     x.backend_pattern = required_string(e, path, i, "backend");
     x.reason = required_string(e, path, i, "reason");
     if (e.contains("link")) x.link = required_string(e, path, i, "link");
+    if (e.contains("framework")) x.framework = required_string(e, path, i, "framework");
+    if (e.contains("versions")) {
+      x.versions = required_string(e, path, i, "versions");
+      const std::string field = "entries[" + std::to_string(i) + "].versions";
+      if (x.framework.empty()) throw SpecError(path, "", field, "needs \"framework\": the versions of which framework");
+      std::string why;
+      if (!ref::parse_version_range(x.versions, &why)) throw SpecError(path, "", field, why);
+    }
     x.file = path;
     out.push_back(std::move(x));
   }
@@ -74,9 +84,17 @@ std::vector<ExpectationEntry> load_expectation_files(const std::vector<std::stri
 }
 
 const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& entries, const std::string& case_id,
-                                         const std::string& backend, const std::string& op, const std::string& clause) {
+                                         const std::string& backend, const std::string& op, const std::string& clause,
+                                         const std::optional<FrameworkVersion>& framework) {
   for (const ExpectationEntry& e : entries) {
     if (!glob_matches(e.backend_pattern, backend)) continue;
+    if (!e.framework.empty()) {
+      if (!framework || framework->name != e.framework) continue;
+      if (!e.versions.empty()) {
+        const std::optional<ref::Version> v = ref::parse_version(framework->version);
+        if (!v || !ref::parse_version_range(e.versions, nullptr)->contains(*v)) continue;
+      }
+    }
     if (!e.case_pattern.empty() && !glob_matches(e.case_pattern, case_id)) continue;
     if (!e.clause_pattern.empty()) {
       // `clause`: the cited clauses, space separated; any one may match.
@@ -121,6 +139,8 @@ size_t write_expectation_file(const std::string& path, const std::vector<Expecta
     if (!e.case_pattern.empty()) j["case"] = e.case_pattern;
     if (!e.clause_pattern.empty()) j["clause"] = e.clause_pattern;
     if (!e.op_pattern.empty()) j["op"] = e.op_pattern;
+    if (!e.framework.empty()) j["framework"] = e.framework;
+    if (!e.versions.empty()) j["versions"] = e.versions;
     if (!e.link.empty()) j["link"] = e.link;
     return j;
   };

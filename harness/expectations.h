@@ -13,6 +13,12 @@
 // by `scatterproof fuzz`) whose reference answer cites that clause
 // (reference/SEMANTICS.md: the clause of the error it expects, or of a
 // decision note) for an op matching `op` (default "*").
+// A deviation of some versions of a framework, whichever backend runs them,
+// adds "framework" and "versions": {"clause": "T-TA6", "backend": "*",
+// "framework": "torch", "versions": ">=2.15", ...} matches only results of a
+// backend running torch (Backend::framework()) at a version in the range
+// (reference/versions.h; "versions" needs "framework", and "framework" alone
+// means every version).
 // An entry names `case`, `clause`, or both (then both must match). A listed result
 // still runs: a failure becomes XFAIL (expected), a pass becomes XPASS (the
 // entry is stale — unexpected by default, a warning with --xpass=warn).
@@ -23,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/backend.h"
 #include "harness/verdict.h"
 
 namespace sp {
@@ -35,6 +42,8 @@ struct ExpectationEntry {
   std::string file;            // where it was read from
   std::string clause_pattern;  // empty: any clause
   std::string op_pattern;      // empty: any op
+  std::string framework;       // empty: any backend; else only backends running it
+  std::string versions;        // with framework: a version range; empty: every version
 };
 
 // Throws SpecError (harness/case.h) naming the file, the entry and the field.
@@ -43,9 +52,12 @@ std::vector<ExpectationEntry> load_expectation_files(const std::vector<std::stri
 
 // The first entry matching (case id, backend, op, the clauses the
 // reference's answer cites, space separated — cited_clauses()), or null.
+// `framework`: what the backend runs (Backend::framework()), for entries that
+// name a framework.
 const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& entries, const std::string& case_id,
                                          const std::string& backend, const std::string& op = {},
-                                         const std::string& clause = {});
+                                         const std::string& clause = {},
+                                         const std::optional<FrameworkVersion>& framework = std::nullopt);
 
 // Applies an entry to a judged verdict: fail/crash/timeout/error -> xfail,
 // pass -> xpass; anything else unchanged. The detail says why.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/backend.h"
 #include "harness/case.h"
 #include "harness/verdict.h"
 
@@ -22,6 +23,14 @@ struct ResultRecord {
   std::string op;
   std::string backend;
   std::string backend_version;  // Backend::version() ("LibTorch 1.13.1"); empty for the document checks
+  // The framework and version whose rules the reference answered by
+  // ("torch 2.15.0+cu132"; "torch 1.13 (baseline)" when the call named none):
+  // a framework backend's own version, else --framework-version, else the
+  // case's source.doc_version (reference/versions.h).
+  std::string rules_version;
+  // Backend::framework(): the framework whose rules the backend runs by
+  // ({"torch", "2.15.0"}); none for the project's implementations.
+  std::optional<FrameworkVersion> framework;
   // "document": the reference against the case's documented expectation;
   // "differential": a backend against the reference; "layout": the
   // reference on a re-laid-out case against itself as written; "load": the

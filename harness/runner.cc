@@ -19,7 +19,9 @@
 #include "harness/layouts.h"
 #include "harness/run_judge.h"
 #include "harness/spec_loader.h"
+#include "reference/op_table.h"
 #include "reference/reference.h"
+#include "reference/versions.h"
 
 namespace sp {
 
@@ -142,6 +144,29 @@ ResultRecord record_for_spec_error(const SpecError& e) {
   return r;
 }
 
+// "torch 2.15.0+cu132", or "torch 1.13 (baseline)" for an empty version.
+std::string rules_version_label(const OpCall& call) {
+  const std::string& framework = op_spec(call.op).dialect;
+  if (!call.framework_version.empty()) return framework + " " + call.framework_version;
+  for (const ref::FrameworkBaseline& b : ref::framework_baselines())
+    if (framework == b.framework) return framework + " " + b.version + " (baseline)";
+  return framework;
+}
+
+// Why `c` does not apply to the version `call` follows, or nullopt when it
+// does (the case's "versions" range, FORMAT.md). An unreadable version
+// throws std::invalid_argument (the reference would too).
+std::optional<std::string> not_applicable(const Case& c, const OpCall& call) {
+  if (c.versions.empty()) return std::nullopt;
+  std::string why;
+  const std::optional<ref::VersionRange> range = ref::parse_version_range(c.versions, &why);
+  if (!range) throw std::invalid_argument(why);  // the loader checked it: a harness bug
+  const std::string& framework = op_spec(call.op).dialect;
+  if (range->contains(ref::effective_version(framework, call.framework_version))) return std::nullopt;
+  return "the case applies to " + framework + " " + c.versions + "; this backend is answered for " +
+         rules_version_label(call);
+}
+
 // The backends one worker thread owns.
 using BackendSet = std::vector<std::unique_ptr<Backend>>;
 
@@ -152,7 +177,7 @@ class CaseRunner {
   void emit(ResultRecord r) {
     if (r.check != "load") {
       if (const ExpectationEntry* listed =
-              find_expectation(options_.expectations, r.case_id, r.backend, r.op, r.clause)) {
+              find_expectation(options_.expectations, r.case_id, r.backend, r.op, r.clause, r.framework)) {
         const Verdict v = apply_expectation(*listed, Verdict{r.verdict, r.detail});
         r.verdict = v.kind;
         r.detail = v.detail;
@@ -173,6 +198,7 @@ class CaseRunner {
     {
       ResultRecord doc = record_for(c, "reference", "document");
       doc.outcome = "document: " + document_expectation_summary(c.expect);
+      doc.rules_version = rules_version_label(c.call);
       const auto start = Clock::now();
       try {
         exp = evaluate(c.call);
@@ -229,23 +255,62 @@ class CaseRunner {
     if (exp) judge_backends(vc, &*exp, backends, [&](ResultRecord& r) { r = with_layout(std::move(r)); });
   }
 
-  // Every backend on `c.call`, judged against the reference's `exp` (null:
-  // the reference failed, so nothing can be judged); `annotate` adds to each
-  // record before it is emitted.
+  // Every backend on `c.call`, judged against the reference; `exp` is its
+  // answer for the case's own version (null: the reference failed on it).
+  // A backend answered for another version of the op's framework (its own,
+  // or --framework-version) gets the reference's answer for that version,
+  // evaluated once per version per case. `annotate` adds to each record
+  // before it is emitted.
   void judge_backends(const Case& c, const Expectation* exp, BackendSet& backends,
                       const std::function<void(ResultRecord&)>& annotate) {
+    std::map<std::string, std::optional<Expectation>> by_version;  // empty optional: the reference threw
+    std::map<std::string, std::string> threw;
     for (std::unique_ptr<Backend>& backend : backends) {
       ResultRecord r = record_for(c, backend->name(), "differential");
       annotate(r);
       const auto start = Clock::now();
-      if (!exp) {
+      OpCall call = c.call;
+      call.framework_version = version_for(c.call, *backend);
+      r.rules_version = rules_version_label(call);
+      const Expectation* answer = exp;
+      std::string why_not;
+      if (call.framework_version != c.call.framework_version) {
+        auto it = by_version.find(call.framework_version);
+        if (it == by_version.end()) {
+          std::optional<Expectation> e;
+          try {
+            e = evaluate(call);
+          } catch (const std::exception& ex) {
+            threw[call.framework_version] = ex.what();
+          }
+          it = by_version.emplace(call.framework_version, std::move(e)).first;
+        }
+        answer = it->second ? &*it->second : nullptr;
+        if (!answer)
+          why_not =
+              fmt::format("not judged: the reference threw for {}: {}", r.rules_version, threw[call.framework_version]);
+      }
+      std::optional<std::string> skip;
+      if (answer) try {
+          skip = not_applicable(c, call);
+        } catch (const std::exception& ex) {
+          answer = nullptr;
+          why_not = fmt::format("not judged: {}", ex.what());
+        }
+      if (!answer) {
         r.verdict = Verdict::Kind::Error;
-        r.detail = "not judged: the reference failed on this case";
+        r.detail = why_not.empty() ? "not judged: the reference failed on this case" : why_not;
+      } else if (skip) {
+        r.verdict = Verdict::Kind::NotApplicable;
+        r.detail = *skip;
+        r.backend_version = backend->version();
+        r.framework = backend->framework();
       } else {
-        r.expected = exp->summary();
-        r.clause = cited_clauses(*exp);
-        Judged j = run_and_judge(*backend, c.call, *exp);
+        r.expected = answer->summary();
+        r.clause = cited_clauses(*answer);
+        Judged j = run_and_judge(*backend, call, *answer);
         r.backend_version = backend->version();  // after the run: a process backend knows it from its hello
+        r.framework = backend->framework();
         r.outcome = outcome_summary(j.outcome);
         r.verdict = j.verdict.kind;
         r.detail = std::move(j.verdict.detail);
@@ -253,6 +318,17 @@ class CaseRunner {
       r.duration_ms = ms_since(start);
       emit(r);
     }
+  }
+
+  // The version of the op's framework `backend` is answered for: its own
+  // when it runs that framework, else --framework-version, else the case's.
+  std::string version_for(const OpCall& call, const Backend& backend) const {
+    const std::string& framework = op_spec(call.op).dialect;
+    if (const std::optional<FrameworkVersion> own = backend.framework(); own && own->name == framework)
+      return own->version;
+    if (auto it = options_.framework_versions.find(framework); it != options_.framework_versions.end())
+      return it->second;
+    return call.framework_version;
   }
 
   RunSummary summary() const {

@@ -53,6 +53,12 @@ struct RunOptions {
   int shard_index = 0;
   int shard_count = 1;
   bool verbose = false;
+  // --framework-version FRAMEWORK=VERSION: the version whose rules the
+  // reference answers for, per framework (op table dialect), for backends
+  // that run no framework of their own (cpu, cuda, plugins, mutants): it
+  // overrides a case's source.doc_version. A framework backend always gets
+  // the reference for its own version (Backend::framework()).
+  std::map<std::string, std::string> framework_versions;
 };
 
 struct RunSummary {

@@ -8,6 +8,7 @@
 #include "harness/spec_loader.h"
 #include "harness/spec_loader_internal.h"
 #include "reference/op_table.h"
+#include "reference/versions.h"
 
 namespace sp::spec_internal {
 
@@ -83,6 +84,7 @@ class CaseBuilder {
       c.erratum = std::move(erratum);
     }
     if (j_.contains("tags")) c.tags = j_["tags"].get<std::vector<std::string>>();
+    if (j_.contains("versions")) read_versions(*op, c);
     return c;
   }
 
@@ -101,6 +103,26 @@ class CaseBuilder {
     if (p.document.empty())
       fail(field("source.document"), "missing: every case names its document (in the case or the file's source)");
     return p;
+  }
+
+  // "versions": a readable range that holds the case's own version (its
+  // source.doc_version, or the framework's baseline), at which the document
+  // check runs.
+  void read_versions(const OpSpec& op, Case& c) const {
+    c.versions = j_["versions"].get<std::string>();
+    std::string why;
+    const std::optional<ref::VersionRange> range = ref::parse_version_range(c.versions, &why);
+    if (!range) fail(field("versions"), why);
+    std::optional<ref::Version> own;
+    try {
+      own = ref::effective_version(op.dialect, c.call.framework_version);
+    } catch (const std::invalid_argument& e) {
+      fail(field("source.doc_version"), e.what());
+    }
+    if (!range->contains(*own))
+      fail(field("versions"), "the case's own version " + op.dialect + " " + own->to_string() +
+                                  " (source.doc_version, or the baseline when it has none) is outside \"" + c.versions +
+                                  "\": the document check runs at it");
   }
 
   void read_args(const OpSpec& op, OpCall& call) const {

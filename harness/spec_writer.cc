@@ -155,6 +155,7 @@ json case_to_json(const Case& c) {
     j["erratum"] = e;
   }
   if (!c.tags.empty()) j["tags"] = c.tags;
+  if (!c.versions.empty()) j["versions"] = c.versions;
   return j;
 }
 

@@ -15,6 +15,9 @@
 //               gap in the classifier, never a pass — not even where the
 //               reference leaves the call unspecified — and distinct from
 //               "raised nothing" (that is a fail where an error is expected)
+//   not_applicable the case does not apply to the framework version this
+//               backend answers for (the case's "versions" range, FORMAT.md):
+//               nothing was run; not a finding and not "unsupported"
 #pragma once
 
 #include <optional>
@@ -24,7 +27,7 @@
 namespace sp {
 
 struct Verdict {
-  enum class Kind { Pass, Fail, Unsupported, Crash, Timeout, Error, XFail, XPass, Unclassified };
+  enum class Kind { Pass, Fail, Unsupported, Crash, Timeout, Error, XFail, XPass, Unclassified, NotApplicable };
   Kind kind = Kind::Error;
   std::string detail;
 
@@ -34,9 +37,9 @@ struct Verdict {
 };
 
 inline constexpr Verdict::Kind kAllVerdictKinds[] = {
-    Verdict::Kind::Pass,  Verdict::Kind::Fail,    Verdict::Kind::Unsupported,
-    Verdict::Kind::Crash, Verdict::Kind::Timeout, Verdict::Kind::Error,
-    Verdict::Kind::XFail, Verdict::Kind::XPass,   Verdict::Kind::Unclassified};
+    Verdict::Kind::Pass,         Verdict::Kind::Fail,         Verdict::Kind::Unsupported, Verdict::Kind::Crash,
+    Verdict::Kind::Timeout,      Verdict::Kind::Error,        Verdict::Kind::XFail,       Verdict::Kind::XPass,
+    Verdict::Kind::Unclassified, Verdict::Kind::NotApplicable};
 
 std::string_view verdict_name(Verdict::Kind k);  // "pass", "fail", ...
 std::optional<Verdict::Kind> verdict_from_name(std::string_view name);

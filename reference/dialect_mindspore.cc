@@ -1,9 +1,9 @@
 #include "reference/dialect_mindspore.h"
 
-#include <regex>
 #include <stdexcept>
 
 #include "reference/dialect_torch.h"
+#include "reference/versions.h"
 
 namespace sp::ref::mindspore_rules {
 namespace {
@@ -12,15 +12,7 @@ std::string str(int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
-bool follows_r2_10_or_later(const std::string& doc_version) {
-  if (doc_version.empty()) return false;
-  static const std::regex form(R"(r?(\d+)\.(\d+)(\.\d+)*)");
-  std::smatch m;
-  if (!std::regex_match(doc_version, m, form))
-    throw std::invalid_argument("mindspore doc_version '" + doc_version + "' is not of the form r<major>.<minor>");
-  const int major = std::stoi(m[1]), minor = std::stoi(m[2]);
-  return major > 2 || (major == 2 && minor >= 10);
-}
+bool follows_r2_10_or_later(const std::string& doc_version) { return rule_holds("MS-N1", doc_version); }
 
 bool dim_in_range(RuleLog& log, int64_t dim, int64_t rank) {
   return log.check(dim >= -rank && dim < rank, "MS-D1",

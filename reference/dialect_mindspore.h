@@ -18,9 +18,10 @@
 
 namespace sp::ref::mindspore_rules {
 
-// MS-N0: true when doc_version names r2.10 or later ("r2.10", "2.10",
-// "r2.11.0"); false for an empty version (the seed). Throws
-// std::invalid_argument for a version it cannot read.
+// MS-N0: true when the version (OpCall::framework_version) is 2.10 or later
+// ("r2.10", "2.10", "r2.11.0", "2.10.0"), the range of MS-N1 and MS-N2 in
+// reference/versions.cc; false for an empty version (the baseline, seed 003
+// = r2.3). Throws std::invalid_argument for a version it cannot read.
 bool follows_r2_10_or_later(const std::string& doc_version);
 
 // MS-D1: dim in [-r, r), r = self's rank.

@@ -68,6 +68,19 @@ bool index_values_below_length(RuleLog& log, const Tensor& index, int64_t length
   return true;
 }
 
+bool index_values_at_least_minus_length(RuleLog& log, const Tensor& index, int64_t length) {
+  for (int64_t i = 0; i < index.size(0); ++i) {
+    const int64_t v = read_index(index, {i});
+    if (v < -length)
+      return log.check(false, "PD-B3", "index[" + str(i) + "]=" + str(v) + " >= -x.shape[0]=" + str(-length),
+                       ErrorCategory::IndexOutOfBounds,
+                       "The index is out of bounds: it should be greater than or equal to " + str(-length) +
+                           ", but received " + str(v));
+  }
+  log.note("every index value >= -x.shape[0]=" + str(-length) + " [PD-B3] ok");
+  return true;
+}
+
 std::optional<std::string> negative_index_value(const Tensor& index) {
   for (int64_t i = 0; i < index.size(0); ++i) {
     const int64_t v = read_index(index, {i});

@@ -31,7 +31,10 @@ bool updates_dtype_matches(RuleLog& log, const Tensor& x, const Tensor& updates)
 bool updates_shape_matches(RuleLog& log, const Tensor& x, const Tensor& index, const Tensor& updates);
 // PD-B1: no index value >= x.shape[0] ("cannot exceed input's length").
 bool index_values_below_length(RuleLog& log, const Tensor& index, int64_t length);
-// PD-B2: the first negative index value (undescribed by 004), as a reason.
+// PD-B3 (Paddle >= 3.0, reference/versions.h): no index value < -x.shape[0];
+// values in [-x.shape[0], 0) address row v + x.shape[0].
+bool index_values_at_least_minus_length(RuleLog& log, const Tensor& index, int64_t length);
+// PD-B2 (before Paddle 3.0 and the baseline): the first negative index value (undescribed by 004), as a reason.
 std::optional<std::string> negative_index_value(const Tensor& index);
 
 }  // namespace sp::ref::paddle_rules

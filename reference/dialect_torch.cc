@@ -4,6 +4,8 @@
 #include <map>
 #include <string>
 
+#include "reference/versions.h"
+
 namespace sp::ref::torch_rules {
 namespace {
 
@@ -73,10 +75,14 @@ bool dim_in_range(RuleLog& log, int64_t dim, int64_t rank) {
                        "], but got " + str(dim) + ")");
 }
 
-bool index_is_int64(RuleLog& log, std::string_view op, const Tensor& index) {
-  return log.check(index.dtype() == DType::Int64, "T-I1",
-                   "index.dtype=" + std::string(dtype_name(index.dtype())) + " is int64", ErrorCategory::IndexDtype,
-                   std::string(op) + "(): Expected dtype int64 for index");
+bool scatter_gather_index_dtype(RuleLog& log, std::string_view op, const Tensor& index, const std::string& version) {
+  const std::string dtype(dtype_name(index.dtype()));
+  if (rule_holds("T-I2", version))
+    return log.check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32, "T-I2",
+                     "index.dtype=" + dtype + " is int32 or int64 (torch >= 2.8)", ErrorCategory::IndexDtype,
+                     std::string(op) + "(): Expected dtype int32/int64 for index");
+  return log.check(index.dtype() == DType::Int64, "T-I1", "index.dtype=" + dtype + " is int64",
+                   ErrorCategory::IndexDtype, std::string(op) + "(): Expected dtype int64 for index");
 }
 
 bool index_is_empty(RuleLog& log, const Tensor& index) {
@@ -286,6 +292,22 @@ bool source_slice_broadcasts(const Shape& self_shape, const Shape& source_shape,
     if (s != t && s != 1) return false;
   }
   return true;
+}
+
+bool index_add_source_shape_physical(RuleLog& log, const Tensor& self, const Tensor& source, int64_t dim) {
+  Shape self_sizes = self.shape();
+  Shape source_sizes = source.shape();
+  if (self.rank() > 0 && source.rank() > 0) {
+    self_sizes.erase(self_sizes.begin() + dim);
+    source_sizes.erase(source_sizes.begin() + dim);
+  }
+  return log.check(self_sizes == source_sizes, "T-IA14",
+                   "source shape " + format_shape(source.shape()) + " matches self's " + format_shape(self.shape()) +
+                       " apart from dim " + str(dim) + " (torch >= 2.3)",
+                   ErrorCategory::ShapeMismatch,
+                   "source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                   "self.shape = " +
+                       format_shape(self.shape()) + " source.shape = " + format_shape(source.shape()));
 }
 
 bool index_add_source_shape(RuleLog& log, const Tensor& self, const Tensor& index, const Tensor& source, int64_t dim) {

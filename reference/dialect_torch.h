@@ -22,8 +22,10 @@ namespace sp::ref::torch_rules {
 
 // T-D1: dim in [-r, r), r = logical rank of self/input.
 bool dim_in_range(RuleLog& log, int64_t dim, int64_t rank);
-// T-I1: index dtype is int64. `op` names the op in the message ("scatter").
-bool index_is_int64(RuleLog& log, std::string_view op, const Tensor& index);
+// T-I1: index dtype is int64; from torch 2.8 (T-I2, reference/versions.h)
+// int32 or int64. `op` names the op in the message ("scatter"); `version`
+// is the call's OpCall::framework_version.
+bool scatter_gather_index_dtype(RuleLog& log, std::string_view op, const Tensor& index, const std::string& version);
 // T-E1: an empty index makes the call a no-op; returns index.numel() == 0.
 bool index_is_empty(RuleLog& log, const Tensor& index);
 // T-K1: self and src share a dtype.
@@ -88,6 +90,10 @@ bool index_add_source_has_dim(RuleLog& log, const Tensor& source, int64_t dim);
 bool index_add_source_length(RuleLog& log, const Tensor& index, const Tensor& source, int64_t dim);
 // T-IA8: source's logical shape is self's with dim replaced by len(index).
 bool index_add_source_shape(RuleLog& log, const Tensor& self, const Tensor& index, const Tensor& source, int64_t dim);
+// T-IA14 (torch >= 2.3, reference/versions.h): source's physical shape with
+// dim removed equals self's (nothing removed when either is 0-d). REQUIRES:
+// T-IA5 held (dim == 0 or dim < source's rank) and dim in self's range.
+bool index_add_source_shape_physical(RuleLog& log, const Tensor& self, const Tensor& source, int64_t dim);
 // T-IA9: alpha converts to self's dtype (c10::checked_convert, as T-V1);
 // the converted bits, or nullopt (and a violation).
 std::optional<uint64_t> index_add_alpha(RuleLog& log, const Scalar& alpha, DType t);

@@ -22,7 +22,10 @@
 //   PD-S1  updates.shape == [n] + x.shape[1:], n >= len(index)  (shape_mismatch);
 //          only updates' first len(index) rows are read
 //   PD-B1  (when the above pass) no index value >= x.shape[0]
-// Then PD-B2: a negative index value makes the call unspecified.
+//   PD-B3  Paddle >= 3.0 only (reference/versions.h): no index value
+//          < -x.shape[0]; a value v in [-x.shape[0], 0) is row v + x.shape[0]
+// Then, before Paddle 3.0 and for the undated seed (the baseline), PD-B2: a
+// negative index value makes the call unspecified.
 // Visit order: i = 0 .. len(index)-1, each row in row-major order.
 // Duplicates (NOTICE: "nondeterministic", PD-U1): overwrite mode allows any
 // writer (004: CPU last writer [[3,3],[4,4],[1,1]], GPU also
@@ -35,6 +38,7 @@
 #include "reference/output_builder.h"
 #include "reference/reference.h"
 #include "reference/semantics_common.h"
+#include "reference/versions.h"
 
 namespace sp {
 
@@ -72,13 +76,20 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
   const bool dtype_documented = rules::x_dtype_documented(log, x);
   rules::updates_dtype_matches(log, x, updates);
   if (x_rank_ok && index_1d) rules::updates_shape_matches(log, x, index, updates);
-  if (log.passed() && index_dtype_ok) rules::index_values_below_length(log, index, x.size(0));
+  // Paddle >= 3.0 wraps negative values (PD-B3); before, 004's silence on
+  // them makes the call unspecified (PD-B2).
+  const bool negatives_wrap = ref::rule_holds("PD-B3", call.framework_version);
+  if (log.passed() && index_dtype_ok) {
+    const bool below = rules::index_values_below_length(log, index, x.size(0));
+    if (below && negatives_wrap) rules::index_values_at_least_minus_length(log, index, x.size(0));
+  }
   if (!log.passed()) {
     Expectation e = log.error_expectation();
     if (!dtype_documented) e.errors.push_back(ErrorCategory::UnsupportedDtype);
     return e;
   }
-  if (const auto reason = rules::negative_index_value(index)) return ref::unspecified_expectation(*reason, trace);
+  if (!negatives_wrap)
+    if (const auto reason = rules::negative_index_value(index)) return ref::unspecified_expectation(*reason, trace);
 
   OutputBuilder out("out", x, trace);
   const Shape row_shape(x.shape().begin() + 1, x.shape().end());
@@ -89,7 +100,7 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
     if (checked_numel(row_shape) == 0) return;
     Shape rest(row_shape.size(), 0);
     do {
-      Shape target{p.value}, at{p.pos[0]};
+      Shape target{p.value < 0 ? p.value + x.size(0) : p.value}, at{p.pos[0]};  // PD-B3 wraps
       target.insert(target.end(), rest.begin(), rest.end());
       at.insert(at.end(), rest.begin(), rest.end());
       visit(target, at);

@@ -40,7 +40,7 @@ Expectation torch_gather(const OpCall& call, Trace* trace) {
   const int64_t dim = dim_ok ? ref::wrap_dim(dim_arg, rank) : dim_arg;
   const bool empty = rules::index_is_empty(log, index);
   if (!empty) {
-    const bool dtype_ok = rules::index_is_int64(log, "gather", index);
+    const bool dtype_ok = rules::scatter_gather_index_dtype(log, "gather", index, call.framework_version);
     const bool rank_ok = rules::same_rank(log, "T-G3", "input", input, index);
     if (dim_ok && rank_ok && rules::index_within_input_apart_from_dim(log, input, index, dim) && dtype_ok)
       rules::index_values_in_bounds(log, index, dim, ref::logical_size(input, dim));

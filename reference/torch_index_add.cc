@@ -22,6 +22,9 @@
 //   T-IA7  an empty index adds nothing: for a self of rank >= 2 nothing
 //          below runs; for rank <= 1 T-IA9 still runs (LibTorch converts
 //          alpha before its loop there)
+//   T-IA14 torch >= 2.3 only (reference/versions.h): source's physical
+//          shape apart from dim equals self's, also for an empty index;
+//          it replaces T-IA8 and the empty-index exemption of T-IA7
 //   T-IA8  source's shape is self's with dim replaced by len(index)
 //          (logical shapes); LibTorch 1.13 CPU accepts a source whose slices
 //          broadcast to self's (T-IA13), the document does not
@@ -58,6 +61,7 @@
 #include "reference/op_table.h"
 #include "reference/output_builder.h"
 #include "reference/semantics_common.h"
+#include "reference/versions.h"
 
 namespace sp {
 namespace {
@@ -143,16 +147,22 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
   rules::index_add_source_dtype(log, self, source);
   if (dim_ok && rules::index_add_source_has_dim(log, source, dim))
     rules::index_add_source_length(log, index, source, dim);
+  // torch >= 2.3 compares the physical shapes in its meta function, before
+  // anything else reads the tensors and also for an empty index (T-IA14).
+  const bool physical_shape = ref::rule_holds("T-IA14", call.framework_version);
+  if (physical_shape && log.passed()) rules::index_add_source_shape_physical(log, self, source, dim);
   if (op.in_place) rules::no_internal_overlap(log, self);
   const bool empty = index.numel() == 0;
   const bool high_rank = self.rank() >= 2;
   const bool before_shape_ok = log.passed();
-  if (!empty && dim_ok && vector && before_shape_ok) rules::index_add_source_shape(log, self, index, source, dim);
+  if (!physical_shape && !empty && dim_ok && vector && before_shape_ok)
+    rules::index_add_source_shape(log, self, index, source, dim);
   const bool arguments_ok = log.passed();
-  // A rank >= 2 self of size 0 along dim: LibTorch's self.select(dim, 0)
+  // A rank >= 2 self of size 0 along dim: LibTorch 1.13's self.select(dim, 0)
   // fails (out of bounds) before it compares source's slices, and every
   // index value is out of range: T-IA10 runs despite T-IA8.
-  const bool bounds_first = before_shape_ok && high_rank && dim_ok && ref::logical_size(self, dim) == 0;
+  const bool bounds_first =
+      !physical_shape && before_shape_ok && high_rank && dim_ok && ref::logical_size(self, dim) == 0;
   const bool alpha_runs = arguments_ok && (!empty || !high_rank);
   if (alpha_runs && rules::value_conversion_is_undefined(alpha, self.dtype()))
     return ref::unspecified_expectation(

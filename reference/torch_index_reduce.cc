@@ -55,6 +55,7 @@
 #include "reference/op_table.h"
 #include "reference/output_builder.h"
 #include "reference/semantics_common.h"
+#include "reference/versions.h"
 
 namespace sp {
 
@@ -78,12 +79,16 @@ Expectation torch_index_reduce(const OpCall& call, Trace* trace) {
   rules::index_add_source_dtype(log, self, source);
   if (dim_ok && rules::index_add_source_has_dim(log, source, dim))
     rules::index_add_source_length(log, index, source, dim);
+  // torch >= 2.3: the physical shape rule of index_add_, in the shared meta
+  // function, also for an empty index (T-IA14).
+  const bool physical_shape = ref::rule_holds("T-IA14", call.framework_version);
+  if (physical_shape && log.passed()) rules::index_add_source_shape_physical(log, self, source, dim);
   if (op.in_place) rules::no_internal_overlap(log, self);
   const bool empty = index.numel() == 0;
   const bool before_shape_ok = log.passed();
-  // T-IR8: LibTorch's rank >= 2 loop returns on an empty index before it
+  // T-IR8: LibTorch 1.13's rank >= 2 loop returns on an empty index before it
   // builds the slice iterator; its rank <= 1 loop checks source's rank first.
-  if ((!empty || self.rank() < 2) && dim_ok && vector && before_shape_ok)
+  if (!physical_shape && (!empty || self.rank() < 2) && dim_ok && vector && before_shape_ok)
     rules::index_add_source_shape(log, self, index, source, dim);
   if (before_shape_ok && !empty && index_dtype_ok)
     rules::index_add_values_in_bounds(log, index, ref::logical_size(self, dim));

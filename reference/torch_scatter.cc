@@ -55,7 +55,7 @@ Expectation torch_scatter_core(const OpCall& call, std::optional<ReduceMode> fix
   const bool dim_ok = rules::dim_in_range(log, dim_arg, rank);
   const int64_t dim = dim_ok ? wrap_dim(dim_arg, rank) : dim_arg;
   const bool empty = rules::index_is_empty(log, index);
-  const bool index_dtype_ok = empty || rules::index_is_int64(log, "scatter", index);
+  const bool index_dtype_ok = empty || rules::scatter_gather_index_dtype(log, "scatter", index, call.framework_version);
   if (src) rules::src_dtype_matches(log, "scatter", self, *src);
   if (!empty) {
     bool ranks_ok = rules::same_rank(log, "T-S2", "self", self, index);

@@ -100,6 +100,16 @@ std::map<std::string, std::string> backend_versions(const std::vector<ResultReco
   return versions;
 }
 
+// The framework and version each framework backend runs, by which the
+// reference judged it ("torch 2.15.0"); absent for backends running none.
+std::map<std::string, std::string> backend_frameworks(const std::vector<ResultRecord>& records) {
+  std::map<std::string, std::string> frameworks;
+  for (const ResultRecord& r : records)
+    if (r.check == "differential" && r.framework && !frameworks.count(r.backend))
+      frameworks[r.backend] = r.framework->name + " " + r.framework->version;
+  return frameworks;
+}
+
 }  // namespace
 
 std::string report_json(const std::vector<ResultRecord>& records) {
@@ -110,12 +120,15 @@ std::string report_json(const std::vector<ResultRecord>& records) {
   for (const ResultRecord* r : sorted(records)) results.push_back(record_to_json(*r));
   json versions = json::object();
   for (const auto& [backend, version] : backend_versions(records)) versions[backend] = version;
+  json frameworks = json::object();
+  for (const auto& [backend, framework] : backend_frameworks(records)) frameworks[backend] = framework;
   json j = {{"format", "scatterproof-report/1"},
             {"summary",
              {{"total", s.total},
               {"verdicts", counts_json(s.verdicts)},
               {"backends", columns},
-              {"backend_versions", versions}}},
+              {"backend_versions", versions},
+              {"backend_frameworks", frameworks}}},
             {"results", results}};
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -176,7 +189,7 @@ std::string junit_xml(const std::vector<ResultRecord>& records) {
   x += fmt::format("<testsuites name=\"scatterproof\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
                    total.total, count(total.verdicts, {K::Fail, K::XPass}),
                    count(total.verdicts, {K::Crash, K::Timeout, K::Error, K::Unclassified}),
-                   count(total.verdicts, {K::Unsupported, K::XFail}));
+                   count(total.verdicts, {K::Unsupported, K::XFail, K::NotApplicable}));
   for (const auto& [name, results] : suites) {
     const auto& c = total.columns.at(name);
     double seconds = 0;
@@ -184,7 +197,8 @@ std::string junit_xml(const std::vector<ResultRecord>& records) {
     x += fmt::format(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
         xml_escape(name), results.size(), count(c, {K::Fail, K::XPass}),
-        count(c, {K::Crash, K::Timeout, K::Error, K::Unclassified}), count(c, {K::Unsupported, K::XFail}), seconds);
+        count(c, {K::Crash, K::Timeout, K::Error, K::Unclassified}),
+        count(c, {K::Unsupported, K::XFail, K::NotApplicable}), seconds);
     // What the suite's backend ran (the document checks have none).
     if (auto v = versions.find(name); v != versions.end() && !v->second.empty())
       x += fmt::format("    <properties>\n      <property name=\"version\" value=\"{}\"/>\n    </properties>\n",
@@ -213,6 +227,7 @@ std::string junit_xml(const std::vector<ResultRecord>& records) {
           break;
         case K::Unsupported:
         case K::XFail:
+        case K::NotApplicable:
           x += fmt::format(">\n      <skipped message=\"{}\"/>\n", message);
           break;
       }
@@ -230,9 +245,15 @@ std::string report_markdown(const std::vector<ResultRecord>& records) {
   md += fmt::format("{} results: {}.\n\n", s.total, format_counts(s.verdicts));
   const std::map<std::string, std::string> versions = backend_versions(records);
   if (!versions.empty()) {
-    md += "## Backends\n\n| backend | runs |\n|---|---|\n";
-    for (const auto& [backend, version] : versions)
-      md += fmt::format("| {} | {} |\n", md_cell(backend), md_cell(version.empty() ? "(not started)" : version));
+    const std::map<std::string, std::string> frameworks = backend_frameworks(records);
+    md += "## Backends\n\n| backend | runs | judged by the rules of |\n|---|---|---|\n";
+    for (const auto& [backend, version] : versions) {
+      const auto f = frameworks.find(backend);
+      md +=
+          fmt::format("| {} | {} | {} |\n", md_cell(backend), md_cell(version.empty() ? "(not started)" : version),
+                      md_cell(f != frameworks.end() ? f->second + " (its own version)"
+                                                    : "each case's version (source.doc_version, --framework-version)"));
+    }
     md += "\n";
   }
 

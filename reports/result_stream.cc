@@ -23,6 +23,7 @@ nlohmann::json record_to_json(const ResultRecord& r) {
       {"expected", r.expected},
       {"clause", r.clause},
       {"backend_version", r.backend_version},
+      {"rules_version", r.rules_version},
       {"outcome", r.outcome},
       {"source",
        {{"document", r.source.document},
@@ -33,6 +34,7 @@ nlohmann::json record_to_json(const ResultRecord& r) {
       {"duration_ms", r.duration_ms},
       {"repro", r.repro},
   };
+  if (r.framework) j["framework"] = {{"name", r.framework->name}, {"version", r.framework->version}};
   if (r.erratum)
     j["erratum"] = {
         {"document", r.erratum->document}, {"claim", r.erratum->claim}, {"reference_says", r.erratum->reference_says}};
@@ -71,6 +73,9 @@ ResultRecord record_from_json(const nlohmann::json& j) {
   r.expected = optional_string(j, "expected");
   r.clause = optional_string(j, "clause");
   r.backend_version = optional_string(j, "backend_version");
+  r.rules_version = optional_string(j, "rules_version");
+  if (auto f = j.find("framework"); f != j.end() && f->is_object())
+    r.framework = FrameworkVersion{optional_string(*f, "name"), optional_string(*f, "version")};
   r.outcome = optional_string(j, "outcome");
   if (auto s = j.find("source"); s != j.end() && s->is_object()) {
     r.source.document = optional_string(*s, "document");

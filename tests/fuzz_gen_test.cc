@@ -14,6 +14,7 @@
 #include "harness/spec_loader.h"
 #include "reference/op_table.h"
 #include "reference/reference.h"
+#include "reference/versions.h"
 
 namespace sp::fuzz {
 namespace {
@@ -210,6 +211,68 @@ TEST(FuzzGen, IndexAlongDimFamilyCoversItsShapes) {
   EXPECT_GT(seen["alpha"], 400);
   EXPECT_GT(seen["source shaped"], 600);
   EXPECT_GT(seen["source misshaped"], 50);
+}
+
+// Every versioned rule (reference/versions.h) is drawn on both sides of its
+// bound, and on calls where the rule decides the answer: an int32 index for
+// gather/scatter (T-I2), a source that only the physical or only the logical
+// shape rule takes (T-IA14), negative Paddle index values (PD-B3).
+TEST(FuzzGen, VersionedRulesAreDrawnOnBothSides) {
+  std::map<std::string, std::vector<const OpSpec*>> by_dialect;
+  for (const OpSpec& op : op_table()) by_dialect[op.dialect].push_back(&op);
+  std::map<std::string, int> seen;
+  for (const ref::VersionedRule& rule : ref::versioned_rules()) {
+    for (uint64_t seed = 1; seed <= 3000; ++seed) {
+      Choices c(seed);
+      const OpCall call = generate_call(c, by_dialect.at(rule.framework));
+      const bool holds = ref::rule_holds(rule.clause, call.framework_version);
+      ++seen[std::string(rule.clause) + (holds ? " holds" : " does not hold")];
+    }
+  }
+  for (const ref::VersionedRule& rule : ref::versioned_rules())
+    for (const char* side : {" holds", " does not hold"}) EXPECT_GT(seen[rule.clause + std::string(side)], 300) << side;
+
+  const auto with_version = [](OpCall call, const char* version) {
+    call.framework_version = version;
+    return call;
+  };
+  std::vector<const OpSpec*> element_ops, index_add_ops;
+  for (const OpSpec* op : by_dialect.at("torch")) {
+    if (op->family == ShapeFamily::Gather || op->family == ShapeFamily::ScatterElements) element_ops.push_back(op);
+    if (op->id.starts_with("torch.index_add") || op->id.starts_with("torch.index_reduce")) index_add_ops.push_back(op);
+  }
+  for (uint64_t seed = 1; seed <= 10000; ++seed) {
+    Choices c(seed);
+    const OpCall call = generate_call(c, element_ops);
+    const Tensor& index = *call.tensor("index");
+    if (index.dtype() != DType::Int32 || index.numel() == 0) continue;
+    const bool holds = ref::rule_holds("T-I2", call.framework_version);
+    const Expectation e = evaluate(call);
+    if (holds && !e.expects_error()) ++seen["T-I2 int32 computed"];
+    if (!holds && e.expects_error() && e.errors.front() == ErrorCategory::IndexDtype) ++seen["T-I2 int32 refused"];
+  }
+  for (uint64_t seed = 1; seed <= 10000; ++seed) {
+    Choices c(seed);
+    const OpCall call = generate_call(c, index_add_ops);
+    const Expectation before = evaluate(with_version(call, "2.2")), after = evaluate(with_version(call, "2.3"));
+    if (before.expects_error() != after.expects_error()) ++seen["T-IA14 decides"];
+  }
+  for (uint64_t seed = 1; seed <= 5000; ++seed) {
+    Choices c(seed);
+    const OpCall call = generate_call(c, by_dialect.at("paddle"));
+    const Tensor& index = *call.tensor("index");
+    bool negative = false;
+    for (int64_t i = 0; index.rank() == 1 && i < index.numel(); ++i) negative |= index.value_at(Shape{i}).i < 0;
+    if (!negative) continue;
+    const Expectation e = evaluate(call);
+    if (ref::rule_holds("PD-B3", call.framework_version) && e.outputs) ++seen["PD-B3 negatives computed"];
+    if (!ref::rule_holds("PD-B3", call.framework_version) && e.unspecified) ++seen["PD-B2 negatives unspecified"];
+  }
+  for (const char* k : {"T-I2 int32 computed", "T-I2 int32 refused", "T-IA14 decides", "PD-B3 negatives computed",
+                        "PD-B2 negatives unspecified"}) {
+    std::printf("%s: %d\n", k, seen[k]);
+    EXPECT_GT(seen[k], 20) << k;
+  }
 }
 
 TEST(FuzzMutants, EveryMutantIsABackend) {

@@ -198,7 +198,7 @@ TEST(ProcessAdapters, CommonPassesEveryArgAsAPythonValueAndDeclinesUndeclaredOne
 }
 
 // adapters/manifest.json is the one list of adapters: each entry is a
-// registered backend whose script exists.
+// registered backend whose script exists, its summary naming its venv.
 TEST(ProcessAdapters, EveryManifestEntryIsARegisteredBackendWithItsScript) {
   const std::string source = SP_SOURCE_DIR;
   std::ifstream in(source + "/adapters/manifest.json");
@@ -216,6 +216,9 @@ TEST(ProcessAdapters, EveryManifestEntryIsARegisteredBackendWithItsScript) {
     EXPECT_FALSE(it->in_process) << backend;
     EXPECT_NE(it->summary.find(entry.at("description").get<std::string>()), std::string::npos) << it->summary;
     EXPECT_NE(it->summary.find("adapters/" + script), std::string::npos) << it->summary;
+    // The venv whose interpreter runs it ("venv", default .venv) is named too.
+    EXPECT_NE(it->summary.find("(" + entry.value("venv", std::string(".venv")) + ")"), std::string::npos)
+        << it->summary;
   }
 }
 

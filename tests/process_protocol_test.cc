@@ -264,5 +264,45 @@ TEST(ProcessProtocol, ResponsesDecodeAndWrongIdsAreRefused) {
   EXPECT_THROW(protocol::encode_outcome(1, Outcome::harness_error("not a wire message")), ProtocolError);
 }
 
+TEST(ProcessProtocol, HelloRoundTripsItsOptionalFramework) {
+  protocol::Hello hello;
+  hello.name = "LibTorch";
+  hello.version = "2.15.0";
+  hello.ops = {"torch.gather", "torch.scatter_"};
+  hello.shared_storage = true;
+  hello.framework = FrameworkVersion{"torch", "2.15.0"};
+  const json wire = json::parse(protocol::encode_hello(hello).dump());
+  EXPECT_EQ(wire["type"], "hello");
+  EXPECT_EQ(wire["protocol"], protocol::kVersion);
+  EXPECT_EQ(wire["framework"], (json{{"name", "torch"}, {"version", "2.15.0"}}));
+  const protocol::Hello back = protocol::decode_hello(wire);
+  EXPECT_EQ(back.name, "LibTorch");
+  EXPECT_EQ(back.version, "2.15.0");
+  EXPECT_EQ(back.ops, hello.ops);
+  EXPECT_TRUE(back.shared_storage);
+  ASSERT_TRUE(back.framework.has_value());
+  EXPECT_EQ(back.framework->name, "torch");
+  EXPECT_EQ(back.framework->version, "2.15.0");
+
+  // Optional: a hello without it (an implementation of the documents, a
+  // vendor plugin, an adapter of before) has none, and sends none.
+  hello.framework.reset();
+  const json plain = protocol::encode_hello(hello);
+  EXPECT_FALSE(plain.contains("framework"));
+  EXPECT_FALSE(protocol::decode_hello(plain).framework.has_value());
+
+  // Present but malformed: refused, naming the field.
+  for (const json& bad : {json("torch"), json{{"name", "torch"}}, json{{"name", "torch"}, {"version", 2}}}) {
+    json j = plain;
+    j["framework"] = bad;
+    try {
+      protocol::decode_hello(j);
+      ADD_FAILURE() << "accepted framework " << bad.dump();
+    } catch (const ProtocolError& e) {
+      EXPECT_NE(std::string(e.what()).find("framework"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sp

@@ -6,6 +6,7 @@
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
 #include "reference/op_table.h"
+#include "reference/versions.h"
 
 namespace sp::backend_rules {
 namespace {
@@ -31,7 +32,20 @@ bool value_fits(const Scalar& value, DType t) {
   return !ref::torch_rules::scalar_overflows(value, t) && !ref::torch_rules::value_conversion_is_undefined(value, t);
 }
 
+// T-I1, or T-I2 where the call's torch version has it.
+std::optional<Violation> torch_index_dtype_rule(const OpCall& call, const char* op, DType index) {
+  if (index == DType::Int64) return std::nullopt;
+  const bool int32_too = torch_accepts_int32_index(call);
+  if (int32_too && index == DType::Int32) return std::nullopt;
+  return fail(ErrorCategory::IndexDtype,
+              std::string(op) + "(): Expected dtype " + (int32_too ? "int32/int64" : "int64") + " for index");
+}
+
 }  // namespace
+
+bool torch_accepts_int32_index(const OpCall& call) { return ref::rule_holds("T-I2", call.framework_version); }
+bool torch_index_add_physical_shape(const OpCall& call) { return ref::rule_holds("T-IA14", call.framework_version); }
+bool paddle_negatives_wrap(const OpCall& call) { return ref::rule_holds("PD-B3", call.framework_version); }
 
 namespace {
 
@@ -96,7 +110,7 @@ std::optional<Violation> check_torch_gather(const OpCall& call) {
   const int64_t rank = torch_rank(input);
   if (auto v = dim_rule(*call.int_arg("dim"), rank)) return v;
   if (index.numel() == 0) return std::nullopt;
-  if (index.dtype() != DType::Int64) return fail(ErrorCategory::IndexDtype, "gather(): Expected dtype int64 for index");
+  if (auto v = torch_index_dtype_rule(call, "gather", index.dtype())) return v;
   if (torch_rank(index) != rank)
     return fail(ErrorCategory::RankMismatch, "Index tensor must have the same number of dimensions as input tensor");
   const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + rank : *call.int_arg("dim");
@@ -115,8 +129,8 @@ std::optional<Violation> check_torch_scatter_operands(const OpCall& call) {
   const int64_t rank = torch_rank(self);
   if (auto v = dim_rule(*call.int_arg("dim"), rank)) return v;
   const bool empty = index.numel() == 0;
-  if (!empty && index.dtype() != DType::Int64)
-    return fail(ErrorCategory::IndexDtype, "scatter(): Expected dtype int64 for index");
+  if (!empty)
+    if (auto v = torch_index_dtype_rule(call, "scatter", index.dtype())) return v;
   if (src && src->dtype() != self.dtype())
     return fail(ErrorCategory::DtypeMismatch, "scatter(): Expected self.dtype to be equal to src.dtype");
   if (!empty) {
@@ -211,8 +225,9 @@ std::optional<Violation> check_paddle_scatter(const OpCall& call) {
 }
 
 // T-D1, T-IA2..T-IA6, T-O1 (in place), then T-IA8 for a non-empty index
-// (also for an empty one into a rank <= 1 self when `shape_when_empty`).
-// Shared by index_add_ and index_reduce_.
+// (also for an empty one into a rank <= 1 self when `shape_when_empty`);
+// from torch 2.3, T-IA14 between T-IA6 and T-O1 for every index instead of
+// T-IA8. Shared by index_add_ and index_reduce_.
 std::optional<Violation> check_torch_index_operands(const OpCall& call, bool shape_when_empty) {
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
@@ -233,11 +248,26 @@ std::optional<Violation> check_torch_index_operands(const OpCall& call, bool sha
   if (index.numel() != torch_size(source, dim))
     return fail(ErrorCategory::ShapeMismatch,
                 "index_add_(): Number of indices (" + str(index.numel()) + ") should be equal to source.size(dim)");
+  const bool physical_shape = torch_index_add_physical_shape(call);
+  if (physical_shape) {
+    // The physical shapes, dim removed from both unless either is 0-d (a 0-d
+    // tensor is not [1] here: a [3] self takes no 0-d source).
+    Shape self_rest = self.shape(), source_rest = source.shape();
+    if (self.rank() > 0 && source.rank() > 0) {
+      self_rest.erase(self_rest.begin() + dim);
+      source_rest.erase(source_rest.begin() + dim);
+    }
+    if (self_rest != source_rest)
+      return fail(ErrorCategory::ShapeMismatch,
+                  "source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                  "self.shape = " +
+                      format_shape(self.shape()) + " source.shape = " + format_shape(source.shape()));
+  }
   if (is_inplace_op(call.op) && self.has_internal_overlap())
     return fail(ErrorCategory::OverlappingOutput,
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location");
-  if (index.numel() > 0 || (shape_when_empty && self.rank() < 2)) {
+  if (!physical_shape && (index.numel() > 0 || (shape_when_empty && self.rank() < 2))) {
     bool same = torch_rank(source) == rank;
     for (int64_t d = 0; same && d < rank; ++d)
       same = torch_size(source, d) == (d == dim ? index.numel() : torch_size(self, d));

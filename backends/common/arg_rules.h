@@ -3,8 +3,10 @@
 // reference on purpose (so a differential run can catch either one) but in
 // the reference's check order: the first violated rule is reported, and the
 // reference lists every violated rule, so the categories agree.
-// Two pieces of mechanics are shared with the reference rather than
-// restated: c10's scalar conversion rules and MindSpore doc_version parsing.
+// Three pieces of mechanics are shared with the reference rather than
+// restated: c10's scalar conversion rules, MindSpore doc_version parsing and
+// the table of versioned rules (reference/versions.h: which rule holds for
+// the call's OpCall::framework_version, empty = the framework's baseline).
 // Index *values* are checked by the backend with a parallel scan
 // (kernels.h: find_bad_index) once these shape-level rules pass.
 #pragma once
@@ -22,6 +24,17 @@ struct Violation {
   std::string message;
 };
 
+// The versioned rules our kernels follow, asked of ref::rule_holds with the
+// call's framework version (std::invalid_argument for an unreadable one).
+// T-I2: torch >= 2.8 takes an int32 index for gather, scatter_, scatter,
+// scatter_add_, scatter_add, scatter_reduce_ and scatter_reduce (T-I1 before).
+bool torch_accepts_int32_index(const OpCall& call);
+// T-IA14: torch >= 2.3 compares source's physical shape with self's apart
+// from dim (index_add_ / index_reduce_), also for an empty index.
+bool torch_index_add_physical_shape(const OpCall& call);
+// PD-B3: Paddle >= 3.0 addresses row v + S for an index value v in [-S, 0).
+bool paddle_negatives_wrap(const OpCall& call);
+
 // PyTorch's out= (T-OUT1..T-OUT5), checked once the op (run without out)
 // gave `result`: nullopt when `result` may be written into call's "out"
 // (or, mis-shaped, out is resized: T-OUT6, nothing to check). Overlap is
@@ -31,11 +44,12 @@ struct Violation {
 // of gather / index_select / take_along_dim) — our kernels compute into a
 // fresh result and then copy, so both are safe.
 std::optional<Violation> check_torch_out(const OpCall& call, const Tensor& result);
-// torch.gather: T-D1, T-E1, T-I1, T-G3, T-G4 (bounds T-B1 separately).
+// torch.gather: T-D1, T-E1, T-I1 (T-I2 from torch 2.8), T-G3, T-G4 (bounds
+// T-B1 separately).
 std::optional<Violation> check_torch_gather(const OpCall& call);
 // The operand rules every PyTorch scatter shares (PyTorch's
-// scatter_meta_impl, before its reduce check): T-D1, T-E1, T-I1, T-K1, T-S2,
-// T-S3, T-S4, T-O1 (in place).
+// scatter_meta_impl, before its reduce check): T-D1, T-E1, T-I1 (T-I2 from
+// torch 2.8), T-K1, T-S2, T-S3, T-S4, T-O1 (in place).
 std::optional<Violation> check_torch_scatter_operands(const OpCall& call);
 // torch.scatter_/scatter/scatter_add_/scatter_add: the operand rules, then
 // T-R1 and T-V1 (bounds T-B1 separately).
@@ -46,12 +60,14 @@ std::optional<Violation> check_torch_scatter(const OpCall& call);
 // error by the backend: the reference allows any outcome there.
 std::optional<Violation> check_mindspore_scatter(const OpCall& call);
 // paddle.scatter: PD-X1, PD-I1, PD-I2, PD-K1, PD-S1 (bounds PD-B1 and the
-// undescribed negative values separately). Undocumented x dtypes (PD-T1)
+// negative values separately: undescribed before Paddle 3.0, PD-B2; wrapped
+// from 3.0, PD-B3: paddle_negatives_wrap). Undocumented x dtypes (PD-T1)
 // are computed, which the reference allows.
 std::optional<Violation> check_paddle_scatter(const OpCall& call);
 
 // torch.index_add_ / torch.index_add: T-D1, T-IA2..T-IA6, T-O1 (in place),
-// T-IA7 (empty index), T-IA8, T-IA9 (bounds T-IA10 separately). On success
+// T-IA7 (empty index), T-IA8, T-IA9 (bounds T-IA10 separately); from torch
+// 2.3 T-IA14 right after T-IA6 instead of T-IA8 (empty index too). On success
 // *alpha_bits holds alpha converted to self's dtype (unset when an empty
 // index skips the conversion).
 std::optional<Violation> check_torch_index_add(const OpCall& call, std::optional<uint64_t>* alpha_bits);
@@ -63,7 +79,8 @@ std::optional<Violation> check_torch_index_copy(const OpCall& call);
 // dtype.
 std::optional<Violation> check_torch_index_fill(const OpCall& call, uint64_t* value_bits);
 // T-D1..T-IA8 of index_add_ alone (no alpha): see check_torch_index_add;
-// `shape_when_empty`: an empty index into a rank <= 1 self still checks T-IA8.
+// `shape_when_empty`: an empty index into a rank <= 1 self still checks T-IA8
+// (from torch 2.3 T-IA14 replaces both: checked for every index).
 std::optional<Violation> check_torch_index_operands(const OpCall& call, bool shape_when_empty);
 // torch.index_reduce_ / torch.index_reduce: T-IR3 (reduce, first), then
 // check_torch_index_operands(call, true) (T-IR8: a rank <= 1 self checks

@@ -160,7 +160,7 @@ class CudaBackend final : public Backend {
 
     cuda::GatherJob job;
     job.dtype = input.dtype();
-    job.index_is_int64 = true;
+    job.index_is_int64 = index.dtype() == DType::Int64;  // else int32 (T-I2, torch >= 2.8)
     job.input = operand(input, in);
     job.index = operand(index, idx);
     job.out = meta_or_refuse(out, true);
@@ -192,7 +192,7 @@ class CudaBackend final : public Backend {
 
     cuda::ScatterJob job;
     job.dtype = self.dtype();
-    job.index_is_int64 = true;
+    job.index_is_int64 = index.dtype() == DType::Int64;  // else int32 (T-I2, torch >= 2.8)
     job.index = operand(index, idx);
     job.index_for_validation = idx;
     job.mode = *mode;
@@ -264,8 +264,9 @@ class CudaBackend final : public Backend {
     job.has_src = true;
     job.src = operand(updates, meta_or_refuse(updates, false));
     job.dim = 0;
-    // Negative values are undescribed by 004 (PD-B2); this backend refuses them.
-    job.rule = IndexRule::ZeroBased;
+    // Negative values are undescribed by 004 before Paddle 3.0 (PD-B2): this
+    // backend refuses them; from 3.0 those in [-S, 0) address row v + S (PD-B3).
+    job.rule = backend_rules::paddle_negatives_wrap(call) ? IndexRule::NegativeWraps : IndexRule::ZeroBased;
     const bool overwrite = call.bool_arg("overwrite").value_or(true);
     job.mode = overwrite ? WriteMode::Overwrite : WriteMode::Add;
     job.zero_targets_first = !overwrite;

@@ -48,8 +48,8 @@ enum class IndexStatus : int {
 
 // How index values are read along `dim`.
 enum class IndexRule : int {
-  ZeroBased,      // PyTorch, Paddle: v in [0, s)
-  NegativeWraps,  // MindSpore: v in [-s, s); negative v counts from the end (v + s)
+  ZeroBased,      // PyTorch, Paddle before 3.0: v in [0, s)
+  NegativeWraps,  // MindSpore, Paddle >= 3.0: v in [-s, s); negative v counts from the end (v + s)
 };
 
 // Number of elements of a shape; 1 for rank 0.

@@ -1,4 +1,8 @@
-// The LibTorch backend: runs each call through LibTorch 1.13's CPU kernels.
+// The LibTorch backend: runs each call through LibTorch's CPU kernels —
+// Debian's 1.13 in the harness's process (`libtorch`), or the current
+// PyTorch wheel's in build-libtorch-current/'s scatterproof-serve
+// (`libtorch-current`, out of process: two LibTorch versions cannot share
+// one process). The same sources build against both.
 //
 // PyTorch ops map natively (torch.gather -> at::gather, torch.scatter_ ->
 // Tensor::scatter_ with the src/value and reduce overloads, ...). The call's
@@ -43,10 +47,21 @@ namespace {
 // LibTorch's warnings (a non-empty out= resized: deprecated, T-OUT6) are
 // not findings: the reference answers what the call must do. Kept off the
 // harness's stderr.
+// The handler's interface changed in LibTorch 2.0: process() takes a
+// c10::Warning, and the guard moved to c10::WarningUtils.
 class SilentWarnings final : public c10::WarningHandler {
  public:
+#if TORCH_VERSION_MAJOR >= 2
+  void process(const c10::Warning&) override {}
+#else
   void process(const c10::SourceLocation&, const std::string&, const bool) override {}
+#endif
 };
+#if TORCH_VERSION_MAJOR >= 2
+using WarningHandlerGuard = c10::WarningUtils::WarningHandlerGuard;
+#else
+using WarningHandlerGuard = c10::Warning::WarningHandlerGuard;
+#endif
 
 const LibTorchOps& libtorch_ops() {
   static const LibTorchOps ops = [] {
@@ -70,6 +85,7 @@ class LibTorchBackend final : public Backend {
   }
 
   std::string version() const override { return "LibTorch " TORCH_VERSION; }
+  std::optional<FrameworkVersion> framework() const override { return FrameworkVersion{"torch", TORCH_VERSION}; }
   bool implements(std::string_view op) const override { return libtorch_ops().find(op) != nullptr; }
   Outcome run(const OpCall& call) override {
     // LibTorch's thread count is process-wide: set it per call so several
@@ -77,7 +93,7 @@ class LibTorchBackend final : public Backend {
     if (threads_ > 0 && at::get_num_threads() != threads_) at::set_num_threads(threads_);
     TorchViews views;
     static SilentWarnings silent;
-    const c10::Warning::WarningHandlerGuard quiet(&silent);
+    const WarningHandlerGuard quiet(&silent);
     try {
       const LibTorchKernel* kernel = libtorch_ops().find(call.op);
       if (!kernel) return Outcome::unsupported("libtorch backend does not implement " + call.op);
@@ -85,19 +101,20 @@ class LibTorchBackend final : public Backend {
     } catch (const MalformedCall& e) {
       return Outcome::harness_error(e.what);
     } catch (const c10::Error& e) {
-      return classified(e.what_without_backtrace());
+      return classified(e.what_without_backtrace(), call.op);
     } catch (const std::exception& e) {
       // c10::checked_convert throws std::runtime_error for an unrepresentable
       // scalar; anything else is unclassified (an error with no category).
-      return classified(e.what());
+      return classified(e.what(), call.op);
     }
   }
 
  private:
   // An error libtorch_errors.cc cannot place is answered with no category:
   // the comparator reports it "unclassified", whatever the reference allows.
-  static Outcome classified(const std::string& message) {
-    if (auto category = classify_libtorch_error(message)) return Outcome::of_error(*category, message);
+  static Outcome classified(const std::string& message, const std::string& op) {
+    if (auto category = classify_libtorch_error(message, TORCH_VERSION, op))
+      return Outcome::of_error(*category, message);
     return Outcome{Outcome::Kind::Error, {}, std::nullopt, "LibTorch: " + message};
   }
 

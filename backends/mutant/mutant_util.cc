@@ -75,7 +75,8 @@ std::vector<Write> writes_of(const OpCall& c) {
     const Shape& us = source->shape();
     Shape pos(us.size(), 0);
     do {
-      const int64_t v = read_int(index, Shape{pos[0]});
+      int64_t v = read_int(index, Shape{pos[0]});
+      if (v < 0) v += s;  // where the call runs, Paddle >= 3.0 wraps it (PD-B3)
       if (v < 0 || v >= s) return {};
       Shape target = pos;
       target[0] = v;

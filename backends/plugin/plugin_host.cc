@@ -17,7 +17,9 @@
 // Protocol channel protection: before the plugin is loaded (its constructors
 // run at dlopen) the protocol's stdin/stdout are moved to private
 // close-on-exec descriptors; fd 1 then points at stderr and fd 0 at
-// /dev/null, so a vendor's printf or read(0) cannot touch the protocol.
+// /dev/null, so a vendor's printf or read(0) cannot touch the protocol. That,
+// the protocol loop and the exit codes are shared with scatterproof-serve
+// (backends/process/serve.h).
 //
 // Exit codes: 0 after "bye" or end of input; 2 bad command line; 3 the
 // plugin cannot be loaded or its ABI is refused (the handshake is answered
@@ -26,14 +28,9 @@
 // to the migration note in README.md); 4 the harness
 // sent a message this host cannot decode.
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -41,6 +38,7 @@
 #include <vector>
 
 #include "backends/process/protocol.h"
+#include "backends/process/serve.h"
 #include "reference/errors.h"
 #include "reference/op_call.h"
 #include "reference/op_table.h"
@@ -57,50 +55,7 @@ static_assert(kAllErrorCategories[SP_ERROR_INDEX_OUT_OF_BOUNDS - 1] == ErrorCate
               kAllErrorCategories[SP_ERROR_VALUE_OUT_OF_RANGE - 1] == ErrorCategory::ValueOutOfRange &&
               kAllErrorCategories[SP_ERROR_INVALID_ARGUMENT - 1] == ErrorCategory::InvalidArgument);
 
-constexpr int kExitUsage = 2;
-constexpr int kExitPluginRefused = 3;
-constexpr int kExitBadRequest = 4;
-
-[[noreturn]] void die(int code, const std::string& why) {
-  std::fprintf(stderr, "scatterproof-plugin-host: %s\n", why.c_str());
-  std::fflush(stderr);
-  std::_Exit(code);
-}
-
-// Moves the protocol off fds 0/1 (see the file comment).
-struct ProtocolChannel {
-  FILE* in = nullptr;
-  FILE* out = nullptr;
-};
-
-ProtocolChannel protect_protocol_channel() {
-  const int in_fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
-  const int out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-  const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (in_fd < 0 || out_fd < 0 || null_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 ||
-      dup2(null_fd, STDIN_FILENO) < 0)
-    die(kExitPluginRefused, std::string("cannot set up the protocol channel: ") + std::strerror(errno));
-  close(null_fd);
-  ProtocolChannel ch{fdopen(in_fd, "r"), fdopen(out_fd, "w")};
-  if (!ch.in || !ch.out) die(kExitPluginRefused, "fdopen failed on the protocol channel");
-  return ch;
-}
-
-void send(const ProtocolChannel& ch, const nlohmann::json& message) {
-  const std::string line = message.dump() + "\n";
-  if (std::fwrite(line.data(), 1, line.size(), ch.out) != line.size() || std::fflush(ch.out) != 0)
-    die(kExitBadRequest, "the harness closed the protocol channel");
-}
-
-std::optional<std::string> receive(const ProtocolChannel& ch) {
-  std::string line;
-  for (int c; (c = std::fgetc(ch.in)) != EOF;) {
-    if (c == '\n') return line;
-    line.push_back(static_cast<char>(c));
-  }
-  if (line.empty()) return std::nullopt;
-  return line;
-}
+constexpr const char* kProgram = "scatterproof-plugin-host";
 
 // Why a plugin of another ABI major is refused: both versions, and what to
 // do about it. A 1.x plugin is the case vendors will meet (2.0 replaced
@@ -158,17 +113,15 @@ bool supports_any_dtype(const sp_plugin& plugin, const std::string& op) {
 
 // The ops offered to the harness: every op of the table the plugin supports
 // for some dtype (plugin.h, call 4).
-nlohmann::json hello_reply(const sp_plugin& plugin) {
-  nlohmann::json ops = nlohmann::json::array();
+protocol::Hello hello_reply(const sp_plugin& plugin) {
+  protocol::Hello hello;
   for (const OpSpec& op : op_table())
-    if (supports_any_dtype(plugin, op.id)) ops.push_back(op.id);
-  return {{"type", "hello"},
-          {"protocol", protocol::kVersion},
-          {"name", plugin_name(plugin)},
-          {"version", plugin.version ? plugin.version : ""},
-          {"abi", std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor)},
-          {"ops", std::move(ops)},
-          {"shared_storage", true}};
+    if (supports_any_dtype(plugin, op.id)) hello.ops.push_back(op.id);
+  hello.name = plugin_name(plugin);
+  hello.version = plugin.version ? plugin.version : "";
+  hello.abi = std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor);
+  hello.shared_storage = true;
+  return hello;
 }
 
 // An argument as the ABI passes it; its strings point into `arg`.
@@ -221,7 +174,7 @@ sp_tensor describe(const Tensor& t, bool writable) {
 
 std::string message_of(const sp_result& result) { return result.message ? result.message : ""; }
 
-nlohmann::json run_case(const sp_plugin& plugin, uint64_t id, OpCall& call) {
+nlohmann::json run_case(const protocol::Channel& ch, const sp_plugin& plugin, uint64_t id, OpCall& call) {
   const OpSpec* spec = find_op(call.op);
   if (!spec) return protocol::encode_outcome(id, Outcome::unsupported("op " + call.op + " is not in the op table"));
   const Tensor* data = call.tensor(spec->data_operand);
@@ -292,48 +245,14 @@ nlohmann::json run_case(const sp_plugin& plugin, uint64_t id, OpCall& call) {
                               ? "plugin returned SP_STATUS_ERROR with category " + std::to_string(result.category) +
                                     ", which is not an sp_error_category"
                               : "plugin returned " + std::to_string(status) + " from run(), which is not an sp_status";
-  std::fprintf(stderr, "scatterproof-plugin-host: %s\n", why.c_str());
-  return {{"type", "error"}, {"id", id}, {"category", why}, {"message", message_of(result)}};
+  return protocol::broken_contract(ch, id, why, message_of(result));
 }
 
-// A refused plugin answers the handshake with "unavailable" (the harness
-// reports the backend unavailable with the reason) and exits.
-int refuse(const ProtocolChannel& ch, const std::string& refusal) {
-  std::fprintf(stderr, "scatterproof-plugin-host: %s\n", refusal.c_str());
-  if (std::optional<std::string> line = receive(ch))
-    send(ch, {{"type", "unavailable"}, {"protocol", protocol::kVersion}, {"reason", refusal}});
-  return kExitPluginRefused;
-}
-
-int serve(const ProtocolChannel& ch, const sp_plugin& plugin) {
-  while (std::optional<std::string> line = receive(ch)) {
-    nlohmann::json message;
-    std::string type;
-    try {
-      message = nlohmann::json::parse(*line);
-      type = message.at("type").get<std::string>();
-    } catch (const nlohmann::json::exception& e) {
-      die(kExitBadRequest, std::string("undecodable message from the harness: ") + e.what());
-    }
-    if (type == "hello") {
-      send(ch, hello_reply(plugin));
-    } else if (type == "bye") {
-      break;
-    } else if (type == "run") {
-      uint64_t id = 0;
-      OpCall call;
-      try {
-        call = protocol::decode_request(message, &id);
-      } catch (const protocol::ProtocolError& e) {
-        die(kExitBadRequest, std::string("bad run request from the harness: ") + e.what());
-      }
-      send(ch, run_case(plugin, id, call));
-    } else {
-      die(kExitBadRequest, "unknown message type '" + type + "' from the harness");
-    }
-  }
+int serve(const protocol::Channel& ch, const sp_plugin& plugin) {
+  const int status = protocol::serve(ch, {[&] { return hello_reply(plugin); },
+                                          [&](uint64_t id, OpCall& call) { return run_case(ch, plugin, id, call); }});
   if (plugin.release) plugin.release();
-  return 0;
+  return status;
 }
 
 }  // namespace
@@ -342,10 +261,10 @@ int serve(const ProtocolChannel& ch, const sp_plugin& plugin) {
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: scatterproof-plugin-host /path/to/libvendor.so\n");
-    return sp::kExitUsage;
+    return sp::protocol::kExitUsage;
   }
-  const sp::ProtocolChannel channel = sp::protect_protocol_channel();
+  const sp::protocol::Channel channel = sp::protocol::protect_channel(sp::kProgram);
   const sp::LoadedPlugin loaded = sp::load_plugin(argv[1]);
-  if (!loaded.plugin) return sp::refuse(channel, loaded.refusal);
+  if (!loaded.plugin) return sp::protocol::refuse(channel, loaded.refusal);
   return sp::serve(channel, *loaded.plugin);
 }

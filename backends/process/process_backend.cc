@@ -3,12 +3,14 @@
 //
 //   process:COMMAND LINE   any program speaking the protocol; the command is
 //                          split at spaces (no shell, no quoting)
-//   paddle | mindspore | numpy | torch-python | ...
+//   paddle | mindspore | numpy | torch-python | torch-python-current | ...
 //                          the Python adapters in adapters/, one backend per
 //                          entry of adapters/manifest.json (backend name,
-//                          script, description), run with the project's
-//                          virtual environment (.venv, made by
-//                          scripts/setup-python.sh)
+//                          script, description, optional venv), run with the
+//                          interpreter of the entry's virtual environment
+//                          (<source>/<venv>/bin/python; venv defaults to
+//                          .venv; scripts/setup-python.sh makes .venv and
+//                          .venv-current)
 //
 // The manifest is the one list of adapters: this file registers what it
 // names and CMake (adapters/adapter_tests.cmake) adds their conformance
@@ -24,7 +26,10 @@
 // the adapter's own reason instead of failing every case.
 //
 // Environment: SCATTERPROOF_CASE_TIMEOUT_S (default 10) bounds each case;
-// SCATTERPROOF_PYTHON overrides the interpreter of the named adapters.
+// SCATTERPROOF_PYTHON overrides the interpreter of the named adapters that
+// use the default venv (an entry naming its own venv, such as
+// torch-python-current, is there to run that venv's framework version, and
+// keeps it).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +59,8 @@ class ProcessBackend final : public Backend {
     const AdapterInfo& info = supervisor_.info();
     return info.name.empty() ? std::string() : info.name + " " + info.version;
   }
+  // What the hello said (its optional "framework"), passed through.
+  std::optional<FrameworkVersion> framework() const override { return supervisor_.info().framework; }
   bool implements(std::string_view op) const override {
     const std::vector<std::string>& ops = supervisor_.info().ops;
     return std::find(ops.begin(), ops.end(), op) != ops.end();
@@ -101,11 +108,14 @@ std::unique_ptr<Backend> make_command_backend(const std::string& name, const Bac
   return start_or_explain(name, std::move(argv));
 }
 
-BackendFactory python_adapter(std::string script) {
-  return [script](const std::string& name, const BackendOptions&) -> std::unique_ptr<Backend> {
+constexpr const char* kDefaultVenv = ".venv";
+
+BackendFactory python_adapter(std::string script, std::string venv) {
+  return [script, venv](const std::string& name, const BackendOptions&) -> std::unique_ptr<Backend> {
     const std::filesystem::path source = SP_PROCESS_SOURCE_DIR;
-    std::string python = (source / ".venv/bin/python").string();
-    if (const char* override_python = std::getenv("SCATTERPROOF_PYTHON"); override_python && *override_python)
+    std::string python = (source / venv / "bin" / "python").string();
+    const char* override_python = std::getenv("SCATTERPROOF_PYTHON");
+    if (venv == kDefaultVenv && override_python && *override_python)
       python = override_python;
     else if (!std::filesystem::exists(python)) {
       std::fprintf(
@@ -124,6 +134,7 @@ struct ManifestAdapter {
   std::string backend;
   std::string script;
   std::string description;
+  std::string venv = kDefaultVenv;  // relative to the source root
 };
 
 // The well-formed entries of the manifest at `path`; problems go to
@@ -162,9 +173,40 @@ std::vector<ManifestAdapter> read_manifest(const std::filesystem::path& path, st
       problems->push_back(where + ".script '" + a.script + "' is not a file name in adapters/");
       continue;
     }
+    if (entry.contains("venv")) {  // optional: a directory under the source root
+      const nlohmann::json& venv = entry["venv"];
+      if (!venv.is_string() || venv.get<std::string>().empty()) {
+        problems->push_back(where + ".venv is not a non-empty string");
+        continue;
+      }
+      const std::filesystem::path path(venv.get<std::string>());
+      if (path.is_absolute() || std::find(path.begin(), path.end(), "..") != path.end()) {
+        problems->push_back(where + ".venv '" + path.string() + "' is not a directory under the source root");
+        continue;
+      }
+      a.venv = path.lexically_normal().string();
+      if (!a.venv.empty() && a.venv.back() == '/') a.venv.pop_back();
+    }
     adapters.push_back(std::move(a));
   }
   return adapters;
+}
+
+// libtorch-current: the LibTorch of the current PyTorch wheel (.venv-current),
+// built into build-libtorch-current/ by scripts/setup-libtorch-current.sh
+// and served by its scatterproof-serve. Out of process because two LibTorch
+// versions cannot share one process; its hello names the version it runs
+// ("LibTorch 2.15.0") and its framework (torch 2.15.0).
+std::unique_ptr<Backend> make_libtorch_current(const std::string& name, const BackendOptions&) {
+  const std::filesystem::path serve =
+      std::filesystem::path(SP_PROCESS_SOURCE_DIR) / "build-libtorch-current" / "scatterproof-serve";
+  if (!std::filesystem::exists(serve)) {
+    explain_unavailable("no " + serve.string() +
+                        " (run scripts/setup-libtorch-current.sh to build it against the PyTorch wheel in "
+                        ".venv-current)");
+    return nullptr;
+  }
+  return start_or_explain(name, {serve.string(), "libtorch"});
 }
 
 void register_manifest_adapters() {
@@ -172,8 +214,8 @@ void register_manifest_adapters() {
   const std::filesystem::path manifest = std::filesystem::path(SP_PROCESS_SOURCE_DIR) / "adapters" / "manifest.json";
   std::vector<std::string> problems;
   for (const ManifestAdapter& a : read_manifest(manifest, &problems))
-    register_backend(a.backend, a.description + " through adapters/" + a.script + " (.venv)", python_adapter(a.script),
-                     kOutOfProcess, BackendOrigin::ThirdParty);
+    register_backend(a.backend, a.description + " through adapters/" + a.script + " (" + a.venv + ")",
+                     python_adapter(a.script, a.venv), kOutOfProcess, BackendOrigin::ThirdParty);
   for (const std::string& problem : problems)
     std::fprintf(stderr, "scatterproof: %s: %s\n", manifest.c_str(), problem.c_str());
 }
@@ -185,6 +227,10 @@ void register_process_backends() {
   register_backend("process:", "a program speaking the line protocol (process:COMMAND ARGS...), supervised",
                    make_command_backend, kOutOfProcess, BackendOrigin::ThirdParty);
   register_manifest_adapters();
+  register_backend("libtorch-current",
+                   "LibTorch of the current PyTorch wheel (.venv-current) in a subprocess: "
+                   "build-libtorch-current/scatterproof-serve libtorch (scripts/setup-libtorch-current.sh)",
+                   make_libtorch_current, kOutOfProcess, BackendOrigin::ThirdParty);
 }
 
 }  // namespace sp

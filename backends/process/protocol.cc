@@ -319,6 +319,35 @@ OpCall decode_request(const json& j, uint64_t* id) {
   return call;
 }
 
+json encode_hello(const Hello& hello) {
+  json j = {
+      {"type", "hello"}, {"protocol", kVersion}, {"name", hello.name}, {"version", hello.version}, {"ops", hello.ops}};
+  if (!hello.abi.empty()) j["abi"] = hello.abi;
+  if (hello.shared_storage) j["shared_storage"] = true;
+  if (hello.framework) j["framework"] = {{"name", hello.framework->name}, {"version", hello.framework->version}};
+  return j;
+}
+
+Hello decode_hello(const json& j) {
+  if (!j.is_object()) throw ProtocolError("hello is not a JSON object");
+  Hello hello;
+  const auto text = [&](const char* name) {
+    auto it = j.find(name);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  hello.name = text("name");
+  hello.version = text("version");
+  hello.abi = text("abi");
+  if (auto ops = j.find("ops"); ops != j.end() && ops->is_array())
+    for (const json& op : *ops)
+      if (op.is_string()) hello.ops.push_back(op.get<std::string>());
+  hello.shared_storage = j.contains("shared_storage") && j["shared_storage"] == true;
+  if (auto fw = j.find("framework"); fw != j.end())
+    hello.framework = FrameworkVersion{string_field(*fw, "name", "hello field 'framework'"),
+                                       string_field(*fw, "version", "hello field 'framework'")};
+  return hello;
+}
+
 json encode_outcome(uint64_t id, const Outcome& outcome) {
   switch (outcome.kind) {
     case Outcome::Kind::Outputs: {

@@ -9,7 +9,8 @@
 //
 //   harness -> backend   {"type":"hello","protocol":2}
 //   backend -> harness   {"type":"hello","protocol":2,"name":"paddle","version":"3.3.1",
-//                         "ops":["paddle.scatter"]}
+//                         "ops":["paddle.scatter"],
+//                         "framework":{"name":"paddle","version":"3.3.1"}}   (framework optional)
 //   harness -> backend   {"type":"run","id":7,"op":"torch.scatter_","args":{"dim":0,"reduce":"add",
 //                         "value":{"kind":"float","value":1.5}},"doc_version":"2.3",
 //                         "tensors":{"self":TENSOR,"index":TENSOR,...}}
@@ -46,8 +47,10 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "backends/backend.h"
 #include "reference/op_call.h"
@@ -77,6 +80,25 @@ bool shares_storage(const OpCall& call);
 // argument the op does not declare or of another JSON type than declared
 // (the message names the argument).
 OpCall decode_request(const nlohmann::json& j, uint64_t* id);
+
+// The program's answer to the handshake (PROTOCOL.md, "Sequence", 2).
+struct Hello {
+  std::string name;     // what runs ("paddle", "LibTorch"): name + " " + version is the
+  std::string version;  // backend's version() in every result
+  std::vector<std::string> ops;
+  // "shared_storage": true — it rebuilds operands sent with "storage_of".
+  bool shared_storage = false;
+  // "framework": {"name","version"} — the framework whose rules it runs by
+  // (Backend::framework()); absent for an implementation of the documents.
+  std::optional<FrameworkVersion> framework;
+  std::string abi;  // the plugin host's: the plugin's ABI version (informational)
+};
+nlohmann::json encode_hello(const Hello& hello);
+// Decodes a {"type":"hello"} answer (the caller has checked type and
+// protocol number). name, version, ops and shared_storage are read leniently
+// as before; a "framework" that is present must be an object with string
+// "name" and "version", else ProtocolError naming the field.
+Hello decode_hello(const nlohmann::json& j);
 
 nlohmann::json encode_outcome(uint64_t id, const Outcome& outcome);  // result | error | unsupported
 // Throws ProtocolError on garbage, an unknown category, or an id other than

@@ -314,14 +314,12 @@ std::string Supervisor::start() {
         failure = "speaks protocol " + (j.contains("protocol") ? j["protocol"].dump() : std::string("(none)")) +
                   ", the harness speaks " + std::to_string(protocol::kVersion);
       } else {
-        AdapterInfo info;
-        info.name = j.value("name", "");
-        info.version = j.value("version", "");
-        if (j.contains("ops") && j["ops"].is_array())
-          for (const auto& op : j["ops"])
-            if (op.is_string()) info.ops.push_back(op.get<std::string>());
-        info.shared_storage = j.contains("shared_storage") && j["shared_storage"] == true;
-        info_ = std::move(info);
+        try {
+          info_ = protocol::decode_hello(j);
+        } catch (const protocol::ProtocolError& e) {
+          failure = std::string("answered the handshake with a malformed hello: ") + e.what();
+          break;
+        }
         trusted_ = true;
         consecutive_start_failures_ = 0;
         return "";

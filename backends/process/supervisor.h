@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/process/protocol.h"
 
 namespace sp {
 
@@ -47,13 +48,7 @@ struct SupervisorOptions {
 };
 
 // What the child said in its handshake.
-struct AdapterInfo {
-  std::string name;
-  std::string version;
-  std::vector<std::string> ops;
-  // "shared_storage": true — it rebuilds operands sent with "storage_of".
-  bool shared_storage = false;
-};
+using AdapterInfo = protocol::Hello;
 
 class Supervisor {
  public:

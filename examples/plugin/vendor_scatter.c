@@ -78,6 +78,23 @@ static int next_position(int64_t* pos, const sp_tensor* t) {
   return 0;
 }
 
+/* The call's torch version (sp_call.doc_version: "" is the baseline, 1.13)
+ * takes an int32 index for gather and scatter from 2.8 on
+ * (reference/SEMANTICS.md, versioned rule T-I2). */
+static int accepts_int32_index(const sp_call* call) {
+  int major = 1, minor = 13;
+  if (call->doc_version && call->doc_version[0]) {
+    const char* v =
+        call->doc_version[0] == 'r' || call->doc_version[0] == 'v' ? call->doc_version + 1 : call->doc_version;
+    if (sscanf(v, "%d.%d", &major, &minor) < 1) return 0;
+  }
+  return major > 2 || (major == 2 && minor >= 8);
+}
+
+static int index_dtype_ok(const sp_call* call, const sp_tensor* index) {
+  return index->dtype == SP_DTYPE_INT64 || (index->dtype == SP_DTYPE_INT32 && accepts_int32_index(call));
+}
+
 static int64_t index_at(const sp_tensor* index, const int64_t* pos) {
   if (index->dtype == SP_DTYPE_INT32) {
     int32_t v;
@@ -189,7 +206,7 @@ static int gather(const sp_call* call, sp_result* result) {
   if (decline_unknown_args(call, kGatherArgs, 1, result) != SP_STATUS_OK) return SP_STATUS_UNSUPPORTED;
   if (check_dim(call, input, &dim, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
   if (numel(index) == 0) return check_out(out, input, index, result);
-  if (index->dtype != SP_DTYPE_INT64)
+  if (!index_dtype_ok(call, index))
     return fail(result, SP_ERROR_INDEX_DTYPE, "gather(): Expected dtype int64 for index");
   if (logical_rank(index) != logical_rank(input))
     return fail(result, SP_ERROR_RANK_MISMATCH, "Index tensor must have the same number of dimensions as input tensor");
@@ -221,7 +238,7 @@ static int scatter_inplace(const sp_call* call, sp_result* result) {
   if (!self || !index) return decline(result, "torch.scatter_ needs self, index and src");
   if (check_dim(call, self, &dim, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
   const int empty = numel(index) == 0;
-  if (!empty && index->dtype != SP_DTYPE_INT64)
+  if (!empty && !index_dtype_ok(call, index))
     return fail(result, SP_ERROR_INDEX_DTYPE, "scatter(): Expected dtype int64 for index");
   if (src->dtype != self->dtype)
     return fail(result, SP_ERROR_DTYPE_MISMATCH, "scatter(): Expected self.dtype to be equal to src.dtype");

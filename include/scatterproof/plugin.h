@@ -219,7 +219,8 @@ typedef struct sp_call {
   size_t num_tensors;
   const sp_arg* args;
   size_t num_args;
-  const char* doc_version; /* documentation version the case follows, "" if it does not matter */
+  const char* doc_version; /* the framework version whose rules the call follows (README, "Versioned rules"
+                              in reference/SEMANTICS.md): "2.8", "r2.10"; "" = the framework's baseline */
 } sp_call;
 
 /* What run() returns. */

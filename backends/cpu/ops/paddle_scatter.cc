@@ -1,10 +1,12 @@
 // paddle_scatter.cc — cpu kernel for paddle.scatter (overwrite=True
 // replaces rows, overwrite=False zeroes the indexed rows, then adds).
 //
-// Validate (backends/common/arg_rules.h), then a bounds scan (negative
-// values, which 004 does not describe, fail cleanly: the reference allows
-// any outcome), then one scatter along dim 0 whose index is the 1-D index
-// expanded over each row.
+// Validate (backends/common/arg_rules.h), then a bounds scan, then one
+// scatter along dim 0 whose index is the 1-D index expanded over each row.
+// Negative values: before Paddle 3.0 (PD-B2, which 004 does not describe)
+// they fail cleanly, the reference allowing any outcome; from 3.0 (PD-B3)
+// one in [-S, 0) addresses row v + S (the scatter kernel wraps it) and one
+// below -S is out of bounds.
 #include "backends/common/arg_rules.h"
 #include "backends/cpu/cpu_context.h"
 
@@ -17,13 +19,21 @@ Outcome paddle_scatter(CpuContext& cpu, const OpCall& call) {
   const Tensor& index = *call.tensor("index");
   const Tensor& updates = *call.tensor("updates");
   Tensor out = cpu.fresh_copy(x);
-  if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), 0, x.size(0), cpu.pool())) {
-    const bool negative = bad->value < 0;
-    return Outcome::of_error(
-        ErrorCategory::IndexOutOfBounds,
-        negative ? "index[" + std::to_string(bad->position[0]) + "]=" + std::to_string(bad->value) + " is negative"
-                 : "The index is out of bounds: it should be less than " + std::to_string(x.size(0)) +
-                       ", but received " + std::to_string(bad->value));
+  const bool wraps = backend_rules::paddle_negatives_wrap(call);
+  const int64_t rows = x.size(0);
+  const int64_t lo = wraps ? -rows : 0;
+  if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), lo, rows, cpu.pool())) {
+    const std::string value = std::to_string(bad->value);
+    std::string message;
+    if (bad->value >= rows)
+      message =
+          "The index is out of bounds: it should be less than " + std::to_string(rows) + ", but received " + value;
+    else if (wraps)
+      message = "The index is out of bounds: it should be greater than or equal to " + std::to_string(lo) +
+                ", but received " + value;
+    else
+      message = "index[" + std::to_string(bad->position[0]) + "]=" + value + " is negative";
+    return Outcome::of_error(ErrorCategory::IndexOutOfBounds, message);
   }
   // Rows of x addressed along dim 0: an index expanded over updates' first
   // len(index) rows (PD-S1: any further rows are not read).

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "backends/libtorch/libtorch_common.h"
+#include "reference/versions.h"
 
 namespace sp::libtorch {
 namespace {
@@ -18,7 +19,8 @@ namespace {
 // dtype (dtype_mismatch), updates.shape == [n] + x.shape[1:], n >= len(index)
 // (shape_mismatch; index_add_ would broadcast other shapes), index values
 // in [0, x.shape[0]) (index_out_of_bounds; negative values, which 004
-// leaves undescribed, are rejected rather than wrapped). x dtypes beyond the documented float32/float64 are computed
+// leaves undescribed, are rejected rather than wrapped — from Paddle 3.0,
+// PD-B3, values in [-x.shape[0], 0) wrap). x dtypes beyond the documented float32/float64 are computed
 // like any other.
 Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
   const Tensor& x = operand(call, "x");
@@ -47,20 +49,24 @@ Outcome translate_paddle_scatter(const OpCall& call, TorchViews& views) {
                              op + "updates shape " + format_shape(u) +
                                  " is not [n] + x.shape[1:] with n >= len(index) = " + std::to_string(index.size(0)));
   }
-  const at::Tensor index_t = views.view(index).to(at::kLong);
+  at::Tensor index_t = views.view(index).to(at::kLong);
   // index_copy_ into a zero-row x fails inside LibTorch with an unrelated
   // storage error, so the bounds are checked here, as Paddle does: values
-  // below x.shape[0] and, since the translation does not wrap them, not
-  // negative.
+  // below x.shape[0] and not negative — except from Paddle 3.0 (PD-B3,
+  // reference/versions.h), where values in [-x.shape[0], 0) address row
+  // v + x.shape[0] and the translation wraps them.
+  const bool negatives_wrap = ref::rule_holds("PD-B3", call.framework_version);
   if (index.numel() > 0) {
     const int64_t largest = index_t.max().item<int64_t>();
     const int64_t smallest = index_t.min().item<int64_t>();
-    if (largest >= x.size(0) || smallest < 0) {
+    const int64_t lowest = negatives_wrap ? -x.size(0) : 0;
+    if (largest >= x.size(0) || smallest < lowest) {
       const int64_t bad = largest >= x.size(0) ? largest : smallest;
       return Outcome::of_error(ErrorCategory::IndexOutOfBounds,
-                               op + "index value " + std::to_string(bad) +
-                                   " is outside [0, x.shape[0] = " + std::to_string(x.size(0)) + ")");
+                               op + "index value " + std::to_string(bad) + " is outside [" + std::to_string(lowest) +
+                                   ", x.shape[0] = " + std::to_string(x.size(0)) + ")");
     }
+    if (negatives_wrap && smallest < 0) index_t = index_t.remainder(x.size(0));
   }
   // Only updates' first len(index) rows are read (PD-S1).
   const at::Tensor updates_t = views.view(updates).narrow(0, 0, index.size(0));

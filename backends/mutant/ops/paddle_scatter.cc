@@ -18,8 +18,13 @@ Outcome accumulate_keeps_old_row(Backend& cpu, OpCall& c) {
   const Tensor x = *c.tensor("x");
   const Tensor index = *c.tensor("index");
   const Tensor updates = *c.tensor("updates");
+  // The call ran: every value addresses a row, a negative one (Paddle >= 3.0,
+  // PD-B3) row v + S.
   std::set<int64_t> rows;
-  for (int64_t i = 0; i < index.size(0); ++i) rows.insert(read_int(index, Shape{i}));
+  for (int64_t i = 0; i < index.size(0); ++i) {
+    const int64_t v = read_int(index, Shape{i});
+    rows.insert(v < 0 ? v + x.size(0) : v);
+  }
   if (rows.empty()) return cpu.run(c);
   const std::vector<int64_t> extra(rows.begin(), rows.end());
   const int64_t m = index.size(0);

@@ -1,0 +1,463 @@
+"""Unit test of the adapters' error tables (common.Row, common.classifier).
+
+    .venv/bin/python adapters/test_classifiers.py      (CTest: adapter_classifiers)
+
+Each adapter's CATEGORIES is read from its source (the assignment alone,
+evaluated with common's Row and Python's exception classes), so the test
+needs no framework. SAMPLES holds messages as the frameworks printed them
+in real runs: (versions measured, exception class, text as the adapter saw
+it, the category it must get, the spec case that printed it or the direct
+call). The checks:
+
+  * every sample gets its category at every version it was measured on;
+  * every row of every table is the deciding (first matching) row for at
+    least one sample at a version the row holds for: no row is dead or
+    shadowed;
+  * a row holds only inside its version range: a torch 1.13-only text is
+    not classified on 2.15 and a 2.15-only text not on 1.13;
+  * a message no row knows (or a known text under another exception class)
+    gets None;
+  * versions are read as the frameworks print them.
+
+A new row needs a sample here, copied from a real run (results.jsonl's
+"outcome" after the exception's class name, or the framework's str(exc)).
+"""
+import ast
+import builtins
+import os
+import re
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import common  # noqa: E402
+from common import Row, classifier, compare_versions, parse_version, rows_for  # noqa: E402
+
+T113 = "1.13.0a0+gitunknown"  # Debian's python3-torch (.venv)
+T215 = "2.15.0+cu132"  # .venv-current
+PADDLE = "3.3.1"
+MINDSPORE = "2.10.0"
+
+# The flags each adapter compiles its table with (its classifier(...) call).
+FLAGS = {"torch_adapter.py": 0, "paddle_adapter.py": re.IGNORECASE, "mindspore_adapter.py": re.IGNORECASE}
+
+
+def load_table(adapter):
+    """The adapter's CATEGORIES, without importing the adapter (or its framework)."""
+    path = os.path.join(HERE, adapter)
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "CATEGORIES" for t in node.targets):
+            code = compile(ast.Expression(node.value), path, "eval")
+            return eval(code, {"__builtins__": builtins, "Row": Row})
+    raise AssertionError("%s has no CATEGORIES table" % adapter)
+
+
+def deciding_row(table, version, exc, flags):
+    """The first row holding for `version` that matches `exc` (classifier's choice), or None."""
+    for row in rows_for(table, version):
+        if isinstance(exc, row.types) and re.search(row.pattern, str(exc), flags):
+            return row
+    return None
+
+
+# Texts one torch version prints and the other does not (reworded, or new
+# checks): the rows for them have a range, and the other version leaves
+# them unclassified. (versions, exception class, message, category, where)
+TORCH_113_ONLY = [
+    ((T113,), RuntimeError, "Expected index [1, 3] to be smaller than self [2, 2] apart from dimension 0",
+     "shape_mismatch", "torch/scatter-shape/value-index-over-self-apart-from-dim"),
+    ((T113,), RuntimeError,
+     "Expected index [2, 2] to be smaller than self [1, 1] apart from dimension 0 and to be smaller size than src "
+     "[2, 3]", "shape_mismatch", "torch/scatter_reduce-errors/index-wider-than-self"),
+    ((T113,), RuntimeError, "output with shape [4] doesn't match the broadcast shape [4, 4]", "shape_mismatch",
+     "torch/index_add-shape/source-rank-higher"),
+    ((T113,), IndexError, "select() cannot be applied to a 0-dim tensor.", "shape_mismatch",
+     "torch/index_add-shape/source-0d-self-2d"),
+    ((T113,), RuntimeError, "source.dim() (2) must one or zero for given self.dim() (1)", "shape_mismatch",
+     "torch/index_add-shape/self-1d-source-2d"),
+]
+TORCH_215_ONLY = [
+    # (index_add_'s source check since 2.3)
+    ((T215,), RuntimeError, "Expected index [1, 3] to be no larger than self [2, 2] apart from dimension 0",
+     "shape_mismatch", "torch/scatter-shape/value-index-over-self-apart-from-dim"),
+    ((T215,), RuntimeError,
+     "Expected index [2, 2] to be no larger than self [3, 4] apart from dimension 0 and to be no larger size than "
+     "src [2, 1]", "shape_mismatch", "torch/scatter_reduce-errors/index-wider-than-src"),
+    ((T215,), RuntimeError,
+     "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [3, 4] "
+     "source.shape = [2, 1]", "shape_mismatch", "torch/index_add-broadcast/source-row-of-one"),
+    ((T215,), RuntimeError,
+     "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [] "
+     "source.shape = [2]", "shape_mismatch", "torch/index_add-dim/self-0d"),
+    ((T215,), RuntimeError, "index_select(): Index to scalar can have only 1 value, got 3 value(s)",
+     "invalid_argument", "torch/index_select-dim/0d-three-zeros"),
+    ((T215,), RuntimeError, "ZeroDivisionError", "index_out_of_bounds",
+     "torch/take_along_dim-broadcast/input-empty-along-dim"),
+]
+
+# (versions, exception class, message, category, where it was printed)
+SAMPLES = {
+    "torch_adapter.py": [
+        # -- texts both torch 1.13 and 2.15 print
+        ((T113, T215), RuntimeError, "index 3 is out of bounds for dimension 1 with size 3", "index_out_of_bounds",
+         "torch/gather-index/dim1-s"),
+        ((T113, T215), IndexError, "index_copy_(): index -1 is out of bounds for dimension 0 with size 3",
+         "index_out_of_bounds", "torch/index_copy-index/negative"),
+        ((T113, T215), IndexError, "index out of range in self", "index_out_of_bounds",
+         "torch/index_add-index/too-large-1d"),
+        ((T113, T215), RuntimeError, "INDICES element is out of DATA bounds, id=4 axis_dim=4", "index_out_of_bounds",
+         "torch/index_select-index/dim1-s"),
+        ((T113, T215), RuntimeError, "index_select(): self indexing axis dim should be positive", "index_out_of_bounds",
+         "torch/index_select-index/size0-dim"),
+        ((T113, T215), IndexError, "index_select(): Index is supposed to be a vector", "invalid_argument",
+         "torch/index_select-errors/index-2d"),
+        ((T113, T215), IndexError,
+         "index_add_(): Index is supposed to be a vector, but got dim: 2 with type: Long and size: [2, 1]",
+         "invalid_argument", "torch/index_add-index/index-2d"),
+        ((T113, T215), RuntimeError, "index_select(): Expected dtype int32 or int64 for index", "index_dtype",
+         "torch/index_select-dtype/index-int8"),
+        ((T113, T215), IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+         "dim_out_of_range", "torch/gather-dim/dim2"),
+        ((T113,), RuntimeError, "gather(): Expected dtype int64 for index", "index_dtype",
+         "torch/gather-dtype/index-int32"),
+        ((T113,), RuntimeError, "scatter(): Expected dtype int64 for index", "index_dtype",
+         "torch/scatter-dtype/scatter_-index-int32"),
+        ((T113, T215), IndexError, "index_fill_(): Expected dtype int64 for index.", "index_dtype",
+         "torch/index_fill-dim/dim-and-index-dtype"),
+        ((T113, T215), RuntimeError, "torch.take_along_dim(): dtype of indices should be Long but got Int",
+         "index_dtype", "torch/take_along_dim-dtype/indices-int32"),
+        ((T113, T215), RuntimeError,
+         "torch.take_along_dim(): input and indices should have the same number of dimensions, but got 2 dimensions "
+         "for input, and 1 dimensions for indices", "rank_mismatch", "torch/take_along_dim-broadcast/rank-lower"),
+        ((T113, T215), RuntimeError, "reduce argument must be either add or multiply.", "invalid_reduce",
+         "torch/scatter-args/reduce-sum-src"),
+        ((T113,), RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin.", "invalid_reduce",
+         "torch/scatter_reduce-errors/reduce-capitalised"),
+        ((T215,), RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got Sum",
+         "invalid_reduce", "torch/scatter_reduce-errors/reduce-capitalised"),
+        ((T113, T215), RuntimeError, "Index tensor must have the same number of dimensions as input tensor",
+         "rank_mismatch", "torch/gather-shape/rank-mismatch"),
+        ((T113, T215), RuntimeError, "Index tensor must have the same number of dimensions as src tensor",
+         "rank_mismatch", "torch/scatter_reduce-errors/src-rank-higher"),
+        ((T113,), RuntimeError,
+         "Size does not match at dimension 0 expected index [3, 1] to be smaller than self [2, 2] apart from "
+         "dimension 1",
+         "shape_mismatch", "torch/gather-shape/index-over-apart-from-dim"),
+        ((T215,), RuntimeError,
+         "Size does not match at dimension 0 expected index [3, 1] to be no larger than self [2, 2] apart from "
+         "dimension 1", "shape_mismatch", "torch/gather-shape/index-over-apart-from-dim"),
+        ((T113, T215), RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype", "dtype_mismatch",
+         "torch/scatter-dtype/scatter_-dtype-mismatch"),
+        ((T113, T215), RuntimeError, "Expected out tensor to have dtype float, but got double instead",
+         "dtype_mismatch", "torch/out/gather-out-dtype-float64"),
+        ((T113, T215), RuntimeError, "index_select(): self and result must have the same scalar type", "dtype_mismatch",
+         "torch/out/index_select-out-dtype"),
+        ((T113, T215), RuntimeError,
+         "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
+         "Please clone() the tensor before performing the operation.", "overlapping_output",
+         "torch/index_add-layout/self-expanded-in-place"),
+        ((T113, T215), RuntimeError,
+         "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+         "memory location. Please clone() the tensor before performing the operation.", "overlapping_output",
+         "torch/out/gather-out-is-input"),
+        ((T113, T215), RuntimeError, "value cannot be converted to type int8_t without overflow", "value_out_of_range",
+         "torch/index_add-alpha/int8-alpha-overflow"),
+        ((T113,), RuntimeError, "value cannot be converted to type at::Half without overflow", "value_out_of_range",
+         "torch/index_add-alpha/float16-alpha-overflow"),
+        ((T215,), RuntimeError, "value cannot be converted to type c10::Half without overflow", "value_out_of_range",
+         "torch/index_add-alpha/float16-alpha-overflow"),
+        ((T113,), RuntimeError, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'",
+         "unsupported_dtype", "torch/scatter_reduce-errors/bool-mean"),
+        ((T215,), NotImplementedError, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'",
+         "unsupported_dtype", "torch/scatter_reduce-errors/bool-mean"),
+        ((T215,), NotImplementedError, "\"div_floor_cpu\" not implemented for 'Bool'", "unsupported_dtype",
+         "torch/scatter_reduce-errors/bool-mean-empty-index"),
+        ((T113, T215), RuntimeError, "index_add_(): Expected dtype int32/int64 for index but got: Short", "index_dtype",
+         "torch/index_add-index/index-int16"),
+        ((T215,), RuntimeError, "gather(): Expected dtype int32/int64 for index", "index_dtype",
+         "torch/gather-dtype/index-uint8"),
+        ((T215,), RuntimeError, "scatter(): Expected dtype int32/int64 for index", "index_dtype",
+         "torch/scatter-dtype/scatter_-index-float32"),
+        ((T113, T215), RuntimeError, "index_add_(): self (Float) and source (Double) must have the same scalar type",
+         "dtype_mismatch", "torch/index_add-dtype/source-float64"),
+        ((T113, T215), RuntimeError, "index_reduce_(): self (Float) and source (Double) must have the same scalar type",
+         "dtype_mismatch", "torch/index_reduce-errors/source-dtype"),
+        ((T113, T215), RuntimeError, "index_add_(): Indexing dim 1 is out of bounds of the source tensor with dim 1",
+         "shape_mismatch", "torch/index_add-shape/source-lacks-dim"),
+        ((T113, T215), RuntimeError,
+         "index_add_(): Number of indices (2) should be equal to source.size(dim): (3), for dim: 0", "shape_mismatch",
+         "torch/index_add-shape/source-dim-length"),
+        ((T113, T215), IndexError, "index_copy_(): Number of indices (2) should be equal to source.size(dim) (3)",
+         "shape_mismatch", "torch/index_copy-shape/source-length"),
+        ((T113, T215), IndexError, "Dimension specified as 0 but tensor has no dimensions", "shape_mismatch",
+         "torch/index_add-shape/empty-index-source-0d"),
+        ((T113,), RuntimeError,
+         "The size of tensor a (4) must match the size of tensor b (5) at non-singleton dimension 0", "shape_mismatch",
+         "torch/index_add-shape/source-other-dim-larger"),
+        ((T215,), RuntimeError,
+         "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0", "shape_mismatch",
+         "torch/take_along_dim-broadcast/mismatch-dim0"),
+        ((T113, T215), IndexError, "select(): index 0 out of range for tensor of size [0, 3] at dimension 0",
+         "index_out_of_bounds", "torch/index_reduce-errors/size-0-along-dim"),
+        ((T113, T215), IndexError, "index_copy_(): Index should have dimension 1 or 0 (got 2)", "invalid_argument",
+         "torch/index_copy-index/index-2d"),
+        ((T113, T215), RuntimeError, "Index has to be a vector/scalar", "invalid_argument",
+         "torch/index_fill-index/index-2d"),
+        ((T113, T215), RuntimeError, "index_copy_(): Expected a long tensor for index, but got Int", "index_dtype",
+         "torch/index_copy-index/index-int32"),
+        ((T113, T215), RuntimeError,
+         "index_copy_(): self and source expected to have the same dtype, but got (self) Float and (source) Double",
+         "dtype_mismatch", "torch/index_copy-shape/source-dtype"),
+        ((T113, T215), IndexError, "index_copy_(): When source is scalar, index should have one element (got 2)",
+         "shape_mismatch", "torch/index_copy-shape/source-0d-two-indices"),
+        ((T113, T215), IndexError,
+         "index_copy_(): When source and destination are not scalars, their dimensionality must match. Source "
+         "dimensionality (1), destination dimensionality (2)", "shape_mismatch", "torch/index_copy-shape/source-rank"),
+        ((T113, T215), RuntimeError,
+         "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: 4 at "
+         "dimension 0 and source slice shape: 7 at dimension 0.", "shape_mismatch",
+         "torch/index_copy-index/empty-misshaped-source"),
+        ((T113, T215), RuntimeError,
+         "setStorage: sizes [1], strides [0], storage offset 0, and itemsize 4 requiring a storage size of 4 are out "
+         "of bounds for storage of size 0", "index_out_of_bounds", "torch/index_copy-index/size-0-dim"),
+        ((T113, T215), RuntimeError,
+         "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got sum.", "invalid_reduce",
+         "torch/index_reduce-errors/reduce-sum"),
+        ((T113, T215), RuntimeError,
+         "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
+         "contiguous subspaces). Use .reshape(...) instead.", "invalid_argument",
+         "torch/take_along_dim-none/any-rank@transposed"),
+    ] + TORCH_113_ONLY + TORCH_215_ONLY,
+    "paddle_adapter.py": [
+        ((PADDLE,), RuntimeError,
+         "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), float16) of kernel `scatter` is not registered. "
+         "Selected wrong DataType `float16`. Paddle support following DataTypes: int32, int64, float64, float32.",
+         "unsupported_dtype", "paddle/scatter-dtype/x-float16"),
+        ((PADDLE,), ValueError,
+         "(InvalidArgument) Index holds the wrong type, it holds [int16],but desires to be [int32] or [int64].\n"
+         "  [Hint: Expected index_type_match == true, but received index_type_match:0 != true:1.] (at "
+         "/paddle/paddle/phi/kernels/cpu/scatter_kernel.cc:46)", "index_dtype", "paddle/scatter-index/index-int16"),
+        ((PADDLE,), IndexError,
+         "(OutOfRange) The index is out of bounds, please check whether the values of index and dimensions of input "
+         "meet the requirements. each index should be less than 1st-dim size (3) of input, but received [3]\n"
+         "  [Hint: Expected index_ < dst_dims[0], but received index_:3 >= dst_dims[0]:3.] (at "
+         "/paddle/paddle/phi/kernels/funcs/scatter.h:149)", "index_out_of_bounds", "paddle/scatter-index/s"),
+        ((PADDLE,), IndexError,
+         "(OutOfRange) The index is out of bounds, please check whether the dimensions of index and input meet the "
+         "requirements. It should be greater than or equal to [-3], but received [-4]\n  [Hint: Expected index_ >= "
+         "-dst_dims[0], but received index_:-4 < -dst_dims[0]:-3.] (at /paddle/paddle/phi/kernels/funcs/scatter.h:139)",
+         "index_out_of_bounds", "paddle/scatter-index/neg-s-1"),
+        ((PADDLE,), ValueError,
+         "(InvalidArgument) The type of data we are trying to retrieve (float32) does not match the type of data "
+         "(float64) currently contained in the container.\n  [Hint: Expected dtype() == "
+         "phi::CppTypeToDataType<T>::Type(), but received dtype():11 != phi::CppTypeToDataType<T>::Type():10.]",
+         "dtype_mismatch", "direct call: paddle.scatter(float32 x [3, 2], int64 index [0, 1], float64 updates [2, 2])"),
+        ((PADDLE,), ValueError,
+         "(InvalidArgument) The last dim of the index should be 1 when the index is a 2D tensor, but we get 2.\n"
+         "  [Hint: Expected index_dims[1] == 1, but received index_dims[1]:2 != 1:1.] (at "
+         "/paddle/paddle/phi/infermeta/ternary.cc:2570)", "invalid_argument", "paddle/scatter-index/index-row-2d"),
+        ((PADDLE,), ValueError,
+         "(InvalidArgument) The index should be a 0D or 1D tensor when the index is not a 2D tensor, but we get 3.\n"
+         "  [Hint: Expected index_dims.size() == 1 || index_dims.size() == 0 == true, but received index_dims.size() "
+         "== 1 || index_dims.size() == 0:0 != true:1.]", "invalid_argument",
+         "direct call: paddle.scatter(float32 x [3, 2], int64 index [2, 2, 1], updates [2, 2])"),
+        ((PADDLE,), ValueError,
+         "(InvalidArgument) The dimensions of the source tensor and target tensor should match, but received source "
+         "tensor's 1-th dimension is 3,target tensor's 1-th dimension is 2.\n  [Hint: Expected src_dims[i] == "
+         "dst_dims[i], but received src_dims[i]:3 != dst_dims[i]:2.] (at "
+         "/paddle/paddle/phi/kernels/funcs/scatter.h:114)",
+         "shape_mismatch", "paddle/scatter-shape/updates-row-width"),
+        ((PADDLE,), ValueError,
+         "(InvalidArgument) The first dimension size of Input(Index) should be no greater than Input(Updates), but "
+         "received first dimension size of Input(Index) is 3, Input(Updates) is  2.\n  [Hint: Expected index_dims[0] "
+         "<= updates_dims[0], but received index_dims[0]:3 > updates_dims[0]:2.] (at "
+         "/paddle/paddle/phi/infermeta/ternary.cc:2597)", "shape_mismatch",
+         "paddle/scatter-shape/updates-shorter-than-index"),
+    ],
+    "mindspore_adapter.py": [
+        ((MINDSPORE,), RuntimeError,
+         "For 'TensorScatterElements', the 'axis' should be less than input dims and greater than or equal 0, but got "
+         "2, while input dims is: 2\n(MindSpore's log; the exception: "
+         "----------------------------------------------------\n"
+         "- Framework Unexpected Exception Raised:\n----------------------------------------------------\nThis "
+         "exception is caused by framework's unexpected error.", "dim_out_of_range", "mindspore/scatter-dim/dim2"),
+        ((MINDSPORE,), RuntimeError,
+         "For 'TensorScatterElements', the indices dims should be less than input dims, but got indices dim is: 3 at "
+         "axis: 1, while input dim is:2\n(MindSpore's log; the exception: "
+         "----------------------------------------------------\n- Framework Unexpected Exception Raised:",
+         "shape_mismatch", "mindspore/scatter-shape/index-over-self-apart-from-dim"),
+        ((MINDSPORE,), RuntimeError,
+         "For 'TensorScatterElements', the shape of 'indices' and the shape of 'updates' should be same, but got "
+         "indices shape: [const vector]{3, 1}; updates shape: [const vector]{3, 2}.\n(MindSpore's log; the exception: "
+         "----------------------------------------------------\n- Framework Unexpected Exception Raised:",
+         "shape_mismatch", "mindspore/scatter-shape/index-over-self-along-dim-add"),
+        # as the kernel raised it before the adapter read MindSpore's log (with_kernel_log)
+        ((MINDSPORE,), RuntimeError,
+         "----------------------------------------------------\n- Framework Unexpected Exception Raised:\n"
+         "----------------------------------------------------\nThis exception is caused by framework's unexpected "
+         "error. Please create an issue at https://gitee.com/mindspore/mindspore/issues to get help.\n\n"
+         "----------------------------------------------------\n- Kernel build failed: (For framework developers)\n"
+         "----------------------------------------------------\nCPU kernel op [Default/TensorScatterElements-op5] "
+         "resize failed.", None, "mindspore/scatter-dim/dim2"),
+        ((MINDSPORE,), ValueError,
+         "Failed to convert the value \"mean\" of input 'reduce' of 'scatter_' to enum.\n\n"
+         "----------------------------------------------------\n- C++ Call Stack: (For framework developers)\n"
+         "----------------------------------------------------\nmindspore/ops/op_def/op_enum.cc:263 StringToEnumImpl",
+         "invalid_reduce", "mindspore/scatter-args/reduce-mean"),
+        ((MINDSPORE,), TypeError,
+         "For primitive[TensorScatterElements], the input argument[indices type] must be a type of {Tensor[Int32], "
+         "Tensor[Int64]}, but got Tensor[Float32].", "index_dtype", "mindspore/scatter-args/index-float32"),
+        ((MINDSPORE,), ValueError,
+         "For 'TensorScatterElements', the dimension of 'input_x', 'indice' and 'update' should be same, but got "
+         "input_x shape: [const vector]{2, 2}; indice shape: [const vector]{2}; update shape: [const vector]{2, 2}.",
+         "rank_mismatch", "mindspore/scatter-shape/rank-mismatch-index"),
+        ((MINDSPORE,), TypeError,
+         "For primitive[TensorScatterElements], the input type must be same.\nname:[input_x]:Tensor[Float32].\n"
+         "name:[updates]:Tensor[Float64].", "dtype_mismatch", "mindspore/scatter-args/dtype-mismatch"),
+        ((MINDSPORE,), ValueError,
+         "For TensorScatterElements, 'input_x_shape', 'indices_shape' and 'updates_shape' dims must be greater than 1. "
+         "but got input_x_shape:[const vector]{}, indices_shape:[const vector]{}, updates_shape: [const vector]{}.",
+         "shape_mismatch", "mindspore/scatter-shape/rank0"),
+    ],
+}
+
+
+def category_names():
+    """The taxonomy's names, from reference/errors.cc (error_name)."""
+    with open(os.path.join(HERE, "..", "reference", "errors.cc"), encoding="utf-8") as f:
+        return set(re.findall(r'return "([a-z_]+)";', f.read()))
+
+
+class TableTest(unittest.TestCase):
+    def test_every_sample_gets_its_category(self):
+        for adapter, samples in SAMPLES.items():
+            table = load_table(adapter)
+            for versions, exc_type, message, category, where in samples:
+                for version in versions:
+                    with self.subTest(adapter=adapter, version=version, where=where):
+                        classify = classifier(table, version, FLAGS[adapter])
+                        self.assertEqual(classify(exc_type(message)), category, message)
+
+    def test_every_row_decides_a_sample(self):
+        for adapter, samples in SAMPLES.items():
+            table = load_table(adapter)
+            decided = set()
+            for versions, exc_type, message, _, _ in samples:
+                for version in versions:
+                    row = deciding_row(table, version, exc_type(message), FLAGS[adapter])
+                    if row is not None:
+                        decided.add(row)
+            for row in table:
+                with self.subTest(adapter=adapter, pattern=row.pattern):
+                    self.assertIn(row, decided, "no sample is classified by this row (dead or shadowed)")
+
+    def test_categories_are_the_taxonomy(self):
+        names = category_names()
+        self.assertIn("index_out_of_bounds", names)
+        for adapter in SAMPLES:
+            for row in load_table(adapter):
+                with self.subTest(adapter=adapter, pattern=row.pattern):
+                    self.assertTrue(row.category is None or row.category in names, row.category)
+
+    def test_rows_hold_only_in_their_range(self):
+        table = load_table("torch_adapter.py")
+        old = [row for row in table if row.until]
+        new = [row for row in table if row.since]
+        self.assertTrue(old and new)
+        on_113, on_215 = rows_for(table, T113), rows_for(table, T215)
+        for row in old:
+            self.assertIn(row, on_113)
+            self.assertNotIn(row, on_215)
+        for row in new:
+            self.assertIn(row, on_215)
+            self.assertNotIn(row, on_113)
+        # The texts themselves: a 1.13-only text is not classified on 2.15, and the other way round;
+        # each is classified by a row with a range.
+        for only, other in ((TORCH_113_ONLY, T215), (TORCH_215_ONLY, T113)):
+            for versions, exc_type, message, category, where in only:
+                with self.subTest(where=where, version=other):
+                    self.assertIsNone(classifier(table, other)(exc_type(message)), message)
+                    row = deciding_row(table, versions[0], exc_type(message), 0)
+                    self.assertTrue(row.since or row.until, row)
+        c113, c215 = classifier(table, T113), classifier(table, T215)
+        self.assertIsNone(c215(RuntimeError("Expected index [1, 3] to be smaller than self [2, 2] apart from dim 0")))
+        self.assertIsNone(c113(RuntimeError("Expected index [1, 3] to be no larger than self [2, 2] apart from "
+                                            "dimension 0")))
+        self.assertIsNone(c113(RuntimeError("ZeroDivisionError")))
+        self.assertEqual(c215(RuntimeError("ZeroDivisionError")), "index_out_of_bounds")
+
+    def test_range_bounds(self):
+        table = load_table("torch_adapter.py")
+        since_23 = [row for row in table if row.since == "2.3"]
+        until_23 = [row for row in table if row.until == "2.3"]
+        self.assertTrue(since_23 and until_23)
+        for version, old_holds in (("2.2.1", True), ("2.3.0", False), ("2.3", False), ("2.3.0rc1", False)):
+            rows = rows_for(table, version)
+            with self.subTest(version=version):
+                self.assertEqual(all(r in rows for r in until_23), old_holds)
+                self.assertEqual(all(r in rows for r in since_23), not old_holds)
+        # since is inclusive, until exclusive; a bound's missing parts are 0
+        row = Row(RuntimeError, "x", "invalid_argument", since="2.3", until="2.15")
+        self.assertEqual([row.applies_to(v) for v in ("2.2.9", "2.3", "2.14.1+cpu", "2.15.0", "3.0")],
+                         [False, True, True, False, False])
+
+    def test_unknown_message_is_none(self):
+        unknown = [RuntimeError("something else went wrong"), ValueError("bad value"), KeyError("dim"),
+                   RuntimeError("")]
+        for adapter in SAMPLES:
+            table = load_table(adapter)
+            versions = {v for sample in SAMPLES[adapter] for v in sample[0]}
+            for version in versions:
+                classify = classifier(table, version, FLAGS[adapter])
+                for exc in unknown:
+                    with self.subTest(adapter=adapter, version=version, exc=repr(exc)):
+                        self.assertIsNone(classify(exc))
+        # A known text under an exception class its row does not name is not placed either.
+        classify = classifier(load_table("torch_adapter.py"), T215)
+        self.assertEqual(classify(RuntimeError("ZeroDivisionError")), "index_out_of_bounds")
+        self.assertIsNone(classify(ZeroDivisionError("ZeroDivisionError")))
+        self.assertIsNone(classify(RuntimeError("ZeroDivisionError: integer division by zero in my own code")))
+        self.assertIsNone(classify(ValueError("index out of range in self")))
+
+    def test_unreadable_version_uses_open_rows_only(self):
+        table = load_table("torch_adapter.py")
+        rows = rows_for(table, "")
+        self.assertEqual(rows, [row for row in table if not row.since and not row.until])
+        self.assertEqual(rows_for(table, "unknown"), rows)
+
+
+class VersionTest(unittest.TestCase):
+    def test_parse(self):
+        self.assertEqual(parse_version("2.15.0+cu132"), (2, 15, 0))
+        self.assertEqual(parse_version("1.13.0a0+gitunknown"), (1, 13, 0))
+        self.assertEqual(parse_version("3.3.1"), (3, 3, 1))
+        self.assertEqual(parse_version("2.10.0rc1"), (2, 10, 0))
+        self.assertEqual(parse_version("r2.10"), (2, 10))
+        self.assertEqual(parse_version("v1.2.3.dev4"), (1, 2, 3))
+        self.assertEqual(parse_version("2.6.0.dev20240101+cpu"), (2, 6, 0))
+        for text in ("", None, "unknown", "+cu132", "a1"):
+            self.assertIsNone(parse_version(text), text)
+
+    def test_compare(self):
+        self.assertEqual(compare_versions("2.10", "2.10.0"), 0)
+        self.assertLess(compare_versions("1.13.0a0+gitunknown", "2.15"), 0)
+        self.assertLess(compare_versions("2.9.1", "2.10"), 0)  # numerically, not as text
+        self.assertGreater(compare_versions("2.15.0+cu132", "2.15"), -1)
+        self.assertGreater(compare_versions((3, 0), "2.99.9"), 0)
+
+    def test_row_checks_its_fields(self):
+        with self.assertRaises(TypeError):
+            Row("RuntimeError", "x", "invalid_argument")
+        with self.assertRaises(ValueError):
+            Row(RuntimeError, "x", "invalid_argument", since="two")
+        row = Row((RuntimeError, IndexError), "x", None, since="", until=None)
+        self.assertEqual((row.types, row.since, row.until), ((RuntimeError, IndexError), None, None))
+
+
+if __name__ == "__main__":
+    # common.py keeps fd 1 for the protocol and points stdout at stderr; unittest writes to stderr anyway.
+    assert common.PROTOCOL_VERSION >= 2
+    unittest.main()
