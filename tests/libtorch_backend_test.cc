@@ -177,10 +177,16 @@ TEST(LibTorchErrors, TakeAlongDimMessages) {
                                     "dimension 0"),
             ErrorCategory::ShapeMismatch);
   // dim=None on a non-contiguous operand: LibTorch's own view failure, no
-  // documented error (a recorded deviation, SEMANTICS.md T-TA8).
-  EXPECT_FALSE(
-      classify_libtorch_error("view size is not compatible with input tensor's size and stride (at least one "
-                              "dimension spans across two contiguous subspaces). Use .reshape(...) instead."));
+  // documented error (a recorded deviation, SEMANTICS.md T-TA11): placed
+  // only for take_along_dim (its row is scoped to that op), never elsewhere.
+  constexpr std::string_view kView =
+      "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
+      "contiguous subspaces). Use .reshape(...) instead.";
+  EXPECT_FALSE(classify_libtorch_error(kView));
+  EXPECT_FALSE(classify_libtorch_error(kView, kLibTorchBaselineVersion, "torch.gather"));
+  EXPECT_EQ(classify_libtorch_error(kView, kLibTorchBaselineVersion, "torch.take_along_dim"),
+            ErrorCategory::InvalidArgument);
+  EXPECT_EQ(classify_libtorch_error(kView, "2.15.0", "torch.take_along_dim"), ErrorCategory::InvalidArgument);
 }
 
 OpCall index_reduce_call(std::string op, int64_t dim, Tensor self, Tensor index, Tensor source,

@@ -117,8 +117,7 @@ TEST(LibTorchErrorTable, DefaultVersionIsTheBaseline) {
 
 TEST(LibTorchErrorTable, UnknownTextIsUnclassifiedAtEveryVersion) {
   for (std::string_view v : kMeasured)
-    EXPECT_EQ(classify_libtorch_error("view size is not compatible with input tensor's size and stride", v),
-              std::nullopt);
+    EXPECT_EQ(classify_libtorch_error("some new LibTorch complaint about view sizes", v), std::nullopt);
 }
 
 }  // namespace

@@ -98,6 +98,17 @@ constexpr LibTorchErrorRow kRows[] = {
     // bounds) that is an integer division by zero. The text names nothing,
     // so the row holds for this op only.
     {"ZeroDivisionError", "", C::IndexOutOfBounds, "2.0", "", "torch.take_along_dim", "ZeroDivisionError"},
+    // torch.take_along_dim without dim flattens with view(-1), which a
+    // transposed or gapped operand cannot take (1.13 and 2.15 alike): no
+    // documented error, an argument LibTorch refuses. The call's answer is an
+    // output (T-TA8), so this is a fail, listed as the known deviation T-TA11
+    // in specs/expectations/real-frameworks.json — the same category as the
+    // torch-python adapter's row. Scoped to the op: elsewhere the text would
+    // mean something else.
+    {"view size is not compatible with input tensor's size and stride", "", C::InvalidArgument, "", "",
+     "torch.take_along_dim",
+     "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
+     "contiguous subspaces). Use .reshape(...) instead."},
     // index_put_
     {"shape mismatch: value tensor of shape", "", C::ShapeMismatch, "", "", "",
      "shape mismatch: value tensor of shape [3, 4] cannot be broadcast to indexing result of shape [2, 4]"},
