@@ -95,3 +95,11 @@ endif()
 # NumPy, hence the venv's interpreter, as the adapters use.
 add_test(NAME adapter_classifiers
          COMMAND ${PROJECT_SOURCE_DIR}/.venv/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_classifiers.py)
+
+# specs/onnx is generated from ONNX's backend node tests
+# (scripts/import-onnx-tests, run with .venv-current's interpreter, which
+# holds onnx): --check fails when the checked-in files differ from what the
+# importer writes. Without .venv-current or onnx it fails (never skipped),
+# printing that onnx cannot be imported.
+add_test(NAME onnx_import_check
+         COMMAND ${PROJECT_SOURCE_DIR}/.venv-current/bin/python ${PROJECT_SOURCE_DIR}/scripts/import-onnx-tests --check)

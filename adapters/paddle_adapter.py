@@ -1,4 +1,5 @@
-"""Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU.
+"""Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
+its backward (paddle.scatter.backward) through paddle.grad.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -78,14 +79,26 @@ def from_paddle(tensor):
 
 
 def run(op, args, tensors):
-    if op != "paddle.scatter":
-        raise Unsupported("the paddle adapter runs paddle.scatter only")
+    if op not in OPS:
+        raise Unsupported("the paddle adapter runs paddle.scatter and its backward only")
     x = to_paddle(tensors["x"])
     index = to_paddle(tensors["index"])
     updates = to_paddle(tensors["updates"])
+    if op == "paddle.scatter":
+        return [from_paddle(paddle.scatter(x, index, updates, overwrite=args.get("overwrite", True)))]
+    # paddle.scatter.backward: x and updates as a user makes them trainable
+    # (stop_gradient=False; Paddle takes that on any dtype, integers too),
+    # the forward, then paddle.grad with the request's grad_output as it is:
+    # what Paddle checks of it (shape, dtype) is under test. An operand that
+    # does not reach the output gets zeros (allow_unused), its gradient.
+    x.stop_gradient = False
+    updates.stop_gradient = False
     out = paddle.scatter(x, index, updates, overwrite=args.get("overwrite", True))
-    return [from_paddle(out)]
+    grads = paddle.grad([out], [x, updates], [to_paddle(tensors["grad_output"])], allow_unused=True)
+    return [from_paddle(paddle.zeros_like(leaf) if g is None else g) for leaf, g in zip((x, updates), grads)]
 
 
-serve("paddle", paddle.__version__, {"paddle.scatter": ["overwrite"]}, run, classify,
-      framework=("paddle", paddle.__version__))
+# Each op with the arguments run() passes on to Paddle (common.serve declines any other).
+OPS = {"paddle.scatter": ["overwrite"], "paddle.scatter.backward": ["overwrite"]}
+
+serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__))

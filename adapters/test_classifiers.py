@@ -38,9 +38,12 @@ T113 = "1.13.0a0+gitunknown"  # Debian's python3-torch (.venv)
 T215 = "2.15.0+cu132"  # .venv-current
 PADDLE = "3.3.1"
 MINDSPORE = "2.10.0"
+ORT = "1.32.0"  # onnxruntime in .venv-current
+ONNX = "1.23.2"  # onnx (onnx.reference) in .venv-current
 
 # The flags each adapter compiles its table with (its classifier(...) call).
-FLAGS = {"torch_adapter.py": 0, "paddle_adapter.py": re.IGNORECASE, "mindspore_adapter.py": re.IGNORECASE}
+FLAGS = {"torch_adapter.py": 0, "paddle_adapter.py": re.IGNORECASE, "mindspore_adapter.py": re.IGNORECASE,
+         "onnxruntime_adapter.py": 0, "onnx_reference_adapter.py": 0}
 
 
 def load_table(adapter):
@@ -230,6 +233,17 @@ SAMPLES = {
          "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
          "contiguous subspaces). Use .reshape(...) instead.", "invalid_argument",
          "torch/take_along_dim-none/any-rank@transposed"),
+        # -- the backward ops (autograd's texts)
+        ((T113, T215), RuntimeError, "only Tensors of floating point dtype can require gradients", "unsupported_dtype",
+         "direct call: torch.scatter.backward, int64 self/src [3]/[2], index [0, 1]"),
+        ((T113, T215), RuntimeError,
+         "Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] has a shape of "
+         "torch.Size([3]).", "shape_mismatch",
+         "direct call: torch.gather.backward, input [3], index [0, 0, 2], grad_output [2]"),
+        ((T113, T215), RuntimeError,
+         "Function ScatterBackward0 returned an invalid gradient at index 1 - got [2, 2] but expected shape "
+         "compatible with [2, 3]", "shape_mismatch",
+         "direct call: torch.scatter.backward, dim 1, self [2, 3], index [2, 2], src [2, 3]"),
     ] + TORCH_113_ONLY + TORCH_215_ONLY,
     "paddle_adapter.py": [
         ((PADDLE,), RuntimeError,
@@ -276,6 +290,16 @@ SAMPLES = {
          "<= updates_dims[0], but received index_dims[0]:3 > updates_dims[0]:2.] (at "
          "/paddle/paddle/phi/infermeta/ternary.cc:2597)", "shape_mismatch",
          "paddle/scatter-shape/updates-shorter-than-index"),
+        # paddle.scatter.backward with a grad_output of fewer rows than x: paddle.grad does not check its shape, and
+        # the gather of grad_output's rows at index fails in the kernel. Paddle's words are an index out of range
+        # (of grad_output), and so is the category; the reference's shape_mismatch is a deviation
+        # (specs/expectations/real-frameworks.json).
+        ((PADDLE,), IndexError,
+         "(OutOfRange) The element of Index must be less than the size of input dim size of axis which is 2, but "
+         "received index element which is 2 in the 0 index.\n  [Hint: Expected p_index[i] < index_dim_size, but "
+         "received p_index[i]:2 >= index_dim_size:2.] (at /paddle/paddle/phi/kernels/funcs/gather.h:82)",
+         "index_out_of_bounds",
+         "direct call: paddle.scatter.backward, x [3, 2], index [2, 1], updates [2, 2], grad_output [2, 2]"),
     ],
     "mindspore_adapter.py": [
         ((MINDSPORE,), RuntimeError,
@@ -321,6 +345,74 @@ SAMPLES = {
          "For TensorScatterElements, 'input_x_shape', 'indices_shape' and 'updates_shape' dims must be greater than 1. "
          "but got input_x_shape:[const vector]{}, indices_shape:[const vector]{}, updates_shape: [const vector]{}.",
          "shape_mismatch", "mindspore/scatter-shape/rank0"),
+    ],
+    "onnxruntime_adapter.py": [
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running GatherND node. Name:'' Status Message: invalid index found, index = 2",
+         'index_out_of_bounds', 'onnx/gather-nd/index-too-large'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running ScatterElements node. Name:'' Status Message: indices element out of data bounds, idx=-3 must be within the inclusive range [-2,1]",
+         'index_out_of_bounds', 'direct call: ScatterElements index -3 on size 2'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running GatherElements node. Name:'' Status Message: /onnxruntime_src/onnxruntime/core/providers/cpu/tensor/gather_elements.cc:150 void onnxruntime::core_impl(const Tensor*, const Tensor*, Tensor*, int64_t, concurrency::ThreadPool*) [with Tin = long int; int64_t = long int] GatherElements op: Out of range value in index tensor",
+         'index_out_of_bounds', 'direct call: GatherElements index 2 on size 2'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running GatherElements node. Name:'' Status Message: /onnxruntime_src/onnxruntime/core/providers/common.h:31 int64_t onnxruntime::HandleNegativeAxis(int64_t, int64_t) IsAxisInRange(axis, tensor_rank) was false. axis 2 is not in valid range [-2,1]",
+         'dim_out_of_range', 'direct call: GatherElements axis 2 on rank 2'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running GatherElements node. Name:'' Status Message: GatherElements op: Rank of input 'data' needs to be equal to rank of input 'indices'",
+         'rank_mismatch', 'direct call: GatherElements rank-1 indices, rank-2 data'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running ScatterElements node. Name:'' Status Message: Indices must have the same rank as Input. Indices rank=1. Input rank=2",
+         'rank_mismatch', 'direct call: ScatterElements rank-1 indices'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running GatherElements node. Name:'' Status Message: GatherElements op: 'indices' shape should have values within bounds of 'data' shape. Invalid value in indices shape is: 3",
+         'shape_mismatch', 'direct call: GatherElements indices [1,3] on data [2,2]'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running ScatterElements node. Name:'' Status Message: Indices vs updates dimensions differs at position=1 2 vs 3",
+         'shape_mismatch', 'direct call: ScatterElements updates [1,3], indices [1,2]'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running ScatterElements node. Name:'' Status Message: Indices dim=3 at pos=1 is greater than input dim=2",
+         'shape_mismatch', 'direct call: ScatterElements indices [1,3] on data [2,2]'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running GatherND node. Name:'' Status Message: last dimension of indices must not be larger than rank of input tensor",
+         'shape_mismatch', 'onnx/gather-nd/k-exceeds-rank'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running GatherND node. Name:'' Status Message: GatherND: indices batch size (3) is not divisible by input batch size (2)",
+         'shape_mismatch', 'onnx/gather-nd/batch-shapes-differ'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running ScatterND node. Name:'' Status Message: updates tensor should have shape equal to indices.shape[:-1] + data.shape[indices.shape[-1]:]. updates shape: {1,3}, indices shape: {1,1}, data shape: {2,2}",
+         'shape_mismatch', 'onnx/scatter-nd/updates-shape'),
+        ((ORT,), Exception,
+         '[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model. In Node, ("", ScatterND, "", -1) : ("data": tensor(float),"indices": tensor(int64),"updates": tensor(float),) -> ("out": tensor(float),) , Error Unrecognized attribute: reduction for operator ScatterND',
+         'invalid_reduce', 'onnx/scatter-nd/add-at-opset-13'),
+        ((ORT,), Exception,
+         '[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model. In Node, ("", GatherND, "", -1) : ("data": tensor(int64),"indices": tensor(int64),) -> ("out": tensor(int64),) , Error Unrecognized attribute: batch_dims for operator GatherND',
+         'invalid_argument', 'onnx/gather-nd/batch-dims-opset-11'),
+        ((ORT,), Exception,
+         '[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model. In Node, ("", GatherND, "", -1) : ("data": tensor(int64),"indices": tensor(int64),) -> ("out": tensor(int64),) , Error No Op registered for GatherND with domain_version of 10',
+         'invalid_argument', 'onnx/gather-nd/opset-10'),
+        ((ORT,), Exception,
+         '[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model. In Node, ("", Scatter, "", -1) : ("data": tensor(float),"indices": tensor(int64),"updates": tensor(float),) -> ("out": tensor(float),) , Error Op registered for Scatter is deprecated in domain_version of 11',
+         'invalid_argument', 'direct call: Scatter at opset 11'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model. Type Error: Type 'tensor(int32)' of input parameter (indices) of operator (GatherND) in node () is invalid.",
+         'index_dtype', 'onnx/gather-nd/indices-int32'),
+        ((ORT,), Exception,
+         "[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model. Type Error: Type 'tensor(bfloat16)' of input parameter (data) of operator (GatherND) in node () is invalid.",
+         'unsupported_dtype', 'constructed from the indices text above (same check, data operand)'),
+        ((ORT,), Exception,
+         '[ONNXRuntimeError] : 1 : FAIL : Type Error: Type parameter (T) of Optype (ScatterND) bound to different types (tensor(float) and tensor(double) in node ().',
+         'dtype_mismatch', 'onnx/scatter-nd/updates-dtype'),
+    ],
+    "onnx_reference_adapter.py": [
+        ((ONNX,), IndexError, 'index 2 is out of bounds for axis 2 with size 2', 'index_out_of_bounds', 'onnx/gather-nd/index-too-large'),
+        ((ONNX,), IndexError, 'too many indices for array: array is 3-dimensional, but 4 were indexed', 'shape_mismatch', 'onnx/gather-nd/k-exceeds-rank'),
+        ((ONNX,), ValueError, 'Except for dimension 0, all dimensions of index and self should be the same size.', 'shape_mismatch', 'direct call: GatherElements indices [1,3] on data [2,2]'),
+        ((ONNX,), ValueError, 'cannot reshape array of size 8 into shape (3,2,2)', 'shape_mismatch', 'onnx/gather-nd/batch-shapes-differ'),
+        ((ONNX,), ValueError, 'could not broadcast input array from shape (3,) into shape (2,)', 'shape_mismatch', 'onnx/scatter-nd/updates-shape'),
+        ((ONNX,), IndexError, 'only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices', 'index_dtype', 'onnx/scatter-elements/index-dtype-float'),
+        ((ONNX,), IndexError, 'list assignment index out of range', 'dim_out_of_range', 'onnx/scatter-elements/axis-out-of-range'),
     ],
 }
 

@@ -4,7 +4,8 @@ Tensor.scatter_add_, torch.scatter_add, Tensor.scatter_reduce_,
 torch.scatter_reduce, torch.index_select, Tensor.index_add_,
 torch.index_add, Tensor.index_copy_, torch.index_copy, Tensor.index_fill_,
 torch.index_fill, Tensor.index_reduce_, torch.index_reduce and
-torch.take_along_dim, on CPU.
+torch.take_along_dim, on CPU; and the backward (`<op>.backward`) of
+torch.gather and of the scatter family through torch.autograd.grad.
 
     .venv/bin/python adapters/torch_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -24,7 +25,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import Row, WireTensor, classifier, serve  # noqa: E402
+from common import Row, Unsupported, WireTensor, classifier, serve  # noqa: E402
 
 import numpy as np  # noqa: E402  (common.py must take stdout first)
 
@@ -56,6 +57,20 @@ OPS = {
     "torch.index_reduce": ["dim", "reduce", "include_self"],
     "torch.take_along_dim": ["dim"],
 }
+# The backward ops (reference/op_table.h, OpSpec::backward_of): the forward's
+# operands and arguments plus grad_output; answered by run_backward. Each
+# maps to its differentiable operands, in the forward's operand order (the
+# order of the gradients it answers).
+DIFFERENTIABLE = {
+    "torch.gather": ("input",),
+    "torch.scatter_": ("self", "src"),
+    "torch.scatter": ("self", "src"),
+    "torch.scatter_add_": ("self", "src"),
+    "torch.scatter_add": ("self", "src"),
+    "torch.scatter_reduce_": ("self", "src"),
+    "torch.scatter_reduce": ("self", "src"),
+}
+OPS.update({forward + ".backward": OPS[forward] for forward in DIFFERENTIABLE})
 
 TORCH_DTYPES = {
     "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32,
@@ -153,6 +168,19 @@ CATEGORIES = [
     # is valid: SEMANTICS.md T-TA8, T-TA11; a known deviation in specs/expectations/real-frameworks.json): placed
     # as a refused argument (its layout) so the verdict is a fail against the expected outputs, not unclassified.
     Row(RuntimeError, r"view size is not compatible with input tensor's size and stride", "invalid_argument"),
+    # The backward ops (run_backward), autograd's own checks. A non-floating differentiable operand: "only Tensors
+    # of floating point dtype can require gradients" (1.13 and 2.15; older releases said "floating point and
+    # complex dtype").
+    Row(RuntimeError, r"only Tensors of floating point (and complex )?dtype can require gradients",
+        "unsupported_dtype"),
+    # grad_output not shaped like the forward's output: "Mismatch in shape: grad_output[0] has a shape of
+    # torch.Size([4]) and output[0] has a shape of torch.Size([3])."
+    Row(RuntimeError, r"Mismatch in shape: grad_output\[\d+\] has a shape of", "shape_mismatch"),
+    # src.shape != index.shape (002: "the backward pass is implemented only for src.shape == index.shape"): the
+    # gradient of src is gathered in index's shape, which autograd refuses for src: "Function ScatterBackward0
+    # returned an invalid gradient at index 1 - got [2, 2] but expected shape compatible with [2, 3]"
+    Row(RuntimeError, r"returned an invalid gradient at index \d+ - got \[.*\] but expected shape compatible with",
+        "shape_mismatch"),
 ]
 
 
@@ -302,8 +330,60 @@ def run_with_out(op, args, tensors):
     return [fresh(result)]
 
 
+BACKWARD_SUFFIX = ".backward"
+
+# autograd has no derivative for some forms of an op (scatter with reduce=:
+# "derivative for aten::scatter is not implemented"). The documents define
+# no gradient there either (the reference answers unspecified); it is no
+# documented error, so the call is answered unsupported, as a missing kernel.
+_NO_DERIVATIVE = "is not implemented"
+
+
+def run_backward(op, args, tensors):
+    """`<forward>.backward`: the gradients of the forward's output with
+    respect to each differentiable operand the call passes (grad_<operand>,
+    in operand order), as a user gets them: the operands become leaves that
+    require grad, the out-of-place form of the forward runs on them (an
+    in-place op's autograd runs it on a clone of self, and a leaf that
+    requires grad cannot be written in place), and torch.autograd.grad
+    takes the request's grad_output as it is (its layout and dtype: what
+    autograd checks of it and what it casts is under test). An operand
+    that does not reach the output gets zeros (allow_unused), which is its
+    gradient."""
+    forward = op[: -len(BACKWARD_SUFFIX)]
+    dim = args["dim"]
+    # detach(): a leaf with the operand's own layout (strides, offset,
+    # stride-0 expansions). A non-floating operand fails here, with
+    # autograd's "only Tensors of floating point dtype can require
+    # gradients", before the forward runs, as in a user's program.
+    operands = {name: as_torch(tensors[name]).detach().requires_grad_(True)
+                for name in DIFFERENTIABLE[forward] if name in tensors}
+    leaves = list(operands.values())  # the forward's operand order (dicts keep insertion order)
+    index = as_torch(tensors["index"])
+    if forward == "torch.gather":
+        result = torch.gather(operands["input"], dim, index)
+    elif forward in ("torch.scatter_", "torch.scatter"):
+        source = operands["src"] if "src" in operands else args["value"]
+        kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
+        result = torch.scatter(operands["self"], dim, index, source, **kwargs)
+    elif forward in ("torch.scatter_add_", "torch.scatter_add"):
+        result = torch.scatter_add(operands["self"], dim, index, operands["src"])
+    else:  # scatter_reduce(_); include_self absent: PyTorch's default (True), as the op table says
+        result = torch.scatter_reduce(operands["self"], dim, index, operands["src"], args["reduce"],
+                                      include_self=args.get("include_self", True))
+    try:
+        grads = torch.autograd.grad([result], leaves, [as_torch(tensors["grad_output"])], allow_unused=True)
+    except RuntimeError as exc:
+        if str(exc).startswith("derivative for ") and _NO_DERIVATIVE in str(exc):
+            raise Unsupported("torch %s has no derivative for this call (%s)" % (torch.__version__, exc))
+        raise
+    return [fresh(torch.zeros(leaf.shape, dtype=leaf.dtype) if g is None else g) for leaf, g in zip(leaves, grads)]
+
+
 def run_request(op, args, tensors):
     _storages.clear()
+    if op.endswith(BACKWARD_SUFFIX):
+        return run_backward(op, args, tensors)
     zero_d_select = op == "torch.index_select" and not tensors["input"].shape and tensors["index"].view().size > 1
     if "out" in tensors and not zero_d_select:  # T-IS7: run() gives torch room; the call is unspecified
         return run_with_out(op, args, tensors)

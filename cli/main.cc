@@ -124,7 +124,9 @@ int command_explain(const std::string& target, const std::string& case_id_option
   if (c.expect.kind == CaseExpect::Kind::Output || c.expect.kind == CaseExpect::Kind::OneOf) {
     fmt::print("\nthe document says ({}{}):\n", c.expect.kind == CaseExpect::Kind::OneOf ? "one of" : "output",
                c.expect.atol > 0 ? fmt::format(", atol {}", c.expect.atol) : "");
-    for (const Tensor& t : c.expect.outputs) fmt::print("  {}\n", render_tensor_values(t, 1024));
+    for (size_t i = 0; i < c.expect.outputs.size(); ++i)
+      fmt::print("  {}{}\n", i < c.expect.output_names.size() ? c.expect.output_names[i] + ": " : "",
+                 render_tensor_values(c.expect.outputs[i], 1024));
   } else {
     fmt::print("\nthe document says: {}\n", document_expectation_summary(c.expect));
   }

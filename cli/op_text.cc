@@ -11,6 +11,9 @@ std::string operand_line(const OpSpec& op, const OperandSpec& o) {
   std::string s = fmt::format("  operand {}: {}, {}", o.name, operand_role_name(o.role), o.dtypes.describe());
   if (!o.or_arg.empty()) s += fmt::format(" (or args.{}, exactly one of the two)", o.or_arg);
   if (o.name == op.data_operand) s += " [the dtype backends are asked about]";
+  if (o.differentiable) s += " [differentiable]";
+  if (!op.backward_of.empty() && o.name == kGradOutput)
+    s += " [the upstream gradient: shaped and typed like " + op.backward_of + "'s output]";
   return s;
 }
 
@@ -37,6 +40,16 @@ std::vector<std::string> describe_op(const OpSpec& op, const OpCall* call) {
   for (const OperandSpec& o : op.operands) lines.push_back(operand_line(op, o));
   if (op.args.empty()) lines.push_back("  args: none");
   for (const ArgSpec& a : op.args) lines.push_back(arg_line(a, call));
+  if (!op.backward_of.empty()) {
+    std::vector<std::string> grads;
+    for (const OperandSpec& o : op.operands)
+      if (o.differentiable) grads.push_back(fmt::format("grad_{} (shape and dtype of {})", o.name, o.name));
+    lines.push_back(
+        fmt::format("  outputs: {}, one per differentiable operand the call passes; asked for with a "
+                    "backward block on {} (specs/FORMAT.md)",
+                    fmt::join(grads, ", "), op.backward_of));
+    return lines;
+  }
   lines.push_back(
       op.in_place
           ? fmt::format("  output: {}, written in place", op.output)
@@ -46,6 +59,9 @@ std::vector<std::string> describe_op(const OpSpec& op, const OpCall* call) {
                 : op.output_shape == OutputShape::BroadcastAlongDim
                     ? " broadcast with the index's apart from dim, the index's size along dim (no dim: 1-D of the "
                       "index's numel)"
+                : op.output_shape == OutputShape::GatherND
+                    ? " replaced by indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:] (each index "
+                      "tuple selects a slice)"
                     : "",
                 op.output_dtype_of));
   return lines;

@@ -408,6 +408,12 @@ struct DialectKnobs {
   // op table's dtypes, for a framework version: then int32 is drawn as often
   // as a documented dtype.
   bool (*int32_index_valid)(const std::string& framework_version) = nullptr;
+  // ONNX ScatterElements: updates has exactly indices' shape (PyTorch's src
+  // may be larger in every dim); one dim is sometimes one off (an error).
+  bool source_shape_is_index = false;
+  // ONNX: the op's opset is an argument (`opset`), drawn across the op's
+  // versions (onnx_opsets), and `reduction` is drawn against it.
+  bool opset_argument = false;
 };
 
 const DialectKnobs& knobs_for(std::string_view dialect) {
@@ -425,7 +431,14 @@ const DialectKnobs& knobs_for(std::string_view dialect) {
   static const DialectKnobs kPaddle{
       .framework_versions = {"", "2.6", "3.0", "3.3"},
       .negatives_in_range = [](const std::string& version) { return ref::rule_holds("PD-B3", version); }};
+  // onnx: negative index values wrap in every version of the ops drawn
+  // (the opset is an argument, drawn by draw_onnx_args).
+  static const DialectKnobs kOnnx{.framework_versions = {},
+                                  .negatives_in_range = [](const std::string&) { return true; },
+                                  .source_shape_is_index = true,
+                                  .opset_argument = true};
   static const DialectKnobs kDefault{};
+  if (dialect == "onnx") return kOnnx;
   if (dialect == "torch") return kTorch;
   if (dialect == "mindspore") return kMindspore;
   if (dialect == "paddle") return kPaddle;
@@ -456,6 +469,7 @@ Roles roles_of(const OpSpec& op) {
     if (o.role == OperandRole::Read && &o != r.data && !r.source) r.source = &o;
   // index_select reads input along dim and has no source.
   const bool needs_source = op.family != ShapeFamily::Gather && op.family != ShapeFamily::TakeAlongDim &&
+                            op.family != ShapeFamily::GatherND &&
                             !(op.family == ShapeFamily::IndexAlongDim && !r.source);
   if (!r.data || !r.index || (needs_source && !r.source))
     throw std::logic_error("op table entry " + op.id + " lacks the operands its shape family needs");
@@ -546,7 +560,14 @@ void scatter_elements_case(Draw& g) {
   ElementwiseShapes e = draw_elementwise(g);
   const OperandSpec& source = *g.roles.source;
   const bool use_arg = !source.or_arg.empty() && c.chance(25);
-  const Shape src_shape = source_shape_near(c, e.index);
+  Shape src_shape = source_shape_near(c, e.index);
+  if (g.knobs.source_shape_is_index) {
+    src_shape = e.index;
+    if (!src_shape.empty() && c.chance(4)) {
+      const size_t d = c.below(static_cast<uint32_t>(src_shape.size()));
+      src_shape[d] = std::max<int64_t>(0, src_shape[d] + (c.below(2) ? 1 : -1));
+    }
+  }
   if (c.chance(3)) e.index = change_rank(c, e.index);
   g.put(*g.roles.data, data_tensor(c, e.dtype, e.data));
   g.put(*g.roles.index, index_tensor(c, g.element_index_dtype(), e.index, e.size, g.negatives_valid));
@@ -679,6 +700,169 @@ void take_along_dim_case(Draw& g) {
   g.put(*g.roles.index, index_tensor(c, index_t, index_shape, s, g.negatives_valid));
 }
 
+// An ND index (ONNX GatherND / ScatterND) of `shape` whose last dim holds
+// tuples into `data` from dim `first` on: component j bounded by
+// data[first + j] (1 past data's rank). Values mostly in [0, s), sometimes
+// negative within [-s, 0) (they wrap), rarely s or -s - 1 (out of range);
+// one mode repeats a single tuple (every position meets one target) and one
+// draws from two values per component (heavy duplicates).
+Tensor nd_index_tensor(Choices& c, const Shape& shape, const Shape& data, int64_t first) {
+  Tensor out = Tensor::zeros(DType::Int64, shape);
+  if (out.numel() == 0) return out;
+  const uint32_t mode = c.below(10);
+  const int64_t k = shape.back();
+  std::vector<int64_t> repeated(static_cast<size_t>(std::max<int64_t>(k, 0)));
+  const auto bound = [&](int64_t j) {
+    const int64_t d = first + j;
+    return d >= 0 && d < static_cast<int64_t>(data.size()) ? data[static_cast<size_t>(d)] : 1;
+  };
+  for (int64_t j = 0; j < k; ++j) repeated[static_cast<size_t>(j)] = bound(j) == 0 ? 0 : c.between(0, bound(j) - 1);
+  Shape idx(shape.size(), 0);
+  do {
+    const int64_t j = idx.back(), s = bound(j);
+    int64_t v = 0;
+    if (mode <= 3) {
+      v = s == 0 ? 0 : c.between(0, s - 1);
+    } else if (mode == 4) {
+      v = repeated[static_cast<size_t>(j)];
+    } else if (mode == 5) {
+      v = c.below(2) ? std::max<int64_t>(s - 1, 0) : (c.below(2) ? 0 : -1);
+    } else if (mode <= 7) {
+      v = s == 0 ? 0 : c.between(-s, s - 1);
+    } else {
+      switch (c.below(20)) {
+        case 16:
+          v = -s;
+          break;
+        case 17:
+          v = s - 1;
+          break;
+        case 18:
+          v = s;
+          break;
+        case 19:
+          v = -s - 1;
+          break;
+        default:
+          v = s == 0 ? 0 : c.between(0, s - 1);
+      }
+    }
+    out.set_bits_at(idx, bits_from_value(DType::Int64, Value::of_int(v)));
+  } while (next_index(idx, shape));
+  return out;
+}
+
+// A few leading index dims (0 to 2 of them, sizes 0..3), kept small.
+Shape nd_lead_dims(Choices& c) {
+  Shape lead(c.below(3));
+  for (auto& d : lead) d = c.chance(8) ? 0 : c.between(1, 3);
+  return lead;
+}
+
+// ONNX GatherND(data, indices, batch_dims): indices.shape = data[:b] ++
+// lead ++ [k], k in [1, r - b]; sometimes batch_dims outside [0, min(q, r)),
+// a batch dim that differs, k of 0 or r - b + 1, or an index dtype other
+// than int64 (errors). batch_dims absent half the time it is 0.
+void gather_nd_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
+  int64_t rank = pick_rank(c);
+  if (rank == 0 && !c.chance(30)) rank = 1;  // rank 0 is an error: keep it rarer
+  if (rank > 4 && !c.chance(30)) rank = 3;
+  Shape data_shape = pick_shape(c, rank);
+  clamp_numel(data_shape);
+  int64_t b = 0;
+  if (rank >= 2 && c.chance(35)) b = c.between(1, rank - 1);
+  if (c.chance(4)) b = c.below(2) ? -1 : rank;  // outside [0, min(q, r)): an error
+  const int64_t room = std::max<int64_t>(rank - std::max<int64_t>(b, 0), 0);
+  int64_t k = room == 0 ? 1 : c.between(1, room);
+  if (c.chance(4)) k = c.below(2) ? 0 : room + 1;  // an error
+  Shape index_shape;
+  for (int64_t d = 0; d < b && d < rank; ++d) index_shape.push_back(data_shape[static_cast<size_t>(d)]);
+  if (b > 0 && c.chance(5)) index_shape[c.below(static_cast<uint32_t>(index_shape.size()))] += 1;  // batch mismatch
+  for (int64_t d : nd_lead_dims(c)) index_shape.push_back(d);
+  index_shape.push_back(k);
+  clamp_numel(index_shape);
+  if (b != 0 || c.chance(50)) g.call.set_arg("batch_dims", Arg::of_int(b));
+  g.put(*g.roles.data, data_tensor(c, t, data_shape));
+  Tensor indices = nd_index_tensor(c, index_shape, data_shape, std::max<int64_t>(b, 0));
+  const DType index_t = pick_dtype_for(c, *g.roles.index);
+  if (index_t != DType::Int64) indices = Tensor::zeros(index_t, index_shape);  // an index dtype error
+  g.put(*g.roles.index, std::move(indices));
+}
+
+// ONNX ScatterND(data, indices, updates): indices.shape = lead ++ [k], k in
+// [1, r]; updates.shape = lead ++ data[k:], its dtype data's; sometimes k of
+// r + 1, updates one off in a dim or of another rank or dtype (errors).
+void scatter_nd_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
+  int64_t rank = pick_rank(c);
+  if (rank == 0 && !c.chance(30)) rank = 1;
+  if (rank > 4 && !c.chance(30)) rank = 3;
+  Shape data_shape = pick_shape(c, rank);
+  clamp_numel(data_shape);
+  int64_t k = rank == 0 ? 1 : c.between(1, rank);
+  if (c.chance(4)) k = rank + 1;  // an error
+  const Shape lead = nd_lead_dims(c);
+  Shape index_shape = lead;
+  index_shape.push_back(k);
+  clamp_numel(index_shape);
+  Shape updates_shape(index_shape.begin(), index_shape.end() - 1);
+  for (int64_t d = std::min(k, rank); d < rank; ++d) updates_shape.push_back(data_shape[static_cast<size_t>(d)]);
+  clamp_numel(updates_shape);
+  if (!updates_shape.empty() && c.chance(5)) {
+    const size_t d = c.below(static_cast<uint32_t>(updates_shape.size()));
+    updates_shape[d] = std::max<int64_t>(0, updates_shape[d] + (c.below(2) ? 1 : -1));
+  }
+  if (c.chance(3)) updates_shape = change_rank(c, updates_shape);
+  g.put(*g.roles.data, data_tensor(c, t, data_shape));
+  Tensor indices = nd_index_tensor(c, index_shape, data_shape, 0);
+  const DType index_t = pick_dtype_for(c, *g.roles.index);
+  if (index_t != DType::Int64) indices = Tensor::zeros(index_t, index_shape);
+  g.put(*g.roles.index, std::move(indices));
+  const DType u_t = c.chance(3) ? pick_dtype_for(c, *g.roles.source) : t;
+  g.put(*g.roles.source, data_tensor(c, u_t, updates_shape));
+}
+
+// The versions of each ONNX op's schema (onnx 1.23: the opsets at which
+// its documentation changed); the first is where the op begins.
+std::vector<int64_t> onnx_opsets(std::string_view op) {
+  if (op == "onnx.GatherElements") return {11, 13};
+  if (op == "onnx.ScatterElements") return {11, 13, 16, 18};
+  if (op == "onnx.Scatter") return {9, 11};
+  if (op == "onnx.GatherND") return {11, 12, 13};
+  if (op == "onnx.ScatterND") return {11, 13, 16, 18};
+  return {};
+}
+
+// ONNX's opset and reduction: the opset absent (the table's default, the
+// latest) half the time, else one of the op's versions, or (1 in 20)
+// one below the first (an error); reduction absent or none 3 times in 5,
+// else add / mul / max / min whatever the opset (invalid below 16 / 18),
+// or (1 in 20) a string ONNX does not define.
+void draw_onnx_args(Choices& c, const OpSpec& op, OpCall& call) {
+  const std::vector<int64_t> opsets = onnx_opsets(op.id);
+  if (const ArgSpec* opset = op.arg("opset"); opset && !opsets.empty() && c.chance(50)) {
+    int64_t v = opsets[c.below(static_cast<uint32_t>(opsets.size()))];
+    if (c.chance(5)) v = c.below(2) ? opsets.front() - 1 : 1;
+    call.set_arg(opset->name, Arg::of_int(v));
+  }
+  if (const ArgSpec* reduction = op.arg("reduction")) {
+    const uint32_t r = c.below(20);
+    if (r < 8) return;
+    if (r < 12) {
+      call.set_arg(reduction->name, Arg::of_string("none"));
+    } else if (r < 19) {
+      static constexpr std::array<const char*, 4> kReductions = {"add", "mul", "max", "min"};
+      call.set_arg(reduction->name, Arg::of_string(kReductions[c.below(kReductions.size())]));
+    } else {
+      const std::vector<std::string> invalid = invalid_strings(*reduction);
+      call.set_arg(reduction->name, Arg::of_string(invalid[c.below(static_cast<uint32_t>(invalid.size()))]));
+    }
+  }
+}
+
 // PyTorch's out= (T-OUT*), for ops that take one: correctly shaped in any
 // layout (expanded included), of another dtype, mis-shaped (empty or not),
 // or a view into an operand's storage — the very same view (T-OUT4/5) or
@@ -726,6 +910,34 @@ void draw_out(Choices& c, const OpSpec& op, const OperandSpec& out_spec, OpCall&
   call.tensors[out_spec.name] = with_layout(c, data_tensor(c, dtype, shape));
 }
 
+// A backward op (`<op>.backward`): a forward call of its op as the
+// generator draws it (valid or not), out= dropped, and an upstream
+// gradient shaped and typed like the forward's output, sometimes not (the
+// backward's own shape and dtype rules), in a drawn layout.
+OpCall backward_call(Choices& c, const OpSpec& backward) {
+  const OpSpec& forward = op_spec(backward.backward_of);
+  // Mostly floating data: gradients of other dtypes are one error (a few
+  // draws keep reaching it).
+  OpCall call = generate_call_for(c, forward);
+  for (int tries = 0; tries < 3; ++tries) {
+    const Tensor* data = call.tensor(forward.data_operand);
+    if (!data || is_floating(data->dtype())) break;
+    call = generate_call_for(c, forward);
+  }
+  call.op = backward.id;
+  if (const OperandSpec* out = out_operand(forward)) call.tensors.erase(out->name);
+  const Tensor* dtype_of = call.tensor(forward.output_dtype_of);
+  DType dtype = dtype_of ? dtype_of->dtype() : DType::Float32;
+  std::optional<Shape> shape = output_shape_of(forward, call);
+  if (!shape || c.chance(5)) {
+    shape = pick_shape(c, pick_rank(c));
+    clamp_numel(*shape);
+  }
+  if (c.chance(3)) dtype = kAllDTypes[c.below(kNumDTypes)];
+  call.tensors[std::string(kGradOutput)] = with_layout(c, data_tensor(c, dtype, *shape));
+  return call;
+}
+
 }  // namespace
 
 OpCall generate_call(Choices& choices) {
@@ -739,6 +951,7 @@ OpCall generate_call(Choices& choices, const std::vector<const OpSpec*>& ops) {
 }
 
 OpCall generate_call_for(Choices& choices, const OpSpec& op) {
+  if (!op.backward_of.empty()) return backward_call(choices, op);
   OpCall call;
   call.op = op.id;
   const DialectKnobs& knobs = knobs_for(op.dialect);
@@ -763,16 +976,27 @@ OpCall generate_call_for(Choices& choices, const OpSpec& op) {
     case ShapeFamily::TakeAlongDim:
       take_along_dim_case(draw);
       break;
+    case ShapeFamily::GatherND:
+      gather_nd_case(draw);
+      break;
+    case ShapeFamily::ScatterND:
+      scatter_nd_case(draw);
+      break;
   }
   // Every other argument by its declared type: not the axis (drawn with the
   // shapes) and not an operand's alternative (drawn instead of the operand).
-  const ArgSpec* axis = op.family == ShapeFamily::RowScatter ? nullptr : axis_arg(op);
+  const bool nd = op.family == ShapeFamily::GatherND || op.family == ShapeFamily::ScatterND;
+  const ArgSpec* axis = op.family == ShapeFamily::RowScatter || nd ? nullptr : axis_arg(op);
   for (const ArgSpec& arg : op.args) {
     if (&arg == axis) continue;
+    // Drawn by the ND builders (batch_dims) and draw_onnx_args (opset, reduction).
+    if (nd && arg.name == "batch_dims") continue;
+    if (knobs.opset_argument && (arg.name == "opset" || arg.name == "reduction")) continue;
     const bool is_alternative =
         std::any_of(op.operands.begin(), op.operands.end(), [&](const OperandSpec& o) { return o.or_arg == arg.name; });
     if (!is_alternative) draw_arg(choices, arg, call);
   }
+  if (knobs.opset_argument) draw_onnx_args(choices, op, call);
   if (const OperandSpec* out = out_operand(op); out && choices.chance(30)) draw_out(choices, op, *out, call);
   return call;
 }

@@ -150,6 +150,14 @@ Case repro_case(const Trial& trial, const std::string& backend_name) {
   } else if (e.outputs && !e.outputs->empty()) {
     c.expect.kind = CaseExpect::Kind::Output;
     c.expect.outputs = {e.outputs->front().exact};
+    const OpSpec* op = find_op(trial.call.op);
+    if (op && !op->backward_of.empty()) {  // every gradient, by name (the backward block's grads)
+      c.expect.outputs.clear();
+      for (const ExpectedTensor& g : *e.outputs) {
+        c.expect.outputs.push_back(g.exact);
+        c.expect.output_names.push_back(g.name);
+      }
+    }
     if (const size_t loose = loose_elements(e))
       example += fmt::format(
           " (the reference allows a set or interval at {} element(s); the output written is its "

@@ -23,10 +23,13 @@ struct Provenance {
 struct CaseExpect {
   enum class Kind { Output, OneOf, Error, Unspecified };
   Kind kind = Kind::Output;
-  std::vector<Tensor> outputs;  // Output: one tensor; OneOf: the alternatives
+  std::vector<Tensor> outputs;  // Output: one tensor (a backward: one per gradient); OneOf: the alternatives
   double atol = 0.0;            // Output/OneOf: the document printed rounded values
   std::optional<ErrorCategory> error;
   std::string text;  // Error: the document's message; Unspecified: the reason
+  // A backward case's Output: the gradients' names, in output order
+  // ("grad_self", "grad_src"); empty otherwise.
+  std::vector<std::string> output_names;
 };
 
 struct Erratum {

@@ -298,10 +298,16 @@ Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, 
 namespace {
 
 // Is the document's tensor allowed by the reference's output?
+// `which`: the output it is (a backward's gradients are several).
 std::optional<std::string> document_tensor_rejected(const Case& c, const Expectation& exp, const Tensor& doc,
-                                                    double atol) {
-  if (!exp.outputs || exp.outputs->size() != 1) return fmt::format("reference gives {}", exp.summary());
-  const ExpectedTensor& want = exp.outputs->front();
+                                                    double atol, size_t which = 0) {
+  const size_t count = std::max<size_t>(c.expect.output_names.size(), 1);
+  if (!exp.outputs || exp.outputs->size() != count || which >= count)
+    return fmt::format("reference gives {}", exp.summary());
+  const ExpectedTensor& want = (*exp.outputs)[which];
+  if (!c.expect.output_names.empty() && want.name != c.expect.output_names[which])
+    return fmt::format("the document gives {} where the reference's output is {}", c.expect.output_names[which],
+                       want.name);
   if (doc.dtype() != want.exact.dtype())
     return fmt::format("dtype {} but the reference's output is {}", dtype_name(doc.dtype()),
                        dtype_name(want.exact.dtype()));
@@ -339,7 +345,8 @@ Verdict check_document_expectation(const Case& c, const Expectation& exp) {
       if (doc.outputs.empty())
         return Verdict::error(fmt::format("{}: case {}: field expect: no output given", c.file, c.id));
       for (size_t i = 0; i < doc.outputs.size(); ++i) {
-        if (auto bad = document_tensor_rejected(c, exp, doc.outputs[i], doc.atol)) {
+        const size_t which = doc.output_names.empty() ? 0 : i;
+        if (auto bad = document_tensor_rejected(c, exp, doc.outputs[i], doc.atol, which)) {
           const std::string which =
               doc.kind == CaseExpect::Kind::OneOf ? fmt::format("one_of[{}]: ", i) : std::string();
           return Verdict::fail(which + *bad);

@@ -48,7 +48,7 @@ std::vector<ExpectationEntry> load_expectation_file(const std::string& path) {
     if (!e.is_object()) throw SpecError(path, "", "entries[" + std::to_string(i) + "]", "must be an object");
     for (const auto& [key, value] : e.items())
       if (key != "case" && key != "clause" && key != "op" && key != "backend" && key != "reason" && key != "link" &&
-          key != "framework" && key != "versions")
+          key != "framework" && key != "versions" && key != "intermittent")
         throw SpecError(path, "", "entries[" + std::to_string(i) + "]." + key, "unknown field");
     ExpectationEntry x;
     if (!e.contains("case") && !e.contains("clause"))
@@ -61,6 +61,11 @@ std::vector<ExpectationEntry> load_expectation_file(const std::string& path) {
     x.reason = required_string(e, path, i, "reason");
     if (e.contains("link")) x.link = required_string(e, path, i, "link");
     if (e.contains("framework")) x.framework = required_string(e, path, i, "framework");
+    if (e.contains("intermittent")) {
+      if (!e["intermittent"].is_boolean())
+        throw SpecError(path, "", "entries[" + std::to_string(i) + "].intermittent", "expected true or false");
+      x.intermittent = e["intermittent"].get<bool>();
+    }
     if (e.contains("versions")) {
       x.versions = required_string(e, path, i, "versions");
       const std::string field = "entries[" + std::to_string(i) + "].versions";
@@ -124,6 +129,7 @@ Verdict apply_expectation(const ExpectationEntry& entry, Verdict v) {
     case Verdict::Kind::Unclassified:
       return {Verdict::Kind::XFail, "expected " + std::string(verdict_name(v.kind)) + ", " + why + "; " + v.detail};
     case Verdict::Kind::Pass:
+      if (entry.intermittent) return {Verdict::Kind::Pass, "passed this time; intermittently " + why};
       return {Verdict::Kind::XPass, "passed although " + why};
     default:
       return v;
@@ -142,6 +148,7 @@ size_t write_expectation_file(const std::string& path, const std::vector<Expecta
     if (!e.framework.empty()) j["framework"] = e.framework;
     if (!e.versions.empty()) j["versions"] = e.versions;
     if (!e.link.empty()) j["link"] = e.link;
+    if (e.intermittent) j["intermittent"] = true;
     return j;
   };
   for (const ExpectationEntry& e : existing) doc["entries"].push_back(to_json(e));

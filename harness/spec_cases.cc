@@ -3,6 +3,7 @@
 // table (reference/op_table.h): which operands and arguments an op takes,
 // each argument's type, the either-operand-or-argument rules
 // (check_signature), and the dtype of the output.
+#include <algorithm>
 #include <limits>
 
 #include "harness/spec_loader.h"
@@ -69,13 +70,28 @@ class CaseBuilder {
     c.call.op = j_.at("op").get<std::string>();
     const OpSpec* op = find_op(c.call.op);
     if (!op) fail(field("op"), "unknown op \"" + c.call.op + "\"");
+    if (!op->backward_of.empty())
+      fail(field("op"), c.call.op + " is a backward op: name the forward op " + op->backward_of +
+                            " and ask for its gradients with a backward block");
     c.source = provenance();
     c.call.framework_version = c.source.doc_version;
-    read_args(*op, c.call);
-    read_inputs(*op, c.call);
+    // A backward case runs the op's backward (`<op>.backward`): the forward
+    // operands plus backward.grad_output; its expectation is backward.expect.
+    const OpSpec* run_op = op;
+    if (j_.contains("backward")) {
+      run_op = backward_op(*op);
+      if (!run_op) fail(field("backward"), op->id + " has no documented backward (" + ops_with_backward() + " have)");
+      if (j_.contains("expect"))
+        fail(field("expect"), "a backward case gives what is expected in backward.expect, not here");
+      c.call.op = run_op->id;
+    } else if (!j_.contains("expect")) {
+      fail(field("expect"), "missing: every case says what is expected (or asks for a backward)");
+    }
+    read_args(*run_op, c.call);
+    read_inputs(*run_op, c.call);
     const Tensor* dtype_source = c.call.tensor(op->output_dtype_of);
     const std::optional<DType> output_dtype = dtype_source ? std::optional(dtype_source->dtype()) : std::nullopt;
-    c.expect = read_expect(output_dtype);
+    c.expect = run_op == op ? read_expect(output_dtype) : read_backward_expect(*run_op, c.call);
     if (j_.contains("erratum")) {
       const json& e = j_["erratum"];
       Erratum erratum{e.at("document").get<std::string>(), e.at("claim").get<std::string>(), std::nullopt};
@@ -141,18 +157,58 @@ class CaseBuilder {
   // before any tensor is built.
   void read_inputs(const OpSpec& op, OpCall& call) {
     const json& inputs = j_.at("inputs");
+    const bool backward = !op.backward_of.empty();
     for (const auto& [name, value] : inputs.items()) {
+      if (backward && name == kGradOutput)
+        fail(field("inputs." + name), "the upstream gradient goes in backward.grad_output");
       if (!op.operand(name))
         fail(field("inputs." + name),
              op.id + " has no operand " + name + " (its operands: " + names_of(op.operands) + ")");
       call.tensors.emplace(name, Tensor());
     }
+    if (backward) call.tensors.emplace(kGradOutput, Tensor());
     if (const std::optional<SignatureProblem> problem = check_signature(call))
       fail(field(problem->field), problem->message);
     for (const auto& [name, value] : inputs.items())
       if (!value.contains("view_of")) call.tensors[name] = tensor(value, field("inputs." + name), std::nullopt);
     for (const auto& [name, value] : inputs.items())
       if (value.contains("view_of")) call.tensors[name] = view(inputs, name, value, call);
+    if (backward)
+      call.tensors[std::string(kGradOutput)] =
+          tensor(j_["backward"]["grad_output"], field("backward.grad_output"), std::nullopt);
+  }
+
+  // backward.expect: {"grads": {OPERAND: tensor, ...}} (one per
+  // differentiable operand the call passes, each defaulting to its
+  // operand's dtype), {"error": ...} or {"unspecified": ...}.
+  CaseExpect read_backward_expect(const OpSpec& op, const OpCall& call) {
+    const json& e = j_["backward"]["expect"];
+    if (!e.contains("grads")) return read_expect_object(e, "backward.expect", std::nullopt);
+    CaseExpect expect;
+    expect.kind = CaseExpect::Kind::Output;
+    const std::vector<std::string> wanted = grad_operands(op, call);
+    std::string listed;
+    for (const std::string& name : wanted) listed += (listed.empty() ? "" : ", ") + name;
+    for (const auto& [name, value] : e["grads"].items())
+      if (std::find(wanted.begin(), wanted.end(), name) == wanted.end())
+        fail(field("backward.expect.grads." + name),
+             "is not a differentiable operand of this call (the gradients it has: " + listed + ")");
+    for (const std::string& name : wanted) {
+      if (!e["grads"].contains(name))
+        fail(field("backward.expect.grads"), "misses " + name + " (give every gradient: " + listed + ")");
+      expect.outputs.push_back(
+          tensor(e["grads"][name], field("backward.expect.grads." + name), call.tensor(name)->dtype()));
+      expect.output_names.push_back(grad_name(name));
+    }
+    if (e.contains("atol")) expect.atol = e["atol"].get<double>();
+    return expect;
+  }
+
+  static std::string ops_with_backward() {
+    std::string names;
+    for (const OpSpec& o : op_table())
+      if (!o.backward_of.empty()) names += (names.empty() ? "" : ", ") + o.backward_of;
+    return names;
   }
 
   // {"view_of": OPERAND, "shape", "strides"?, "offset"?}: a view of another
@@ -186,7 +242,11 @@ class CaseBuilder {
   }
 
   CaseExpect read_expect(std::optional<DType> output_dtype) {
-    const json& e = j_.at("expect");
+    return read_expect_object(j_.at("expect"), "expect", output_dtype);
+  }
+
+  CaseExpect read_expect_object(const json& e, const std::string& at, std::optional<DType> output_dtype) {
+    auto field = [&](std::string_view member) { return join_path(path_, at + std::string(member).substr(6)); };
     CaseExpect expect;
     if (e.contains("output")) {
       expect.kind = CaseExpect::Kind::Output;
@@ -205,7 +265,8 @@ class CaseBuilder {
       expect.kind = CaseExpect::Kind::Unspecified;
       expect.text = e["unspecified"].get<std::string>();
     } else {
-      fail(field("expect"), "needs one of output, one_of, error, unspecified");
+      fail(field("expect"), at == "expect" ? "needs one of output, one_of, error, unspecified"
+                                           : "needs one of grads, error, unspecified");
     }
     if (e.contains("atol")) expect.atol = e["atol"].get<double>();
     return expect;

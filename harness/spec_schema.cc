@@ -91,6 +91,9 @@ json generate_spec_schema(const json& structural) {
   std::map<std::string, std::pair<Arg::Type, std::vector<std::string>>> args;
   std::map<std::string, std::vector<std::string>> operands;
   for (const OpSpec& op : op_table()) {
+    // A backward op is asked for with a backward block on its forward op:
+    // not an `op`, and its grad_output is not an input.
+    if (!op.backward_of.empty()) continue;
     op_ids.push_back(op.id);
     for (const ArgSpec& a : op.args) {
       auto [it, fresh] = args.try_emplace(a.name, a.type, std::vector<std::string>{});

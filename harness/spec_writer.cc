@@ -9,6 +9,7 @@
 #include <map>
 
 #include "harness/spec_loader.h"
+#include "reference/op_table.h"
 
 namespace sp {
 
@@ -106,7 +107,11 @@ json tensor_to_json(const Tensor& t) {
 }
 
 json case_to_json(const Case& c) {
-  json j = {{"id", c.id}, {"op", c.call.op}};
+  // A backward call is written as its forward op with a backward block
+  // (FORMAT.md): grad_output and the expected gradients go there.
+  const OpSpec* op = find_op(c.call.op);
+  const bool backward = op && !op->backward_of.empty();
+  json j = {{"id", c.id}, {"op", backward ? op->backward_of : c.call.op}};
   json source = json::object();
   for (const auto& [key, value] : {std::pair{"document", &c.source.document}, std::pair{"example", &c.source.example},
                                    std::pair{"doc_version", &c.source.doc_version}, std::pair{"kind", &c.source.kind}})
@@ -120,6 +125,7 @@ json case_to_json(const Case& c) {
   // views of it, so a repro keeps the aliasing it found.
   std::map<const void*, std::string> owner;
   for (const auto& [name, tensor] : c.call.tensors) {
+    if (backward && name == kGradOutput) continue;
     const auto [it, first] = owner.emplace(tensor.storage().get(), name);
     if (first || !tensor.storage() || tensor.dtype() != c.call.tensors.at(it->second).dtype()) {
       inputs[name] = tensor_to_json(tensor);
@@ -132,7 +138,14 @@ json case_to_json(const Case& c) {
   json expect = json::object();
   switch (c.expect.kind) {
     case CaseExpect::Kind::Output:
-      expect["output"] = tensor_to_json(c.expect.outputs.at(0));
+      if (backward) {
+        // Gradient names are grad_<operand>; the block keys them by operand.
+        expect["grads"] = json::object();
+        for (size_t i = 0; i < c.expect.outputs.size(); ++i)
+          expect["grads"][c.expect.output_names.at(i).substr(5)] = tensor_to_json(c.expect.outputs[i]);
+      } else {
+        expect["output"] = tensor_to_json(c.expect.outputs.at(0));
+      }
       break;
     case CaseExpect::Kind::OneOf:
       expect["one_of"] = json::array();
@@ -148,7 +161,10 @@ json case_to_json(const Case& c) {
   }
   const bool has_outputs = c.expect.kind == CaseExpect::Kind::Output || c.expect.kind == CaseExpect::Kind::OneOf;
   if (has_outputs && c.expect.atol != 0.0) expect["atol"] = c.expect.atol;
-  j["expect"] = expect;
+  if (backward)
+    j["backward"] = {{"grad_output", tensor_to_json(c.call.tensors.at(std::string(kGradOutput)))}, {"expect", expect}};
+  else
+    j["expect"] = expect;
   if (c.erratum) {
     json e = {{"document", c.erratum->document}, {"claim", c.erratum->claim}};
     if (c.erratum->claimed_output) e["claimed_output"] = tensor_to_json(*c.erratum->claimed_output);

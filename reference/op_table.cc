@@ -9,18 +9,28 @@
 namespace sp {
 
 // The reference functions, one semantic file each.
-Expectation torch_gather(const OpCall& call, Trace* trace);          // torch_gather.cc
-Expectation torch_scatter(const OpCall& call, Trace* trace);         // torch_scatter.cc
-Expectation torch_scatter_add(const OpCall& call, Trace* trace);     // torch_scatter_add.cc
-Expectation torch_scatter_reduce(const OpCall& call, Trace* trace);  // torch_scatter_reduce.cc
-Expectation torch_index_select(const OpCall& call, Trace* trace);    // torch_index_select.cc
-Expectation torch_index_add(const OpCall& call, Trace* trace);       // torch_index_add.cc
-Expectation torch_index_copy(const OpCall& call, Trace* trace);      // torch_index_copy.cc
-Expectation torch_index_fill(const OpCall& call, Trace* trace);      // torch_index_fill.cc
-Expectation torch_index_reduce(const OpCall& call, Trace* trace);    // torch_index_reduce.cc
-Expectation torch_take_along_dim(const OpCall& call, Trace* trace);  // torch_take_along_dim.cc
-Expectation mindspore_scatter(const OpCall& call, Trace* trace);     // mindspore_scatter.cc
-Expectation paddle_scatter(const OpCall& call, Trace* trace);        // paddle_scatter.cc
+Expectation torch_gather(const OpCall& call, Trace* trace);           // torch_gather.cc
+Expectation torch_scatter(const OpCall& call, Trace* trace);          // torch_scatter.cc
+Expectation torch_scatter_add(const OpCall& call, Trace* trace);      // torch_scatter_add.cc
+Expectation torch_scatter_reduce(const OpCall& call, Trace* trace);   // torch_scatter_reduce.cc
+Expectation torch_index_select(const OpCall& call, Trace* trace);     // torch_index_select.cc
+Expectation torch_index_add(const OpCall& call, Trace* trace);        // torch_index_add.cc
+Expectation torch_index_copy(const OpCall& call, Trace* trace);       // torch_index_copy.cc
+Expectation torch_index_fill(const OpCall& call, Trace* trace);       // torch_index_fill.cc
+Expectation torch_index_reduce(const OpCall& call, Trace* trace);     // torch_index_reduce.cc
+Expectation torch_take_along_dim(const OpCall& call, Trace* trace);   // torch_take_along_dim.cc
+Expectation mindspore_scatter(const OpCall& call, Trace* trace);      // mindspore_scatter.cc
+Expectation paddle_scatter(const OpCall& call, Trace* trace);         // paddle_scatter.cc
+Expectation onnx_gather_elements(const OpCall& call, Trace* trace);   // onnx_gather_elements.cc
+Expectation onnx_scatter_elements(const OpCall& call, Trace* trace);  // onnx_scatter_elements.cc (also onnx.Scatter)
+Expectation onnx_gather_nd(const OpCall& call, Trace* trace);         // onnx_gather_nd.cc
+Expectation onnx_scatter_nd(const OpCall& call, Trace* trace);        // onnx_scatter_nd.cc
+// The backward references (the gradients from the documented rules).
+Expectation torch_gather_backward(const OpCall& call, Trace* trace);          // torch_gather_backward.cc
+Expectation torch_scatter_backward(const OpCall& call, Trace* trace);         // torch_scatter_backward.cc
+Expectation torch_scatter_add_backward(const OpCall& call, Trace* trace);     // torch_scatter_add_backward.cc
+Expectation torch_scatter_reduce_backward(const OpCall& call, Trace* trace);  // torch_scatter_reduce_backward.cc
+Expectation paddle_scatter_backward(const OpCall& call, Trace* trace);        // paddle_scatter_backward.cc
 
 namespace {
 
@@ -32,6 +42,35 @@ const DTypeSet kAll = DTypeSet::all();
 const DTypeSet kTorchIndex{DType::Int64};
 const DTypeSet kInt32Or64{DType::Int32, DType::Int64};
 const DTypeSet kFloating{DType::Float16, DType::BFloat16, DType::Float32, DType::Float64};
+const DTypeSet kInt64{DType::Int64};
+
+// ONNX's operator documentation (onnx/docs/Operators.md, the op schemas in
+// onnx/defs/tensor/defs.cc and old.cc), onnx 1.23; each op's `opset`
+// argument selects the version of its schema (reference/onnx_*.cc).
+constexpr const char* kOnnxDoc = "ONNX operator documentation (docs/Operators.md and the op schemas), onnx 1.23";
+ArgSpec onnx_axis() { return {"axis", T::Int, false, Arg::of_int(0), {}}; }
+ArgSpec onnx_opset(int64_t latest) { return {"opset", T::Int, false, Arg::of_int(latest), {}}; }
+ArgSpec onnx_reduction() {
+  return {"reduction", T::String, false, Arg::of_string("none"), {"none", "add", "mul", "max", "min"}};
+}
+OpSpec onnx_op(std::string id, std::string summary, std::vector<OperandSpec> operands, std::vector<ArgSpec> args,
+               std::string output_shape_of, ShapeFamily family, Expectation (*reference)(const OpCall&, Trace*),
+               OutputShape output_shape = OutputShape::OfOperand) {
+  return {std::move(id),
+          "onnx",
+          std::move(summary),
+          kOnnxDoc,
+          std::move(operands),
+          std::move(args),
+          false,
+          "out",
+          std::move(output_shape_of),
+          "data",
+          "data",
+          family,
+          reference,
+          output_shape};
+}
 
 ArgSpec dim_arg() { return {"dim", T::Int, true, std::nullopt, {}}; }
 // PyTorch's optional out= tensor; `may_be`: operands it may be the very
@@ -73,6 +112,54 @@ void torch_pair(std::vector<OpSpec>& table, OpSpec in_place, std::string out_id,
   if (takes_out) out.operands.push_back(out_param({}));
   table.push_back(std::move(in_place));
   table.push_back(std::move(out));
+}
+
+// Marks `operands` of each op in `ids` differentiable, with the op's
+// backward reference.
+void differentiable(std::vector<OpSpec>& table, std::vector<std::string> ids, std::vector<std::string> operands,
+                    Expectation (*backward)(const OpCall&, Trace*)) {
+  for (const std::string& id : ids) {
+    auto op = std::find_if(table.begin(), table.end(), [&](const OpSpec& o) { return o.id == id; });
+    if (op == table.end()) throw std::logic_error("op table: no op " + id + " to mark differentiable");
+    for (const std::string& name : operands) {
+      auto o =
+          std::find_if(op->operands.begin(), op->operands.end(), [&](const OperandSpec& x) { return x.name == name; });
+      if (o == op->operands.end()) throw std::logic_error("op table: " + id + " has no operand " + name);
+      o->differentiable = true;
+    }
+    op->backward = backward;
+  }
+}
+
+// `<id>.backward` (op_table.h, OpSpec::backward_of): the forward's
+// operands, none written and out= left out, then grad_output; the forward's
+// arguments; the gradients as outputs (the first one names the op's
+// `output`, shape and dtype).
+OpSpec derive_backward(const OpSpec& f) {
+  OpSpec b;
+  b.id = f.id + ".backward";
+  b.dialect = f.dialect;
+  b.source = f.source;
+  std::string grads;
+  for (OperandSpec o : f.operands) {
+    if (o.role == R::Out) continue;
+    if (o.role == R::InPlace) o.role = R::Read;
+    o.out_may_be.clear();
+    if (o.differentiable) {
+      grads += (grads.empty() ? "" : ", ") + grad_name(o.name);
+      if (b.output.empty()) b.output = grad_name(o.name), b.output_shape_of = o.name, b.output_dtype_of = o.name;
+    }
+    b.operands.push_back(std::move(o));
+  }
+  b.operands.push_back({std::string(kGradOutput), R::Read, kAll, "", {}, false});
+  b.summary = "the backward of " + f.id + ": " + grads + " from grad_output (shaped like its output)";
+  b.args = f.args;
+  b.in_place = false;
+  b.data_operand = f.data_operand;
+  b.family = f.family;
+  b.reference = f.backward;
+  b.backward_of = f.id;
+  return b;
 }
 
 std::vector<OpSpec> build_table() {
@@ -230,6 +317,44 @@ std::vector<OpSpec> build_table() {
                "x",
                ShapeFamily::RowScatter,
                paddle_scatter});
+  // ONNX: out-of-place (a node's output), ONNX's own operand and attribute
+  // names; `axis` first (the generator's dim), then the opset.
+  t.push_back(onnx_op("onnx.GatherElements",
+                      "ONNX GatherElements: out[i][j][k] = data[indices[i][j][k]][j][k] (axis 0); negative indices "
+                      "wrap (opset 11+)",
+                      {{"data", R::Read, kAll, ""}, {"indices", R::Index, kInt32Or64, ""}},
+                      {onnx_axis(), onnx_opset(13)}, "indices", ShapeFamily::Gather, onnx_gather_elements));
+  t.push_back(onnx_op(
+      "onnx.ScatterElements",
+      "ONNX ScatterElements: out = data; out[indices[i][j]][j] = updates[i][j] (axis 0), or reduced "
+      "with reduction add / mul (opset 16+), max / min (opset 18+)",
+      {{"data", R::Read, kAll, ""}, {"indices", R::Index, kInt32Or64, ""}, {"updates", R::Read, kAll, ""}},
+      {onnx_axis(), onnx_reduction(), onnx_opset(18)}, "data", ShapeFamily::ScatterElements, onnx_scatter_elements));
+  t.push_back(
+      onnx_op("onnx.Scatter",
+              "ONNX Scatter (deprecated in opset 11 for ScatterElements): out = data; out[indices[i][j]][j] "
+              "= updates[i][j] (axis 0)",
+              {{"data", R::Read, kAll, ""}, {"indices", R::Index, kInt32Or64, ""}, {"updates", R::Read, kAll, ""}},
+              {onnx_axis(), onnx_opset(11)}, "data", ShapeFamily::ScatterElements, onnx_scatter_elements));
+  t.push_back(onnx_op("onnx.GatherND",
+                      "ONNX GatherND: out[i] = data[indices[i]] for index tuples in indices' last dim, after "
+                      "batch_dims shared leading dims (opset 12+)",
+                      {{"data", R::Read, kAll, ""}, {"indices", R::Index, kInt64, ""}},
+                      {{"batch_dims", T::Int, false, Arg::of_int(0), {}}, onnx_opset(13)}, "data",
+                      ShapeFamily::GatherND, onnx_gather_nd, OutputShape::GatherND));
+  t.push_back(onnx_op("onnx.ScatterND",
+                      "ONNX ScatterND: out = data; out[indices[i]] = updates[i] for index tuples in indices' last dim, "
+                      "or reduced with reduction add / mul (opset 16+), max / min (opset 18+)",
+                      {{"data", R::Read, kAll, ""}, {"indices", R::Index, kInt64, ""}, {"updates", R::Read, kAll, ""}},
+                      {onnx_reduction(), onnx_opset(18)}, "data", ShapeFamily::ScatterND, onnx_scatter_nd));
+  differentiable(t, {"torch.gather"}, {"input"}, torch_gather_backward);
+  differentiable(t, {"torch.scatter_", "torch.scatter"}, {"self", "src"}, torch_scatter_backward);
+  differentiable(t, {"torch.scatter_add_", "torch.scatter_add"}, {"self", "src"}, torch_scatter_add_backward);
+  differentiable(t, {"torch.scatter_reduce_", "torch.scatter_reduce"}, {"self", "src"}, torch_scatter_reduce_backward);
+  differentiable(t, {"paddle.scatter"}, {"x", "updates"}, paddle_scatter_backward);
+  const size_t forward_ops = t.size();
+  for (size_t i = 0; i < forward_ops; ++i)
+    if (t[i].backward) t.push_back(derive_backward(t[i]));
   return t;
 }
 
@@ -332,11 +457,31 @@ std::optional<Shape> broadcast_along_dim_shape(const OpSpec& op, const OpCall& c
 
 }  // namespace
 
+namespace {
+
+// indices.shape[:-1] + data.shape[batch_dims + k:], k = indices.shape[-1];
+// nullopt when the shapes cannot make one (the reference says why).
+std::optional<Shape> gather_nd_shape(const OpSpec& op, const OpCall& call, const Tensor& data) {
+  const Tensor* indices = nullptr;
+  for (const OperandSpec& o : op.operands)
+    if (o.role == OperandRole::Index) indices = call.tensor(o.name);
+  const int64_t batch_dims = op.arg_or_default(call, "batch_dims")->i;
+  if (!indices || indices->rank() < 1 || batch_dims < 0) return std::nullopt;
+  const int64_t k = indices->shape().back();
+  if (batch_dims + k > data.rank() || batch_dims >= indices->rank()) return std::nullopt;
+  Shape shape(indices->shape().begin(), indices->shape().end() - 1);
+  shape.insert(shape.end(), data.shape().begin() + batch_dims + k, data.shape().end());
+  return shape;
+}
+
+}  // namespace
+
 std::optional<Shape> output_shape_of(const OpSpec& op, const OpCall& call) {
   const Tensor* of = call.tensor(op.output_shape_of);
   if (!of) return std::nullopt;
   if (op.output_shape == OutputShape::OfOperand) return of->shape();
   if (op.output_shape == OutputShape::BroadcastAlongDim) return broadcast_along_dim_shape(op, call, *of);
+  if (op.output_shape == OutputShape::GatherND) return gather_nd_shape(op, call, *of);
   const Tensor* index = nullptr;
   for (const OperandSpec& o : op.operands)
     if (o.role == OperandRole::Index) index = call.tensor(o.name);
@@ -347,6 +492,18 @@ std::optional<Shape> output_shape_of(const OpSpec& op, const OpCall& call) {
   Shape shape = of->shape();
   shape[static_cast<size_t>(*dim < 0 ? *dim + rank : *dim)] = index->numel();
   return shape;
+}
+
+const OpSpec* backward_op(const OpSpec& forward) {
+  return forward.backward ? find_op(forward.id + ".backward") : nullptr;
+}
+
+std::vector<std::string> grad_operands(const OpSpec& backward, const OpCall& call) {
+  if (backward.backward_of.empty()) throw std::logic_error(backward.id + " is not a backward op");
+  std::vector<std::string> names;
+  for (const OperandSpec& o : backward.operands)
+    if (o.differentiable && call.tensor(o.name)) names.push_back(o.name);
+  return names;
 }
 
 std::vector<std::string> known_ops() {

@@ -69,6 +69,9 @@ struct OperandSpec {
   // storage, offset, shape and strides) because the op reads them only at
   // out's own positions (gather's index); see T-OUT5.
   std::vector<std::string> out_may_be;
+  // Whether the op's output has a documented gradient with respect to this
+  // operand: the op's backward (`<id>.backward`) answers grad_<name> for it.
+  bool differentiable = false;
 };
 
 struct ArgSpec {
@@ -97,6 +100,13 @@ enum class ShapeFamily {
   // and broadcasts against input in every dim but dim (size-1 dims on either
   // side); without dim both are read flattened, any shapes.
   TakeAlongDim,
+  // ONNX GatherND(data, indices, batch_dims): indices' last dim holds
+  // index tuples into data's dims after the batch dims; out is
+  // indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:].
+  GatherND,
+  // ONNX ScatterND(data, indices, updates): updates' shape is
+  // indices.shape[:-1] + data.shape[indices.shape[-1]:].
+  ScatterND,
 };
 
 // How an out-of-place op's output shape follows from its operands.
@@ -107,11 +117,14 @@ enum class OutputShape {
   // the index operand's apart from dim, the index's size along dim; without
   // dim (None), 1-D of index.numel().
   BroadcastAlongDim,
+  // ONNX GatherND: indices.shape[:-1] + data.shape[batch_dims + k:] with
+  // k = indices.shape[-1] (batch dims counted once, from indices).
+  GatherND,
 };
 
 struct OpSpec {
   std::string id;       // "torch.scatter_reduce_"
-  std::string dialect;  // "torch", "mindspore", "paddle"
+  std::string dialect;  // "torch", "mindspore", "paddle", "onnx"
   std::string summary;  // one line for `list` / `explain`
   std::string source;   // the document it follows (name, version)
   std::vector<OperandSpec> operands;
@@ -130,6 +143,19 @@ struct OpSpec {
   // How `out`'s shape follows from `output_shape_of` (last, so entries that
   // take the default need not spell it).
   OutputShape output_shape = OutputShape::OfOperand;
+  // A forward op with a documented backward: its reference (the gradients
+  // from the documented rules, reference/*_backward.cc). The table then
+  // also holds the backward op `<id>.backward`, derived from this entry.
+  Expectation (*backward)(const OpCall&, Trace*) = nullptr;
+  // A backward op (`torch.gather.backward`): the forward op it
+  // differentiates. Its operands are the forward's (none written; out=
+  // left out) plus `grad_output` (the upstream gradient, shaped and typed
+  // like the forward's output); its arguments are the forward's; its
+  // outputs are the gradients `grad_<operand>`, one per differentiable
+  // operand the call passes, in the forward's operand order, each shaped
+  // and typed like its operand. A spec case asks for it with a `backward`
+  // block (specs/FORMAT.md), never by this id.
+  std::string backward_of;
 
   const OperandSpec* operand(std::string_view name) const;
   const ArgSpec* arg(std::string_view name) const;
@@ -147,6 +173,16 @@ const OpSpec& op_spec(std::string_view id);
 // preallocates as "out"); nullopt when the operands it needs are missing or
 // the dim is out of range.
 std::optional<Shape> output_shape_of(const OpSpec& op, const OpCall& call);
+
+// The backward op of `forward` ("<id>.backward"), or nullptr when the
+// forward op has no documented backward.
+const OpSpec* backward_op(const OpSpec& forward);
+inline constexpr std::string_view kGradOutput = "grad_output";
+// The gradients a backward call produces, in output order: the names of the
+// differentiable operands the call passes ("src", not "grad_src").
+// REQUIRES: a backward op.
+std::vector<std::string> grad_operands(const OpSpec& backward, const OpCall& call);
+inline std::string grad_name(std::string_view operand) { return "grad_" + std::string(operand); }
 
 // Conveniences over the table.
 std::vector<std::string> known_ops();

@@ -31,8 +31,19 @@ std::vector<std::string> explain_lines(const OpCall& call, const Expectation& e,
   for (const std::string& c : trace.checks) lines.push_back("  " + c);
   if (!trace.writes.empty()) lines.push_back("writes (visit order):");
   const std::string out = op_spec(call.op).output;
-  const std::optional<int64_t> given_dim = call.int_arg("dim");  // paddle.scatter takes none: rows, dim 0
+  // paddle.scatter takes none: rows, dim 0; the ONNX elements ops name it axis
+  const std::optional<int64_t> given_dim = call.int_arg("dim") ? call.int_arg("dim") : call.int_arg("axis");
+  const ShapeFamily family = op_spec(call.op).family;
   for (const Write& w : trace.writes) {
+    if (!op_spec(call.op).backward_of.empty()) {  // a gradient's effect names its target and why
+      lines.push_back("  " + w.source + " -> " + w.effect);
+      continue;
+    }
+    if (family == ShapeFamily::GatherND || family == ShapeFamily::ScatterND) {  // a tuple in indices' last dim
+      lines.push_back("  " + w.source + " -> " + out + format_index(w.target) + " because index tuple indices" +
+                      format_index(w.index_pos) + "[:]: " + w.effect);
+      continue;
+    }
     const int64_t rank = std::max<int64_t>(1, static_cast<int64_t>(w.target.size()));
     const int64_t dim = given_dim ? ref::wrap_dim(*given_dim, rank) : 0;
     lines.push_back("  " + w.source + " -> " + out + format_index(w.target) + " because index" +

@@ -14,6 +14,9 @@ constexpr FrameworkBaseline kBaselines[] = {
      "seeds 000 and 002 with LibTorch 1.13.1 (Debian) measured where they are silent: the reference's PyTorch rules "
      "were written from them"},
     {"mindspore", "2.3", "seed 003, the MindSpore r2.3 documentation of Tensor.scatter_"},
+    {"onnx", "0",
+     "ONNX operator documentation: an ONNX call names its opset as an argument (`opset`); no framework version "
+     "applies to the op's rules"},
     {"paddle", "0",
      "seed 004, the paddle.scatter page, undated: no versioned rule applies to it (version 0 precedes every "
      "release)"},

@@ -2,7 +2,8 @@
 # CI: a vendor's view of the plugin SDK. Installs a built scatterproof into a
 # temporary prefix, builds examples/plugin/ against it with find_package,
 # and runs the installed CLI with that plugin over the torch specs (cases it
-# does not implement report "unsupported", which is an expected result).
+# does not implement report "unsupported", which is an expected result), the
+# gather backward through its ABI 2.2 backward entry point included.
 #   scripts/check-plugin-sdk.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,5 +18,5 @@ cmake --build "$work/vendor-build"
 plugin="$work/vendor-build/libvendor_scatter.so"
 "$work/prefix/bin/scatterproof" run --backend "plugin:$plugin" --report-dir "$work/reports" \
     specs/torch specs/edge/torch-gather-*.json specs/edge/torch-scatter-*.json specs/edge/torch-index-select-*.json \
-    specs/edge/torch-out.json
+    specs/edge/torch-out.json specs/edge/torch-backward.json
 echo "check-plugin-sdk: the example plugin built against the installed SDK ran the torch specs as expected"

@@ -60,8 +60,17 @@ TEST(FuzzGen, AllZeroChoicesGiveTheSimplestValidCall) {
   EXPECT_FALSE(e.expects_error()) << e.summary();
 }
 
+// The forward ops (a backward call wraps a forward one: FuzzGen.BackwardCalls).
+std::vector<const OpSpec*> forward_ops() {
+  std::vector<const OpSpec*> ops;
+  for (const OpSpec& op : op_table())
+    if (op.backward_of.empty()) ops.push_back(&op);
+  return ops;
+}
+
 TEST(FuzzGen, DistributionCoversTheEdges) {
   constexpr int kCases = 4000;
+  const std::vector<const OpSpec*> forward = forward_ops();
   std::set<std::string> ops;
   std::set<int64_t> ranks;
   std::set<DType> dtypes, index_dtypes;
@@ -69,7 +78,7 @@ TEST(FuzzGen, DistributionCoversTheEdges) {
   int invalid = 0;
   for (int i = 0; i < kCases; ++i) {
     Choices c(1000 + static_cast<uint64_t>(i));
-    const OpCall call = generate_call(c);
+    const OpCall call = generate_call(c, forward);
     ops.insert(call.op);
     const Expectation e = evaluate(call);
     if (e.expects_error()) ++invalid;
@@ -99,7 +108,7 @@ TEST(FuzzGen, DistributionCoversTheEdges) {
     if (call.scalar_arg("value")) ++seen["value-" + std::to_string(static_cast<int>(call.scalar_arg("value")->kind))];
     for (const auto& err : e.errors) ++seen[std::string(error_name(err))];
   }
-  EXPECT_EQ(ops.size(), op_table().size());
+  EXPECT_EQ(ops.size(), forward.size());
   for (int64_t r = 0; r <= 9; ++r) EXPECT_TRUE(ranks.count(r)) << "rank " << r;
   EXPECT_EQ(dtypes.size(), static_cast<size_t>(kNumDTypes));
   EXPECT_GE(index_dtypes.size(), 5u);
@@ -128,6 +137,42 @@ TEST(FuzzGen, DistributionCoversTheEdges) {
   std::printf("invalid ratio: %.3f over %d cases\n", ratio, kCases);
   EXPECT_GT(ratio, 0.25);
   EXPECT_LT(ratio, 0.45);
+}
+
+// Every backward op is drawn; its call is a forward call of its op (no
+// out=) plus grad_output, mostly of floating data and shaped like the
+// forward's output, sometimes not (the backward's own rules).
+TEST(FuzzGen, BackwardCalls) {
+  std::vector<const OpSpec*> backward;
+  for (const OpSpec& op : op_table())
+    if (!op.backward_of.empty()) backward.push_back(&op);
+  ASSERT_FALSE(backward.empty());
+  std::set<std::string> ops;
+  int floating = 0, shaped = 0, misshaped = 0, gradients = 0;
+  constexpr int kCases = 2000;
+  for (int i = 0; i < kCases; ++i) {
+    Choices c(7000 + static_cast<uint64_t>(i));
+    const OpCall call = generate_call(c, backward);
+    const OpSpec& op = op_spec(call.op);
+    ops.insert(call.op);
+    ASSERT_FALSE(op.backward_of.empty());
+    ASSERT_NE(call.tensor("grad_output"), nullptr) << call.describe();
+    EXPECT_EQ(call.tensor("out"), nullptr) << call.describe();
+    const OpSpec& forward = op_spec(op.backward_of);
+    floating += is_floating(call.tensor(forward.data_operand)->dtype());
+    OpCall forward_call = call;
+    forward_call.op = forward.id;
+    forward_call.tensors.erase("grad_output");
+    const std::optional<Shape> shape = output_shape_of(forward, forward_call);
+    (shape && *shape == call.tensor("grad_output")->shape() ? shaped : misshaped) += 1;
+    const Expectation e = evaluate(call);
+    gradients += e.outputs.has_value() && !e.unspecified;
+  }
+  EXPECT_EQ(ops.size(), backward.size());
+  EXPECT_GT(floating, kCases * 3 / 4);
+  EXPECT_GT(shaped, kCases * 3 / 4);
+  EXPECT_GT(misshaped, 0);
+  EXPECT_GT(gradients, kCases / 4) << "the reference answers gradients for a good share";
 }
 
 TEST(FuzzGen, ANewOpOfAnExistingFamilyNeedsNoGeneratorChange) {

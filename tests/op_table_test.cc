@@ -28,7 +28,18 @@ TEST(OpTable, EveryEntryIsConsistent) {
     EXPECT_NE(op.operand(op.output_shape_of), nullptr) << "output_shape_of names an operand";
     EXPECT_NE(op.operand(op.output_dtype_of), nullptr) << "output_dtype_of names an operand";
     EXPECT_NE(op.operand(op.data_operand), nullptr) << "data_operand names an operand";
-    EXPECT_EQ(op.output, op.in_place ? "self" : "out");
+    if (op.backward_of.empty()) {
+      EXPECT_EQ(op.output, op.in_place ? "self" : "out");
+    } else {
+      // A backward op: derived from a forward op with a backward reference;
+      // its output names the first gradient.
+      ASSERT_NE(find_op(op.backward_of), nullptr);
+      EXPECT_EQ(find_op(op.backward_of)->backward, op.reference);
+      EXPECT_EQ(backward_op(*find_op(op.backward_of)), &op);
+      EXPECT_EQ(op.output, grad_name(op.output_shape_of));
+      EXPECT_TRUE(op.operand(op.output_shape_of)->differentiable);
+      EXPECT_NE(op.operand(kGradOutput), nullptr);
+    }
     int in_place_operands = 0, index_operands = 0;
     for (const OperandSpec& o : op.operands) {
       in_place_operands += o.role == OperandRole::InPlace;

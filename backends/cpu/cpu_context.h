@@ -77,4 +77,12 @@ class CpuContext {
   std::vector<std::vector<std::byte>> scratch_;  // the scatter kernel's, kept between calls
 };
 
+// The scatter_reduce walk (ops/torch_scatter_reduce.cc): every position of
+// `index` combines src into target[.., index, ..] along `dim` with `reduce`
+// (include_self=False: targets start from the identity), a target's terms in
+// index order. REQUIRES: the operands checked, index values in [0, size).
+enum class Reduce;
+void scatter_reduce_into(CpuContext& cpu, const Tensor& target, const Tensor& index, const Tensor& src, int64_t dim,
+                         Reduce reduce, bool include_self);
+
 }  // namespace sp::cpu

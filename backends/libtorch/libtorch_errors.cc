@@ -65,6 +65,25 @@ constexpr LibTorchErrorRow kRows[] = {
      "for input, and 1 dimensions for indices"},
     {"reduce argument must be either", "", C::InvalidReduce, "", "", "",
      "reduce argument must be either add or multiply."},
+    // Backward ops (torch_backward.cc), from autograd's check that a
+    // gradient fits its tensor: a backward function's output ("Function
+    // ScatterBackward0 returned an invalid gradient at index 1": src larger
+    // than index in scatter(_add, _reduce)'s backward; 002: "implemented only
+    // for src.shape == index.shape"), or grad_output against the forward's
+    // output ("invalid gradient at index 0 - got [3] but expected shape
+    // compatible with [2]"). 1.13 and 2.15 alike.
+    {"invalid gradient at index", "but expected shape compatible with", C::ShapeMismatch, "", "", "",
+     "Function ScatterBackward0 returned an invalid gradient at index 1 - got [2] but expected shape compatible "
+     "with [3]"},
+    // requires_grad_ on an integer operand of a backward op: the C++ text
+    // (1.13 and 2.15); Python's reads "only Tensors of floating point dtype
+    // can require gradients".
+    {"Tensors of floating point", "can require gradients", C::UnsupportedDtype, "", "", "",
+     "Only Tensors of floating point and complex dtype can require gradients"},
+    // scatter(_) with reduce= has no derivative: no gradient is documented,
+    // and LibTorch refuses the argument (1.13 and 2.15).
+    {"derivative for aten::", "is not implemented", C::InvalidArgument, "", "", "",
+     "derivative for aten::scatter is not implemented"},
     // A dtype a kernel has no dispatch for
     {"not implemented for '", "", C::UnsupportedDtype, "", "", "", "\"div_floor_cpu\" not implemented for 'Bool'"},
     {"Index tensor must have the same number of dimensions", "", C::RankMismatch, "", "", "",

@@ -29,7 +29,8 @@ int64_t op_rank(const OpCall& c) {
 
 std::optional<int64_t> normalized_dim(const OpCall& c) {
   if (spec_of(c).family == ShapeFamily::RowScatter) return 0;
-  const int64_t r = op_rank(c), d = c.int_arg("dim").value_or(0);
+  // ONNX names it axis (absent: its default, 0).
+  const int64_t r = op_rank(c), d = c.int_arg(spec_of(c).dialect == "onnx" ? "axis" : "dim").value_or(0);
   if (d < -r || d >= r) return std::nullopt;
   return d < 0 ? d + r : d;
 }

@@ -105,6 +105,12 @@ LoadedPlugin load_plugin(const std::string& path) {
 
 std::string plugin_name(const sp_plugin& plugin) { return plugin.name ? plugin.name : "(unnamed)"; }
 
+// The ABI 2.2 backward entry point, or nullptr (absent from an older
+// plugin's struct, or NULL).
+int (*backward_entry(const sp_plugin& plugin))(const sp_call*, sp_result*) {
+  return SP_PLUGIN_HAS_FIELD(&plugin, sp_plugin, backward) ? plugin.backward : nullptr;
+}
+
 bool supports_any_dtype(const sp_plugin& plugin, const std::string& op) {
   for (DType t : kAllDTypes)
     if (plugin.supports(op.c_str(), static_cast<sp_dtype>(t))) return true;
@@ -116,7 +122,8 @@ bool supports_any_dtype(const sp_plugin& plugin, const std::string& op) {
 protocol::Hello hello_reply(const sp_plugin& plugin) {
   protocol::Hello hello;
   for (const OpSpec& op : op_table())
-    if (supports_any_dtype(plugin, op.id)) hello.ops.push_back(op.id);
+    if ((op.backward_of.empty() || backward_entry(plugin)) && supports_any_dtype(plugin, op.id))
+      hello.ops.push_back(op.id);
   hello.name = plugin_name(plugin);
   hello.version = plugin.version ? plugin.version : "";
   hello.abi = std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor);
@@ -174,6 +181,66 @@ sp_tensor describe(const Tensor& t, bool writable) {
 
 std::string message_of(const sp_result& result) { return result.message ? result.message : ""; }
 
+// Describes `call` as an sp_call (the tensors named in `writable` writable,
+// every other one read-only) and calls `entry` (run or backward) with it.
+int invoke(int (*entry)(const sp_call*, sp_result*), const OpCall& call, const std::vector<std::string>& writable,
+           sp_result& result) {
+  std::vector<sp_named_tensor> operands;
+  for (const auto& [name, t] : call.tensors)
+    operands.push_back(
+        {name.c_str(), describe(t, std::find(writable.begin(), writable.end(), name) != writable.end())});
+  sp_call c{};
+  c.struct_size = sizeof(sp_call);
+  c.op = call.op.c_str();
+  c.tensors = operands.data();
+  c.num_tensors = operands.size();
+  std::vector<sp_arg> args;
+  for (const auto& [name, arg] : call.args) args.push_back(describe(name, arg));
+  c.args = args.data();
+  c.num_args = args.size();
+  c.doc_version = call.framework_version.c_str();
+  result = sp_result{};
+  result.struct_size = sizeof(sp_result);
+  return entry(&c, &result);
+}
+
+// A backward op through sp_plugin.backward (plugin.h, "Backward"): the
+// gradients are host-allocated, zeroed and writable, and come back in the
+// table's order.
+nlohmann::json run_backward(const protocol::Channel& ch, const sp_plugin& plugin, uint64_t id, OpCall& call,
+                            const OpSpec& spec) {
+  const auto entry = backward_entry(plugin);
+  if (!entry)
+    return protocol::encode_outcome(id,
+                                    Outcome::unsupported("plugin " + plugin_name(plugin) +
+                                                         " has no backward entry point (sp_plugin.backward, ABI 2.2)"));
+  std::vector<std::string> grads;
+  for (const std::string& operand : grad_operands(spec, call)) {
+    grads.push_back(grad_name(operand));
+    const Tensor& of = call.tensors.at(operand);
+    call.tensors[grads.back()] = Tensor::zeros(of.dtype(), of.shape());
+  }
+  sp_result result{};
+  const int status = invoke(entry, call, grads, result);
+  if (status == SP_STATUS_OK) {
+    std::vector<Tensor> outputs;
+    for (const std::string& g : grads) outputs.push_back(call.tensors.at(g));
+    return protocol::encode_outcome(id, Outcome::of_outputs(std::move(outputs)));
+  }
+  if (status == SP_STATUS_UNSUPPORTED) return protocol::encode_outcome(id, Outcome::unsupported(message_of(result)));
+  if (status == SP_STATUS_ERROR && result.category >= SP_ERROR_INDEX_OUT_OF_BOUNDS &&
+      result.category <= SP_ERROR_INVALID_ARGUMENT)
+    return protocol::encode_outcome(id,
+                                    Outcome::of_error(kAllErrorCategories[result.category - 1], message_of(result)));
+  return protocol::broken_contract(
+      ch, id,
+      status == SP_STATUS_ERROR
+          ? "plugin returned SP_STATUS_ERROR with category " + std::to_string(result.category) +
+                " from backward(), which is not an sp_error_category"
+          : "plugin returned " + std::to_string(status) + " from backward(), which is not an sp_status",
+      message_of(result));
+}
+
 nlohmann::json run_case(const protocol::Channel& ch, const sp_plugin& plugin, uint64_t id, OpCall& call) {
   const OpSpec* spec = find_op(call.op);
   if (!spec) return protocol::encode_outcome(id, Outcome::unsupported("op " + call.op + " is not in the op table"));
@@ -184,6 +251,7 @@ nlohmann::json run_case(const protocol::Channel& ch, const sp_plugin& plugin, ui
     return protocol::encode_outcome(
         id, Outcome::unsupported("plugin " + plugin_name(plugin) + " does not support " + call.op + " on " +
                                  std::string(dtype_name(data->dtype()))));
+  if (!spec->backward_of.empty()) return run_backward(ch, plugin, id, call, *spec);
   const std::string& written = spec->output;
   // The caller's out= is written in place when it has the result's shape;
   // a mis-shaped one is resized first (T-OUT6): the plugin gets a fresh out
@@ -205,22 +273,8 @@ nlohmann::json run_case(const protocol::Channel& ch, const sp_plugin& plugin, ui
     if (out && !keep_given) call.tensors[written] = std::move(*out);
   }
 
-  std::vector<sp_named_tensor> operands;
-  for (const auto& [name, t] : call.tensors) operands.push_back({name.c_str(), describe(t, name == written)});
-  sp_call c{};
-  c.struct_size = sizeof(sp_call);
-  c.op = call.op.c_str();
-  c.tensors = operands.data();
-  c.num_tensors = operands.size();
-  std::vector<sp_arg> args;
-  for (const auto& [name, arg] : call.args) args.push_back(describe(name, arg));
-  c.args = args.data();
-  c.num_args = args.size();
-  c.doc_version = call.framework_version.c_str();
-
   sp_result result{};
-  result.struct_size = sizeof(sp_result);
-  const int status = plugin.run(&c, &result);
+  const int status = invoke(plugin.run, call, {written}, result);
   switch (status) {
     case SP_STATUS_OK:
       if (const Tensor* output = call.tensor(written))

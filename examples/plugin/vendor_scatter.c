@@ -12,6 +12,9 @@
  * category LibTorch documents, checked in LibTorch's order (a call breaking
  * several rules may report any of them; the bounds check runs last).
  *
+ * It also implements the backward of torch.gather for float32 (ABI 2.2's
+ * optional backward entry point, plugin.h "Backward").
+ *
  * Build it against an installed scatterproof (see CMakeLists.txt) and run
  *   scatterproof run --backend plugin:$PWD/build/libvendor_scatter.so specs/torch
  */
@@ -302,10 +305,60 @@ static int index_select(const sp_call* call, sp_result* result) {
   return SP_STATUS_OK;
 }
 
+/* The backward of gather (ABI 2.2, plugin.h "Backward"): grad_input, which
+ * the host hands over zeroed, gets grad_output added at index along dim
+ * (duplicates accumulate). The forward's rules first, then grad_output's
+ * shape and dtype. float32 only (the only floating dtype supported). */
+static int gather_backward(const sp_call* call, sp_result* result) {
+  const sp_tensor* input = sp_call_tensor(call, "input");
+  const sp_tensor* index = sp_call_tensor(call, "index");
+  const sp_tensor* grad_output = sp_call_tensor(call, "grad_output");
+  const sp_tensor* grad_input = sp_call_tensor(call, "grad_input");
+  int64_t dim = 0;
+  if (!input || !index || !grad_output || !grad_input)
+    return decline(result, "torch.gather.backward needs input, index, grad_output and grad_input");
+  if (decline_unknown_args(call, kGatherArgs, 1, result) != SP_STATUS_OK) return SP_STATUS_UNSUPPORTED;
+  if (check_dim(call, input, &dim, result) != SP_STATUS_OK) return SP_STATUS_ERROR;
+  if (numel(index) > 0) {
+    if (!index_dtype_ok(call, index))
+      return fail(result, SP_ERROR_INDEX_DTYPE, "gather(): Expected dtype int64 for index");
+    if (logical_rank(index) != logical_rank(input))
+      return fail(result, SP_ERROR_RANK_MISMATCH,
+                  "Index tensor must have the same number of dimensions as input tensor");
+    for (int64_t d = 0; d < logical_rank(index); ++d)
+      if (d != dim && logical_size(index, d) > logical_size(input, d))
+        return fail(result, SP_ERROR_SHAPE_MISMATCH, "Size does not match at dimension %lld", (long long)d);
+    if (check_bounds(index, dim, logical_size(input, dim), result) != SP_STATUS_OK) return SP_STATUS_ERROR;
+  }
+  if (grad_output->ndim != index->ndim)
+    return fail(result, SP_ERROR_SHAPE_MISMATCH, "grad_output must have the shape of gather's output (index's)");
+  for (int64_t d = 0; d < index->ndim; ++d)
+    if (grad_output->shape[d] != index->shape[d])
+      return fail(result, SP_ERROR_SHAPE_MISMATCH, "grad_output must have the shape of gather's output (index's)");
+  if (grad_output->dtype != input->dtype)
+    return fail(result, SP_ERROR_DTYPE_MISMATCH, "grad_output must have the dtype of gather's output (input's)");
+  if (input->dtype != SP_DTYPE_FLOAT32)
+    return fail(result, SP_ERROR_UNSUPPORTED_DTYPE, "only Tensors of floating point dtype can require gradients");
+  if (numel(index) == 0) return SP_STATUS_OK;
+  int64_t pos[64] = {0}, to[64];
+  do {
+    memcpy(to, pos, sizeof pos);
+    to[dim] = index_at(index, pos);
+    *(float*)element(grad_input, to) += *(const float*)element(grad_output, pos);
+  } while (next_position(pos, index));
+  return SP_STATUS_OK;
+}
+
 static int supports(const char* op, sp_dtype dtype) {
+  if (strcmp(op, "torch.gather.backward") == 0) return dtype == SP_DTYPE_FLOAT32;
   const int op_ok =
       strcmp(op, "torch.gather") == 0 || strcmp(op, "torch.index_select") == 0 || strcmp(op, "torch.scatter_") == 0;
   return op_ok && (dtype == SP_DTYPE_FLOAT32 || dtype == SP_DTYPE_INT64);
+}
+
+static int backward(const sp_call* call, sp_result* result) {
+  if (strcmp(call->op, "torch.gather.backward") == 0) return gather_backward(call, result);
+  return decline(result, "vendor_scatter implements no other backward");
 }
 
 static int run(const sp_call* call, sp_result* result) {
@@ -317,6 +370,7 @@ static int run(const sp_call* call, sp_result* result) {
 
 static const sp_plugin plugin = {
     sizeof(sp_plugin), SP_PLUGIN_ABI_MAJOR, SP_PLUGIN_ABI_MINOR, "vendor_scatter", "1.0.0", supports, run, NULL,
+    backward,
 };
 
 SP_PLUGIN_EXPORT const sp_plugin* sp_plugin_entry(void) { return &plugin; }

@@ -113,6 +113,22 @@
  *   the caller's out= (see "The ops" above: any dtype, any layout, possibly
  *   sharing memory with an input). A 2.0 plugin never is: the host answers
  *   such a call "unsupported" for it.
+ *   2.2: sp_plugin.backward appended (optional; see "Backward").
+ *
+ * Backward
+ *   Ops with a documented backward have a backward op in the table,
+ *   "<op>.backward" (`scatterproof ops`: torch.gather.backward,
+ *   torch.scatter_.backward, paddle.scatter.backward, ...). The host offers
+ *   those ops only when sp_plugin.backward is present and non-NULL and
+ *   supports("<op>.backward", dtype) answers non-zero; otherwise each such
+ *   case is reported unsupported ("no backward entry point"). The call
+ *   holds the forward's operands under their forward names (all read-only,
+ *   the in-place self too), "grad_output" (the upstream gradient, shaped
+ *   like the forward's output; read-only, any layout) and, writable, one
+ *   zero-filled contiguous tensor per gradient, "grad_<operand>" for each
+ *   differentiable operand the call passes (grad_input; grad_self and
+ *   grad_src; grad_x and grad_updates), with that operand's shape and dtype.
+ *   The args are the forward's. Errors are reported as for run().
  */
 #ifndef SCATTERPROOF_PLUGIN_H_
 #define SCATTERPROOF_PLUGIN_H_
@@ -126,7 +142,7 @@ extern "C" {
 #endif
 
 #define SP_PLUGIN_ABI_MAJOR 2
-#define SP_PLUGIN_ABI_MINOR 1
+#define SP_PLUGIN_ABI_MINOR 2
 
 /* The symbol the host looks up. */
 #define SP_PLUGIN_ENTRY_SYMBOL "sp_plugin_entry"
@@ -270,6 +286,10 @@ typedef struct sp_plugin {
   int (*run)(const sp_call* call, sp_result* result);
   /* Optional (may be NULL): called once after the last run(). */
   void (*release)(void);
+  /* ABI 2.2, optional (may be NULL, or absent from an older plugin's
+   * struct): the backward of an op (see "Backward" above). Called instead
+   * of run() for an op id ending in ".backward"; the same contract. */
+  int (*backward)(const sp_call* call, sp_result* result);
 } sp_plugin;
 
 /* The size of an ABI 1.0 sp_plugin: the smallest a host accepts. */

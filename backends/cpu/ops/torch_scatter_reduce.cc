@@ -144,7 +144,17 @@ Outcome scatter_reduce(CpuContext& cpu, const OpCall& call) {
   const int64_t size = logical_shape(self)[static_cast<size_t>(dim)];
   if (find_bad_index(index.dtype(), data(index), index_shape, index_strides, 0, size, cpu.pool()))
     return cpu.first_bad_index_error(index, index_shape, index_strides, 0, size, dim);
+  scatter_reduce_into(cpu, target, index, src, dim, *reduce, call.bool_arg("include_self").value_or(true));
+  return Outcome::of_outputs({target});
+}
 
+}  // namespace
+
+void scatter_reduce_into(CpuContext& cpu, const Tensor& target, const Tensor& index, const Tensor& src, int64_t dim,
+                         Reduce reduce_op, bool include_self) {
+  const std::optional<Reduce> reduce = reduce_op;
+  const Shape index_shape = logical_shape(index);
+  const int64_t size = logical_shape(target)[static_cast<size_t>(dim)];
   // Operands sharing the target's storage are read as they were before the call.
   const auto shares_target = [&](const Tensor& t) { return t.storage() == target.storage(); };
   const Tensor index_read = shares_target(index) ? cpu.fresh_copy(index) : index;
@@ -158,7 +168,7 @@ Outcome scatter_reduce(CpuContext& cpu, const OpCall& call) {
   plan.p = data(src_read);
   plan.index_dtype = index.dtype();
   plan.reduce = *reduce;
-  plan.include_self = call.bool_arg("include_self").value_or(true);
+  plan.include_self = include_self;
   std::vector<int32_t> counts;
   if (*reduce == Reduce::Mean) {
     // Offsets from `a` reach at most the view's last element.
@@ -218,10 +228,7 @@ Outcome scatter_reduce(CpuContext& cpu, const OpCall& call) {
     for_parts(divide_parts,
               [&](int i) { divide_range<E>(plan, span * i / divide_parts, span * (i + 1) / divide_parts); });
   });
-  return Outcome::of_outputs({target});
 }
-
-}  // namespace
 
 void register_torch_scatter_reduce(CpuOps& ops) {
   ops.add("torch.scatter_reduce_", scatter_reduce);

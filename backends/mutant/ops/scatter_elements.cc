@@ -21,7 +21,7 @@ bool has_reduce(const OpSpec& op) { return scatters_elements(op) && op.arg("redu
 
 Outcome skip_src_size_check(Backend& cpu, OpCall& c) {
   auto src_it = c.tensors.find(source_name(c));
-  const Tensor& index = *c.tensor("index");
+  const Tensor& index = *c.tensor(index_name(c));
   if (src_it == c.tensors.end() || src_it->second.rank() != index.rank()) return cpu.run(c);
   const Tensor src = src_it->second;
   Shape padded = src.shape();
