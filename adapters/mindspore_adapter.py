@@ -1,4 +1,5 @@
-"""Runs the real MindSpore (CPU build) for scatterproof: mindspore.Tensor.scatter_.
+"""Runs the real MindSpore (CPU build) for scatterproof: mindspore.Tensor.scatter_
+and its backward (mindspore.scatter_.backward, run_backward).
 
     .venv/bin/python adapters/mindspore_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -76,6 +77,11 @@ CATEGORIES = [
     # "For TensorScatterElements, 'input_x_shape', 'indices_shape' and 'updates_shape' dims must be greater than 1.
     # but got input_x_shape:[const vector]{}, ..." (a rank-0 self)
     Row(ValueError, r"shape|\bsize", "shape_mismatch"),
+    # The backward (run_backward): mindspore.vjp refuses a grad_output (its "sens") not shaped or typed like the
+    # output: "The shape should be [const vector]{2, 3}, but got [const vector]{1, 3}, , sens gradient abs
+    # AbstractTensor(...)" (ValueError, the "shape" row below) and "The dtype should be Float32, but got Float64, ,
+    # sens gradient abs AbstractTensor(...)" (TypeError).
+    Row(TypeError, r"The dtype should be \w+, but got \w+, , sens gradient", "dtype_mismatch"),
     # No row for a dim out of range from Tensor.scatter_ itself, an index out of bounds or a rank above 8: MindSpore
     # 2.10 prints none (scatter_ finds no CPU kernel first; the CPU kernel takes an out-of-range index and a rank-9
     # self without error).
@@ -89,7 +95,12 @@ def no_cpu_kernel(exc):
     return isinstance(exc, RuntimeError) and "unregistered" in str(exc)
 
 
+BACKWARD = "mindspore.scatter_.backward"
+
+
 def run(op, args, tensors):
+    if op == BACKWARD:
+        return run_backward(args, tensors)
     if op != "mindspore.scatter_":
         raise Unsupported("the mindspore adapter runs mindspore.scatter_ only")
     self_wire = tensors["self"]
@@ -133,6 +144,40 @@ def run_on_cpu_kernel(self_wire, args, index, operand):
                                                                reduction).asnumpy())
 
 
+def run_backward(args, tensors):
+    """mindspore.scatter_.backward: grad_self, and grad_src with a tensor
+    src, as a user gets them from MindSpore's grad API. The documented call
+    runs first, as in run() (Tensor.scatter_ validates its arguments, then
+    finds no CPU kernel); then mindspore.vjp differentiates the CPU kernel
+    of the src overloads, ops.tensor_scatter_elements, with respect to self
+    and src, and applies the request's grad_output as it is (its dtype and
+    shape: what vjp checks of them is under test). Non-floating operands
+    are passed as they are: MindSpore does not refuse them."""
+    index = Tensor(tensors["index"].array())
+    operand = Tensor(tensors["src"].array()) if "src" in tensors else args["value"]
+    kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
+    try:
+        Tensor(tensors["self"].array()).scatter_(args["dim"], index, operand, **kwargs)
+    except RuntimeError as exc:
+        if not no_cpu_kernel(exc):
+            raise
+    if "src" not in tensors:
+        raise Unsupported("the value overloads have no CPU kernel (InplaceScatterValue unregistered) to differentiate")
+    reduce = args.get("reduce")
+    if reduce is not None and reduce.lower() != "add":
+        raise Unsupported("reduce=%r: the CPU kernel (TensorScatterElements) supports none/add only" % reduce)
+    reduction = "none" if reduce is None else "add"
+
+    def forward(self_t, src_t):
+        return ops.tensor_scatter_elements(self_t, index, src_t, args["dim"], reduction)
+
+    def gradients():
+        _, vjp_fn = mindspore.vjp(forward, Tensor(tensors["self"].array()), Tensor(tensors["src"].array()))
+        return [g.asnumpy() for g in vjp_fn(Tensor(tensors["grad_output"].array()))]
+
+    return with_kernel_log(gradients)  # fresh contiguous arrays: grad_self, grad_src
+
+
 # MindSpore's C++ log line for a kernel error: "[ERROR] KERNEL(pid,thread,python):date
 # [mindspore/ops/kernel/cpu/native/scatter_cpu_kernel.cc:91] Resize] For 'TensorScatterElements', ..."
 _LOGGED_ERROR = re.compile(r"^\[ERROR\] [^\[]*\[[^\]]*\] \w+\] (.*)$", re.MULTILINE)
@@ -167,5 +212,5 @@ def with_kernel_log(call):
 
 
 serve("mindspore", mindspore.__version__ + " (Tensor.scatter_ has no CPU kernel: src overloads run ops.tensor_scatter_elements, written back)",
-      {"mindspore.scatter_": ["dim", "value", "reduce"]}, run, classify,
+      {"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"]}, run, classify,
       framework=("mindspore", mindspore.__version__))

@@ -345,6 +345,17 @@ SAMPLES = {
          "For TensorScatterElements, 'input_x_shape', 'indices_shape' and 'updates_shape' dims must be greater than 1. "
          "but got input_x_shape:[const vector]{}, indices_shape:[const vector]{}, updates_shape: [const vector]{}.",
          "shape_mismatch", "mindspore/scatter-shape/rank0"),
+        # mindspore.vjp's checks of grad_output (its "sens"), run_backward
+        ((MINDSPORE,), ValueError,
+         "The shape should be [const vector]{2, 3}, but got [const vector]{1, 3}, , sens gradient abs "
+         "AbstractTensor(shape: (1, 3), element: AbstractScalar(Type: Float32, Value: ValueAny, Shape: NoShape), "
+         "value_ptr: 0x2c007540, value: Tensor(shape=[1, 3], dtype=Float32, value=",
+         "shape_mismatch", "mindspore/backward/grad-output-shape-mismatch"),
+        ((MINDSPORE,), TypeError,
+         "The dtype should be Float32, but got Float64, , sens gradient abs AbstractTensor(shape: (2, 3), element: "
+         "AbstractScalar(Type: Float64, Value: ValueAny, Shape: NoShape), value_ptr: 0x2ca47d30, value: "
+         "Tensor(shape=[2, 3], dtype=Float64, value=",
+         "dtype_mismatch", "mindspore/backward/grad-output-dtype-mismatch"),
     ],
     "onnxruntime_adapter.py": [
         ((ORT,), Exception,

@@ -13,6 +13,8 @@ const BackwardClauses kTorchBackwardClauses{"T-GR1", "T-GR2", "T-GR3",
                                             "only Tensors of floating point dtype can require gradients"};
 const BackwardClauses kPaddleBackwardClauses{"PD-GR1", "PD-GR2", "PD-GR3",
                                              "only floating point tensors have gradients (stop_gradient=False)"};
+const BackwardClauses kMindsporeBackwardClauses{"MS-GR1", "MS-GR2", "MS-GR3",
+                                                "only floating point tensors have gradients"};
 
 namespace {
 
@@ -150,6 +152,19 @@ void GradientBuilder::mask(const Shape& target, const std::string& clause, const
   if (trace_) record(target, p, "0", element_name(target) + " = 0" + (why.empty() ? "" : " " + why));
 }
 
+void GradientBuilder::copy_or_mask(const Shape& target, const Tensor& from, const Shape& at,
+                                   const std::string& from_name, const std::string& clause, const IndexPosition* p,
+                                   const std::string& why) {
+  Slot& s = slot(target);
+  s = Slot{};
+  s.kind = Kind::CopyOrMask;
+  s.bits = from.bits_at(at);
+  s.why = clause;
+  if (trace_)
+    record(target, p, element_text(from_name, from, at),
+           element_name(target) + " = " + from_name + format_index(at) + " or 0" + (why.empty() ? "" : " " + why));
+}
+
 void GradientBuilder::add(const Shape& target, const Tensor& from, const Shape& at, const std::string& from_name,
                           const IndexPosition* p, const std::string& why) {
   Slot& s = slot(target);
@@ -205,6 +220,13 @@ ExpectedTensor GradientBuilder::finish() {
       case Kind::Copy:
         store_bits(t, p, s.bits);
         continue;
+      case Kind::CopyOrMask:
+        store_bits(t, p, s.bits);
+        a.bits = {s.bits};
+        if (s.bits != plus_zero) a.bits.push_back(plus_zero);
+        if (s.bits != minus_zero) a.bits.push_back(minus_zero);
+        a.why = s.why + ": a duplicate writer gets the slot's gradient or 0 of either sign";
+        break;
       case Kind::Mask:
         // T-GR5: the rules make it 0; whether it is +0.0 (a fill) or -0.0
         // (grad_output times a 0/1 mask) no document says.

@@ -41,6 +41,7 @@ struct BackwardClauses {
 };
 extern const BackwardClauses kTorchBackwardClauses;
 extern const BackwardClauses kPaddleBackwardClauses;
+extern const BackwardClauses kMindsporeBackwardClauses;
 
 struct BackwardStart {
   // Set: the whole answer (the forward's error or unspecified answer, or a
@@ -86,6 +87,11 @@ class GradientBuilder {
             const IndexPosition* p, const std::string& why);
   // element = 0: a gradient the rules mask out; +0.0 or -0.0 (T-GR5).
   void mask(const Shape& target, const std::string& clause, const IndexPosition* p, const std::string& why);
+  // element = from[at] (exact bits) or 0 of either sign: a duplicate
+  // writer's gradient where the document leaves open which writer's value
+  // survived and says nothing of the gradient (MS-GR5).
+  void copy_or_mask(const Shape& target, const Tensor& from, const Shape& at, const std::string& from_name,
+                    const std::string& clause, const IndexPosition* p, const std::string& why);
   // element += from[at], starting from +0.0 (gather's scatter_add; T-GR6).
   void add(const Shape& target, const Tensor& from, const Shape& at, const std::string& from_name,
            const IndexPosition* p, const std::string& why);
@@ -98,14 +104,14 @@ class GradientBuilder {
   ExpectedTensor finish();
 
  private:
-  enum class Kind { Copy, Mask, Sum, Quotient, Unspecified };
+  enum class Kind { Copy, CopyOrMask, Mask, Sum, Quotient, Unspecified };
   struct Slot {
     Kind kind = Kind::Copy;
-    uint64_t bits = 0;          // Copy
+    uint64_t bits = 0;          // Copy, CopyOrMask
     std::vector<double> terms;  // Sum
     double dividend = 0.0;      // Quotient
     int64_t divisor = 1;        // Quotient
-    std::string why;            // Mask (its clause), Unspecified
+    std::string why;            // Mask, CopyOrMask (its clause), Unspecified
   };
   Slot& slot(const Shape& target);
   void record(const Shape& target, const IndexPosition* p, const std::string& source, const std::string& effect);

@@ -31,6 +31,7 @@ Expectation torch_scatter_backward(const OpCall& call, Trace* trace);         //
 Expectation torch_scatter_add_backward(const OpCall& call, Trace* trace);     // torch_scatter_add_backward.cc
 Expectation torch_scatter_reduce_backward(const OpCall& call, Trace* trace);  // torch_scatter_reduce_backward.cc
 Expectation paddle_scatter_backward(const OpCall& call, Trace* trace);        // paddle_scatter_backward.cc
+Expectation mindspore_scatter_backward(const OpCall& call, Trace* trace);     // mindspore_scatter_backward.cc
 
 namespace {
 
@@ -352,6 +353,7 @@ std::vector<OpSpec> build_table() {
   differentiable(t, {"torch.scatter_add_", "torch.scatter_add"}, {"self", "src"}, torch_scatter_add_backward);
   differentiable(t, {"torch.scatter_reduce_", "torch.scatter_reduce"}, {"self", "src"}, torch_scatter_reduce_backward);
   differentiable(t, {"paddle.scatter"}, {"x", "updates"}, paddle_scatter_backward);
+  differentiable(t, {"mindspore.scatter_"}, {"self", "src"}, mindspore_scatter_backward);
   const size_t forward_ops = t.size();
   for (size_t i = 0; i < forward_ops; ++i)
     if (t[i].backward) t.push_back(derive_backward(t[i]));

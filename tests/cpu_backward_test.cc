@@ -1,7 +1,8 @@
 // cpu_backward_test.cc — the cpu backend's backward ops
 // (backends/cpu/ops/backward.cc) against gradients measured with the real
-// frameworks: torch 2.15 (.venv-current, `Tensor.backward`) and Paddle 3.3.1
-// (.venv, `paddle.grad`). Each expected value below is what the framework
+// frameworks: torch 2.15 (.venv-current, `Tensor.backward`), Paddle 3.3.1
+// (.venv, `paddle.grad`) and MindSpore 2.10.0 (.venv, `mindspore.vjp` over
+// ops.tensor_scatter_elements). Each expected value below is what the framework
 // printed for the same call, except where a comment names the agreed
 // semantics the framework departs from. Operands are also given
 // transposed, gapped and expanded, and a large case runs the kernels'
@@ -66,7 +67,7 @@ TEST(CpuBackward, ImplementsEveryBackwardOpOfTheTable) {
       ++backward_ops;
       EXPECT_TRUE(backend->implements(op.id)) << op.id;
     }
-  EXPECT_EQ(backward_ops, 8);
+  EXPECT_EQ(backward_ops, 9);
 }
 
 TEST(CpuBackward, GatherAccumulatesDuplicatesInEveryLayout) {
@@ -330,6 +331,92 @@ TEST(CpuBackward, PaddleScatterGradientsInBothModes) {
                                                            {"updates", f32({1, 2}, {10, 10})},
                                                            {"grad_output", f32({2, 2}, {1, 2, 3, 4})}})),
                ErrorCategory::ShapeMismatch);
+}
+
+// mindspore.scatter_.backward at documentation version `doc_version`.
+Outcome run_mindspore(std::map<std::string, Tensor> tensors, std::map<std::string, Arg> args,
+                      const std::string& doc_version = "") {
+  OpCall call = call_of("mindspore.scatter_.backward", std::move(tensors), std::move(args));
+  call.framework_version = doc_version;
+  return run_cpu(call);
+}
+
+TEST(CpuBackward, MindsporeScatterGradientsInEveryLayout) {
+  // MindSpore 2.10.0: self [[0,1,2],[3,4,5]], grad_output [[1,2,3],[4,5,6]], dim 0.
+  struct Case {
+    std::vector<int64_t> index_shape;
+    std::vector<double> index, grad_self, grad_src;
+  };
+  const Case cases[] = {
+      {{1, 3}, {1, 0, 1}, {1, 0, 3, 0, 5, 0}, {4, 2, 6}},
+      // Duplicates: every writer gets its slot's gradient (as MindSpore).
+      {{2, 3}, {1, 1, 1, 1, 0, 1}, {1, 0, 3, 0, 0, 0}, {4, 5, 6, 4, 2, 6}},
+  };
+  for (const Case& c : cases)
+    for (Layout l : test::kLayouts) {
+      std::vector<double> src(c.index.size(), 7);
+      const Outcome o = run_mindspore({{"self", relaid(f32({2, 3}, {0, 1, 2, 3, 4, 5}), l)},
+                                       {"index", relaid(i64(c.index_shape, c.index), l)},
+                                       {"src", relaid(f32(c.index_shape, src), l)},
+                                       {"grad_output", relaid(f32({2, 3}, {1, 2, 3, 4, 5, 6}), l)}},
+                                      {{"dim", dim(0)}});
+      const auto g = grads_of(o, 2);
+      EXPECT_EQ(g[0], c.grad_self) << static_cast<int>(l);
+      EXPECT_EQ(g[1], c.grad_src) << static_cast<int>(l);
+    }
+}
+
+TEST(CpuBackward, MindsporeScatterFollowsTheDocumentVersionAndItsRules) {
+  const std::map<std::string, Tensor> negative{{"self", f32({2, 3}, {0, 1, 2, 3, 4, 5})},
+                                               {"index", i64({1, 3}, {-1, 0, -2})},
+                                               {"src", f32({1, 3}, {10, 20, 30})},
+                                               {"grad_output", f32({2, 3}, {1, 2, 3, 4, 5, 6})}};
+  // r2.3: -1 is row 1, -2 row 0 (MindSpore 2.10's vjp wraps the same way).
+  for (Layout l : test::kLayouts) {
+    std::map<std::string, Tensor> relaid_ops;
+    for (const auto& [name, t] : negative) relaid_ops.emplace(name, relaid(t, l));
+    const auto g = grads_of(run_mindspore(relaid_ops, {{"dim", dim(0)}}, "2.3"), 2);
+    EXPECT_EQ(g[0], (std::vector<double>{1, 0, 0, 0, 5, 6})) << static_cast<int>(l);
+    EXPECT_EQ(g[1], (std::vector<double>{4, 2, 3})) << static_cast<int>(l);
+  }
+  // r2.10: undefined (the reference allows anything); the cpu backend refuses it.
+  expect_error(run_mindspore(negative, {{"dim", dim(0)}}, "2.10"), ErrorCategory::IndexOutOfBounds);
+  // The value overload: grad_self only (r2.3); gone from r2.10 (MS-N2).
+  const std::map<std::string, Tensor> value_ops{{"self", f32({2, 3}, {0, 1, 2, 3, 4, 5})},
+                                                {"index", i64({1, 3}, {1, 0, 1})},
+                                                {"grad_output", f32({2, 3}, {1, 2, 3, 4, 5, 6})}};
+  const std::map<std::string, Arg> value_args{{"dim", dim(0)}, {"value", Arg::of_scalar(Scalar::of_float(2.5))}};
+  EXPECT_EQ(grads_of(run_mindspore(value_ops, value_args, "2.3"), 1)[0], (std::vector<double>{1, 0, 3, 0, 5, 0}));
+  expect_error(run_mindspore(value_ops, value_args, "2.10"), ErrorCategory::InvalidArgument);
+  // reduce: no documented gradient.
+  std::map<std::string, Tensor> ops = negative;
+  ops["index"] = i64({1, 3}, {1, 0, 1});
+  EXPECT_EQ(run_mindspore(ops, {{"dim", dim(0)}, {"reduce", Arg::of_string("add")}}).kind, Outcome::Kind::Unsupported);
+  expect_error(run_mindspore(ops, {{"dim", dim(0)}, {"reduce", Arg::of_string("mean")}}), ErrorCategory::InvalidReduce);
+  // MS-GR4: src larger than index (the forward takes it), an empty index too.
+  std::map<std::string, Tensor> larger = ops;
+  larger["src"] = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  expect_error(run_mindspore(larger, {{"dim", dim(0)}}), ErrorCategory::ShapeMismatch);
+  larger["index"] = i64({0, 3}, {});
+  expect_error(run_mindspore(larger, {{"dim", dim(0)}}), ErrorCategory::ShapeMismatch);
+  std::map<std::string, Tensor> empty = ops;
+  empty["index"] = i64({0}, {});
+  empty["src"] = f32({0}, {});
+  const auto e = grads_of(run_mindspore(empty, {{"dim", dim(0)}}), 2);
+  EXPECT_EQ(e[0], (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(e[1].empty());
+  // MS-GR2, MS-GR3.
+  std::map<std::string, Tensor> wrong_grad = ops;
+  wrong_grad["grad_output"] = f32({1, 3}, {1, 2, 3});
+  expect_error(run_mindspore(wrong_grad, {{"dim", dim(0)}}), ErrorCategory::ShapeMismatch);
+  wrong_grad["grad_output"] = f64({2, 3}, {1, 2, 3, 4, 5, 6});
+  expect_error(run_mindspore(wrong_grad, {{"dim", dim(0)}}), ErrorCategory::DtypeMismatch);
+  expect_error(run_mindspore({{"self", tensor_of(DType::Int32, {2, 3}, {0, 1, 2, 3, 4, 5})},
+                              {"index", i64({1, 3}, {1, 0, 1})},
+                              {"src", tensor_of(DType::Int32, {1, 3}, {1, 2, 3})},
+                              {"grad_output", tensor_of(DType::Int32, {2, 3}, {1, 2, 3, 4, 5, 6})}},
+                             {{"dim", dim(0)}}),
+               ErrorCategory::UnsupportedDtype);
 }
 
 // Large enough for the kernels' parallel paths (kMinParallelWork), heavy

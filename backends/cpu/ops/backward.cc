@@ -22,6 +22,10 @@
 //                      grad_updates = the rows gathered (every duplicate;
 //                      rows past len(index), which the forward never
 //                      reads, get 0)
+//   mindspore.scatter_: as scatter(_) with src (negative index values
+//                      wrapped before r2.10, as the forward does; every
+//                      duplicate writer gets its slot's gradient, which
+//                      the reference's MS-GR5 allows)
 // Checks, in the reference's order (reference/backward_common.cc): the
 // forward's own rules (the same functions the forward kernels call, so the
 // same error categories) and its index bounds; the differentiable operands
@@ -37,6 +41,7 @@
 #include "backends/cpu/element.h"
 #include "backends/cpu/reduce_ops.h"
 #include "backends/cpu/slice_walk.h"
+#include "reference/dialect_mindspore.h"
 #include "reference/op_table.h"
 
 namespace sp::cpu {
@@ -353,6 +358,55 @@ Outcome paddle_scatter_backward(CpuContext& cpu, const OpCall& call) {
   return Outcome::of_outputs({grad_x, grad_updates});
 }
 
+// mindspore.scatter_.backward: grad_self, and grad_src with src. The
+// forward's rules are mindspore_scatter.cc's (versioned), on self as read:
+// its overlap rule does not apply (no write happens).
+Outcome mindspore_scatter_backward(CpuContext& cpu, const OpCall& call) {
+  if (auto v = backend_rules::check_mindspore_scatter(call)) return violation(*v);
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const Tensor* src = call.tensor("src");
+  const int64_t dim = wrap_dim(*call.int_arg("dim"), self.rank());
+  const int64_t size = self.size(dim);
+  const bool negatives_allowed = !ref::mindspore_rules::follows_r2_10_or_later(call.framework_version);
+  const int64_t lo = negatives_allowed ? -size : 0;
+  if (index.numel() > 0)
+    if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), lo, size, cpu.pool()))
+      return Outcome::of_error(ErrorCategory::IndexOutOfBounds, "index" + format_index(bad->position) + "=" +
+                                                                    std::to_string(bad->value) + " is outside [" +
+                                                                    std::to_string(lo) + ", " + std::to_string(size) +
+                                                                    ") for dim " + std::to_string(dim));
+  if (auto e = check_grads(call, self.shape(), self.dtype())) return *e;
+  // MindSpore's Note: "The inverse gradient from self to src can be
+  // calculated only when the shape of src is the same as that of index."
+  if (src)
+    if (auto e = check_src_like_index(*src, index)) return *e;
+  if (const std::optional<std::string> reduce = call.string_arg("reduce"))
+    return Outcome::unsupported("no documented gradient: mindspore scatter_ with reduce='" + *reduce + "'");
+  const Tensor& grad = *call.tensor(kGrad);
+  std::vector<Tensor> grads;
+  Tensor grad_self = cpu.fresh_copy(grad);
+  zero_scattered(cpu, grad_self, index, dim);
+  grads.push_back(grad_self);
+  if (src) {
+    // The gather kernel takes [0, size) only: wrap negative values first.
+    Tensor wrapped = index;
+    if (index.numel() > 0 &&
+        find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), 0, size, cpu.pool())) {
+      wrapped = Tensor::zeros(DType::Int64, index.shape());
+      auto* w = reinterpret_cast<int64_t*>(data(wrapped));
+      Shape at(static_cast<size_t>(index.rank()), 0);
+      int64_t i = 0;
+      do {
+        const int64_t v = index.value_at(at).i;
+        w[i++] = v < 0 ? v + size : v;
+      } while (next_index(at, index.shape()));
+    }
+    grads.push_back(gather_along(cpu, grad, wrapped, dim));
+  }
+  return Outcome::of_outputs(std::move(grads));
+}
+
 }  // namespace
 
 void register_backward(CpuOps& ops) {
@@ -364,6 +418,7 @@ void register_backward(CpuOps& ops) {
   ops.add("torch.scatter_reduce_.backward", torch_scatter_reduce_backward);
   ops.add("torch.scatter_reduce.backward", torch_scatter_reduce_backward);
   ops.add("paddle.scatter.backward", paddle_scatter_backward);
+  ops.add("mindspore.scatter_.backward", mindspore_scatter_backward);
 }
 
 }  // namespace sp::cpu
