@@ -42,28 +42,10 @@ std::map<std::string, Arg> with(std::map<std::string, Arg> args, const std::stri
   return args;
 }
 
-const ExpectedTensor& grad(const Expectation& e, const std::string& name) {
-  static const ExpectedTensor none;
-  EXPECT_TRUE(e.outputs.has_value()) << e.summary() << " " << e.error_message;
-  if (!e.outputs) return none;
-  for (const ExpectedTensor& t : *e.outputs)
-    if (t.name == name) return t;
-  ADD_FAILURE() << "no output " << name << " in " << e.summary();
-  return none;
-}
-std::vector<std::string> output_names(const Expectation& e) {
-  std::vector<std::string> names;
-  if (e.outputs)
-    for (const ExpectedTensor& t : *e.outputs) names.push_back(t.name);
-  return names;
-}
+using test::allows_all;
+using test::grad;
+using test::output_names;
 uint64_t bits(DType t, double v) { return bits_from_value(t, Value::of_float(v)); }
-bool allows_all(const ExpectedTensor& g, const std::vector<double>& values) {
-  if (static_cast<int64_t>(values.size()) != g.exact.numel()) return false;
-  for (size_t k = 0; k < values.size(); ++k)
-    if (!g.allows(static_cast<int64_t>(k), bits(g.exact.dtype(), values[k]))) return false;
-  return true;
-}
 
 const Tensor kSelf = f32({2, 3}, {0, 1, 2, 3, 4, 5});
 const Tensor kGrad = f32({2, 3}, {1, 2, 3, 4, 5, 6});

@@ -17,6 +17,10 @@
 //   expect_exact(e, {values})           exact bits, no loose element
 //   expect_errors(e, {categories})      an error, exactly these categories
 //   allows(e, linear, dtype, v)         whether element `linear` may be v
+//   grad(e, "grad_src")                 a backward answer's output by name
+//   output_names(e)                     its outputs' names, in order
+//   allows_all(g, {values})             whether every element of g may be
+//                                       the value given (row-major)
 #pragma once
 
 #include <gtest/gtest.h>
@@ -137,6 +141,33 @@ inline void expect_errors(const Expectation& e, const std::vector<ErrorCategory>
 
 inline bool allows(const Expectation& e, int64_t linear, DType t, double v) {
   return only_output(e).allows(linear, bits_from_value(t, Value::of_float(v)));
+}
+
+// A backward answer's output `name` ("grad_src"); a failure (and an empty
+// tensor) when the answer has no outputs or none of that name.
+inline const ExpectedTensor& grad(const Expectation& e, const std::string& name) {
+  static const ExpectedTensor none;
+  EXPECT_TRUE(e.outputs.has_value()) << e.summary() << " " << e.error_message;
+  if (!e.outputs) return none;
+  for (const ExpectedTensor& t : *e.outputs)
+    if (t.name == name) return t;
+  ADD_FAILURE() << "no output " << name << " in " << e.summary();
+  return none;
+}
+
+inline std::vector<std::string> output_names(const Expectation& e) {
+  std::vector<std::string> names;
+  if (e.outputs)
+    for (const ExpectedTensor& t : *e.outputs) names.push_back(t.name);
+  return names;
+}
+
+// Whether the whole tensor `values` (row-major) is allowed for gradient `g`.
+inline bool allows_all(const ExpectedTensor& g, const std::vector<double>& values) {
+  if (static_cast<int64_t>(values.size()) != g.exact.numel()) return false;
+  for (size_t k = 0; k < values.size(); ++k)
+    if (!g.allows(static_cast<int64_t>(k), bits_from_value(g.exact.dtype(), Value::of_float(values[k])))) return false;
+  return true;
 }
 
 }  // namespace sp::test
