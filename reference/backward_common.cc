@@ -29,27 +29,27 @@ BackwardStart start_backward(const OpCall& call, const BackwardClauses& clauses,
   const OpSpec& op = op_spec(call.op);
   const OpSpec& forward = op_spec(op.backward_of);
   BackwardStart s;
-  s.forward_call = call;
-  s.forward_call.op = forward.id;
-  s.forward_call.tensors.erase(std::string(kGradOutput));
+  OpCall forward_call = call;  // the call as the forward op (grad_output left out)
+  forward_call.op = forward.id;
+  forward_call.tensors.erase(std::string(kGradOutput));
   // The backward only reads an in-place op's self (no forward write
   // happens), so the forward's rules are evaluated on a contiguous copy of
   // it: an expanded self is not an overlapping output here (T-GR1).
   for (const OperandSpec& o : forward.operands)
     if (o.role == OperandRole::InPlace)
-      if (auto it = s.forward_call.tensors.find(o.name); it != s.forward_call.tensors.end())
+      if (auto it = forward_call.tensors.find(o.name); it != forward_call.tensors.end())
         it->second = it->second.contiguous();
-  s.grads = grad_operands(op, call);
+  const std::vector<std::string> grads = grad_operands(op, call);  // the operands differentiated
 
   // The forward's checks, shown in the trace; its writes are not the
   // backward's and stay out of it.
   Trace forward_trace;
-  s.forward = forward.reference(s.forward_call, trace ? &forward_trace : nullptr);
+  s.forward = forward.reference(forward_call, trace ? &forward_trace : nullptr);
   RuleLog log(trace);
   if (trace)
     for (const std::string& line : forward_trace.checks) trace->checks.push_back("forward " + forward.id + ": " + line);
 
-  for (const std::string& name : s.grads) {
+  for (const std::string& name : grads) {
     const DType t = call.tensor(name)->dtype();
     log.check(is_floating(t), clauses.floating, name + " dtype " + std::string(dtype_name(t)) + " is floating",
               ErrorCategory::UnsupportedDtype,

@@ -51,8 +51,6 @@ struct BackwardStart {
   // allows an error besides its outputs, e.g. PD-T1, keeps that error in
   // `errors`, which the backward's answer keeps too).
   Expectation forward;
-  OpCall forward_call;             // the call as the forward op (grad_output left out)
-  std::vector<std::string> grads;  // the operands differentiated, in output order
 };
 
 // Step 1 above. `own_checks` runs after the shared rules when the forward

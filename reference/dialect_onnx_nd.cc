@@ -74,24 +74,6 @@ bool updates_shape(RuleLog& log, const Tensor& data, const Tensor& indices, cons
                    rank_ok ? ErrorCategory::ShapeMismatch : ErrorCategory::RankMismatch, message);
 }
 
-std::optional<ReduceMode> reduction_mode(RuleLog& log, const std::string& reduction, int64_t version) {
-  std::optional<ReduceMode> mode;
-  if (reduction == "none") mode = ReduceMode::None;
-  if (version >= 16 && reduction == "add") mode = ReduceMode::Add;
-  if (version >= 16 && reduction == "mul") mode = ReduceMode::Multiply;
-  if (version >= 18 && reduction == "max") mode = ReduceMode::Max;
-  if (version >= 18 && reduction == "min") mode = ReduceMode::Min;
-  const std::string allowed = version >= 18   ? "none, add, mul, max, min"
-                              : version >= 16 ? "none, add, mul"
-                                              : "none (no reduction attribute)";
-  log.check(
-      mode.has_value(), "ONNX-SN8",
-      "reduction=\"" + reduction + "\" in {" + allowed + "} at schema version " + str(version),
-      ErrorCategory::InvalidReduce,
-      "reduction \"" + reduction + "\" is not allowed at ScatterND version " + str(version) + " (" + allowed + ")");
-  return mode;
-}
-
 bool index_values_in_bounds(RuleLog& log, std::string_view clause, const Tensor& data, const Tensor& indices,
                             int64_t first_dim) {
   std::optional<std::string> offender;

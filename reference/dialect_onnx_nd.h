@@ -50,10 +50,8 @@ bool scatter_tuple_length(RuleLog& log, int64_t k, int64_t r);
 // ONNX-SN7: updates.shape == indices.shape[:-1] ++ data.shape[k:]; a rank
 // other than q + r - k - 1 is rank_mismatch, other sizes shape_mismatch.
 bool updates_shape(RuleLog& log, const Tensor& data, const Tensor& indices, const Tensor& updates);
-// ONNX-SN8: reduction allowed at the version in force: "none" (11, 13),
-// "none"/"add"/"mul" (16), and "max"/"min" (18); else invalid_reduce.
-// Returns the mode (None for "none"); nullopt when not allowed.
-std::optional<ReduceMode> reduction_mode(RuleLog& log, const std::string& reduction, int64_t version);
+// ONNX-SN8 (reduction allowed by the schema version in force) is
+// onnx_rules::onnx_reduction_mode (reference/dialect_onnx.h).
 // ONNX-GN9 / ONNX-SN9: every index value indices[..., j] lies in [-s, s-1],
 // s = data.shape[first_dim + j]; else index_out_of_bounds. Reports the first
 // offender in row-major order. REQUIRES: indices int64, rank >= 1,

@@ -61,7 +61,7 @@ Expectation onnx_scatter_nd(const OpCall& call, Trace* trace) {
   if (data_rank_ok && indices_rank_ok && rules::scatter_tuple_length(log, indices.shape().back(), data.rank()))
     shapes_ok = rules::updates_shape(log, data, indices, updates);
   std::optional<ReduceMode> mode;
-  if (version) mode = rules::reduction_mode(log, reduction, *version);
+  if (version) mode = ref::onnx_rules::onnx_reduction_mode(log, "ONNX-SN8", "ScatterND", reduction, *version);
   if (shapes_ok && dtype_ok && log.passed()) rules::index_values_in_bounds(log, "ONNX-SN9", data, indices, 0);
   if (!log.passed()) return log.error_expectation();
 

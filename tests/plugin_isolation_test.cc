@@ -224,6 +224,54 @@ TEST(ExamplePlugin, ReportsDocumentedErrorsAndDeclinesWhatItDoesNotImplement) {
   EXPECT_VERDICT(run_and_judge(*backend, gather_call(-1)), Verdict::Kind::Pass);
 }
 
+// gather's backward at `dim`, grad_output[i][j] = 1 + 4i + j (index's
+// shape); at dim 0 column 3 of the index is all 0: three duplicates.
+OpCall gather_backward_call(int64_t dim) {
+  OpCall call = gather_call(dim);
+  call.op = "torch.gather.backward";
+  if (dim == 0)
+    for (int64_t i = 0; i < 3; ++i) call.tensors["index"].set_bits_at({i, 3}, 0);
+  call.tensors["grad_output"] = float_tensor({3, 4}, 1.0f);
+  return call;
+}
+
+TEST(ExamplePlugin, GatherBackwardRunsThroughTheBackwardEntryPoint) {
+  auto backend = start(example_plugin());
+  ASSERT_TRUE(backend);
+  const OpCall call = gather_backward_call(0);
+  const OpCall mine = call.deep_copy();
+  const Outcome outcome = backend->run(mine);
+  ASSERT_EQ(outcome.kind, Outcome::Kind::Outputs) << outcome.message;
+  ASSERT_EQ(outcome.outputs.size(), 1u);
+  EXPECT_VERDICT(judge(call, evaluate(call), outcome, mine), Verdict::Kind::Pass);
+  // index[i][0] = i: grad_input[1][0] = grad_output[1][0]; the duplicates
+  // of column 3 accumulate into row 0: 4 + 8 + 12.
+  EXPECT_EQ(outcome.outputs[0].value_at({1, 0}).f, 5.0);
+  EXPECT_EQ(outcome.outputs[0].value_at({0, 3}).f, 24.0);
+  EXPECT_EQ(outcome.outputs[0].value_at({1, 3}).f, 0.0);
+  // A grad_output of another shape is the plugin's shape_mismatch, as the reference's.
+  OpCall misshaped = call;
+  misshaped.tensors["grad_output"] = float_tensor({2, 4}, 1.0f);
+  EXPECT_VERDICT(run_and_judge(*backend, misshaped), Verdict::Kind::Pass);
+  // A backward it does not implement is declined.
+  OpCall scatter = scatter_inplace_call();
+  scatter.op = "torch.scatter_.backward";
+  scatter.tensors["src"] = float_tensor({3, 2}, -1.0f);
+  scatter.tensors["index"] = index_tensor({3, 2});
+  scatter.tensors["grad_output"] = float_tensor({3, 4}, 1.0f);
+  EXPECT_VERDICT(run_and_judge(*backend, scatter), Verdict::Kind::Unsupported);
+}
+
+// A plugin whose supports() claims a backward op but whose struct has no
+// backward entry point: the call is unsupported, and never reaches run()
+// (which would crash on it: dim 1 makes the crash plugin misbehave).
+TEST(PluginIsolation, ABackwardOpNeedsTheBackwardEntryPoint) {
+  auto backend = start(test_plugin("crash"));
+  ASSERT_TRUE(backend);
+  EXPECT_VERDICT(run_and_judge(*backend, gather_backward_call(1)), Verdict::Kind::Unsupported);
+  EXPECT_VERDICT(run_and_judge(*backend, gather_call(0)), Verdict::Kind::Pass);
+}
+
 TEST(ExamplePlugin, GatherOutputTakesTheShapeTheOpTableNames) {
   // torch.gather's out has index's shape (op table: output_shape_of), here
   // 2x3 from a 3x4 input: an out of input's shape would fail the judgement.

@@ -31,8 +31,11 @@
 #error "define SP_TEST_MODE"
 #endif
 
+/* It also claims gather's backward, but has no backward entry point (an ABI
+ * 2.1-style struct): the host must never offer it, let alone pass such a
+ * call to run() (which would misbehave on it). */
 static int supports(const char* op, sp_dtype dtype) {
-  return strcmp(op, "torch.gather") == 0 && dtype == SP_DTYPE_FLOAT32;
+  return (strcmp(op, "torch.gather") == 0 || strcmp(op, "torch.gather.backward") == 0) && dtype == SP_DTYPE_FLOAT32;
 }
 
 static char* element(const sp_tensor* t, const int64_t* pos) {
