@@ -12,6 +12,7 @@
 // Thread-safety: a Backend instance is used by one thread at a time.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -47,6 +48,13 @@ struct FrameworkVersion {
 struct BackendOptions {
   int threads = 0;             // 0: the backend's default (hardware concurrency)
   bool deterministic = false;  // backends with a deterministic mode honour it
+  // Out-of-process backends: seconds per case, 3x per start (0: the
+  // environment's SCATTERPROOF_CASE_TIMEOUT_S, else 10; PROTOCOL.md "Timeouts").
+  double timeout_s = 0;
+  // Out-of-process backends: when set and non-zero (the run was asked to
+  // stop, harness/runner.h RunOptions::stop), a call in flight is abandoned
+  // within 100 ms: the child is killed and the call answers HarnessError.
+  const std::atomic<int>* stop = nullptr;
 };
 
 class Backend {

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -41,7 +43,16 @@ void print_spec_errors(const std::vector<SpecError>& errors) {
   for (const SpecError& e : errors) fmt::print(stderr, "spec error: {}\n", e.what());
 }
 
-int command_run(const std::vector<std::string>& paths, const RunOptions& options, const std::string& report_dir) {
+// The signal that asked `run` to stop (SIGINT, SIGTERM), or 0. A second
+// one ends the process at once (the handler is reset to the default).
+std::atomic<int> g_stop_signal{0};
+
+extern "C" void on_stop_signal(int signal_number) {
+  g_stop_signal.store(signal_number);
+  std::signal(signal_number, SIG_DFL);
+}
+
+int command_run(const std::vector<std::string>& paths, RunOptions options, const std::string& report_dir) {
   auto progress = [verbose = options.verbose](const ResultRecord& r) {
     // Without -v only what needs a look is printed: unexpected results.
     if (!verbose && !verdict_is_unexpected(r.verdict)) return;
@@ -49,10 +60,20 @@ int command_run(const std::vector<std::string>& paths, const RunOptions& options
     if (r.verdict != Verdict::Kind::Pass) fmt::print("            repro: {}\n", r.repro);
     std::fflush(stdout);
   };
+  // SIGINT/SIGTERM: the record being made is finished and flushed, no new
+  // case starts, the reports are rebuilt from what finished, the backends
+  // (and every process they started) are stopped; exit 128 + signal.
+  struct sigaction action = {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  options.stop = &g_stop_signal;
   const RunSummary s = run_specs_reported(paths, options, report_dir, progress);
   if (!s.message.empty()) {
     fmt::print(stderr, "scatterproof: {}\n", s.message);
-    return s.exit_code;
+    if (!s.interrupted_by) return s.exit_code;
   }
   size_t total = 0;
   for (const auto& [kind, n] : s.verdicts) total += n;
@@ -61,47 +82,84 @@ int command_run(const std::vector<std::string>& paths, const RunOptions& options
 }
 
 int command_list(const std::vector<std::string>& paths, const std::vector<std::string>& filters) {
-  const LoadedSpecs specs = load_specs(paths);
-  for (const Case& c : specs.cases)
-    if (case_matches(c, filters)) fmt::print("{}\t{}\t{}\n", c.id, c.call.op, c.source.document);
-  print_spec_errors(specs.errors);
-  return specs.errors.empty() ? exit_code::kOk : exit_code::kBadSpecInput;
+  size_t errors = 0;
+  stream_specs(
+      paths,
+      [&](Case&& c) {
+        if (case_matches(c, filters)) fmt::print("{}\t{}\t{}\n", c.id, c.call.op, c.source.document);
+      },
+      [&](SpecError&& e) {
+        ++errors;
+        print_spec_errors({e});
+      });
+  return errors == 0 ? exit_code::kOk : exit_code::kBadSpecInput;
 }
 
+// Streams: memory holds one case at a time, however many there are.
 int command_validate(const std::vector<std::string>& paths) {
-  const LoadedSpecs specs = load_specs(paths);
-  print_spec_errors(specs.errors);
+  size_t cases = 0, errors = 0;
   std::set<std::string> files;
-  for (const Case& c : specs.cases) files.insert(c.file);
-  fmt::print("{} valid case(s) in {} file(s), {} spec error(s)\n", specs.cases.size(), files.size(),
-             specs.errors.size());
-  return specs.errors.empty() ? exit_code::kOk : exit_code::kBadSpecInput;
+  stream_specs(
+      paths,
+      [&](Case&& c) {
+        ++cases;
+        if (files.empty() || *files.rbegin() != c.file) files.insert(c.file);
+      },
+      [&](SpecError&& e) {
+        ++errors;
+        print_spec_errors({e});
+      });
+  fmt::print("{} valid case(s) in {} file(s), {} spec error(s)\n", cases, files.size(), errors);
+  return errors == 0 ? exit_code::kOk : exit_code::kBadSpecInput;
 }
 
 int command_explain(const std::string& target, const std::string& case_id_option, std::vector<std::string> paths) {
-  const bool target_is_file = std::filesystem::is_regular_file(target);
+  // The target is a spec file or a case id. A path that exists but is no
+  // regular file (a directory, a FIFO — never opened: it would block —, a
+  // device, a dangling or looping symlink) is neither: a usage error.
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status own = fs::symlink_status(target, ec);
+  const fs::file_status st = fs::status(target, ec);
+  const bool target_is_file = fs::is_regular_file(st);
+  if (!target_is_file && fs::exists(own)) {
+    const std::string what = fs::is_directory(st)                    ? "a directory"
+                             : fs::is_fifo(st)                       ? "a FIFO"
+                             : fs::is_socket(st)                     ? "a socket"
+                             : fs::is_character_file(st)             ? "a character device"
+                             : fs::is_block_file(st)                 ? "a block device"
+                             : st.type() == fs::file_type::not_found ? "a dangling symlink"
+                             : fs::is_symlink(own) && ec ? "a symlink that cannot be resolved (" + ec.message() + ")"
+                                                         : "not a regular file";
+    fmt::print(stderr, "scatterproof: explain: {} is {}: give a spec file (with --case ID) or a case id\n", target,
+               what);
+    return exit_code::kUsage;
+  }
   std::string wanted_id = target_is_file ? case_id_option : target;
   if (target_is_file)
     paths = {target};
   else if (paths.empty())
     paths = {"specs"};
-  const LoadedSpecs specs = load_specs(paths);
-  const Case* found = nullptr;
-  if (target_is_file && wanted_id.empty()) {
-    if (specs.cases.size() != 1) {
-      fmt::print(stderr, "scatterproof: {} holds {} cases; choose one with --case ID\n", target, specs.cases.size());
-      print_spec_errors(specs.errors);
-      return specs.errors.empty() ? exit_code::kUsage : exit_code::kBadSpecInput;
-    }
-    found = &specs.cases.front();
-  } else {
-    for (const Case& c : specs.cases)
-      if (c.id == wanted_id) found = &c;
+  // Streamed: only the case asked for (or the file's first) is kept.
+  std::optional<Case> found;
+  size_t seen = 0;
+  std::vector<SpecError> errors;
+  stream_specs(
+      paths,
+      [&](Case&& c) {
+        ++seen;
+        if (wanted_id.empty() ? !found : c.id == wanted_id) found = std::move(c);
+      },
+      [&](SpecError&& e) { errors.push_back(std::move(e)); });
+  if (target_is_file && wanted_id.empty() && seen != 1) {
+    fmt::print(stderr, "scatterproof: {} holds {} cases; choose one with --case ID\n", target, seen);
+    print_spec_errors(errors);
+    return errors.empty() ? exit_code::kUsage : exit_code::kBadSpecInput;
   }
   if (!found) {
-    print_spec_errors(specs.errors);
+    print_spec_errors(errors);
     fmt::print(stderr, "scatterproof: no case with id '{}' in {}\n", wanted_id, fmt::join(paths, ", "));
-    return specs.errors.empty() ? exit_code::kUsage : exit_code::kBadSpecInput;
+    return errors.empty() ? exit_code::kUsage : exit_code::kBadSpecInput;
   }
   const Case& c = *found;
   fmt::print("case {} ({})\n", c.id, c.file);
@@ -206,15 +264,15 @@ bool parse_shard(const std::string& text, RunOptions* options) {
 
 int command_update_expectations(const std::string& dir, const std::string& out, const std::string& reason) {
   std::vector<ExpectationEntry> add;
-  for (const ResultRecord& r : read_results(dir + "/results.jsonl")) {
-    if (r.check == "load" || !verdict_is_unexpected(r.verdict) || r.verdict == Verdict::Kind::XPass) continue;
-    ExpectationEntry e;
-    e.case_pattern = r.case_id;
-    e.backend_pattern = r.backend;
-    e.reason = reason.empty() ? std::string(verdict_name(r.verdict)) + ": " + r.detail : reason;
-    add.push_back(std::move(e));
-  }
   try {
+    for_each_result_at(dir + "/results.jsonl", [&](const ResultRecord& r, uint64_t) {
+      if (r.check == "load" || !verdict_is_unexpected(r.verdict) || r.verdict == Verdict::Kind::XPass) return;
+      ExpectationEntry e;
+      e.case_pattern = r.case_id;
+      e.backend_pattern = r.backend;
+      e.reason = reason.empty() ? std::string(verdict_name(r.verdict)) + ": " + r.detail : reason;
+      add.push_back(std::move(e));
+    });
     const size_t added = write_expectation_file(out, add);
     fmt::print("{}: {} entries added ({} unexpected results in {})\n", out, added, add.size(), dir);
   } catch (const std::exception& e) {
@@ -229,17 +287,29 @@ int command_report(const std::string& dir, bool xpass_warn) {
     fmt::print(stderr, "scatterproof: {}/results.jsonl does not exist (not a report directory)\n", dir);
     return exit_code::kUsage;
   }
-  const std::vector<ResultRecord> records = read_results(dir + "/results.jsonl");
-  write_reports(records, dir);
-  const ReportSummary s = summarize(records);
-  fmt::print("{} results: {} (reports in {})\n", s.total, format_counts(s.verdicts), dir);
-  bool unexpected = false, spec_error = false;
-  for (const ResultRecord& r : records) {
-    if (r.check == "load")
-      spec_error = true;
-    else if (verdict_is_unexpected(r.verdict) && !(xpass_warn && r.verdict == Verdict::Kind::XPass))
-      unexpected = true;
+  std::string why;
+  const std::optional<ReportDirLock> lock = ReportDirLock::acquire(dir, &why);
+  if (!lock) {
+    fmt::print(stderr, "scatterproof: {}\n", why);
+    return exit_code::kUsage;
   }
+  bool unexpected = false, spec_error = false;
+  std::optional<ResultsFileSource> source;
+  try {
+    source.emplace(dir + "/results.jsonl");
+    source->for_each([&](const ResultRecord& r) {
+      if (r.check == "load")
+        spec_error = true;
+      else if (verdict_is_unexpected(r.verdict) && !(xpass_warn && r.verdict == Verdict::Kind::XPass))
+        unexpected = true;
+    });
+    write_reports(*source, dir);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "scatterproof: {}\n", e.what());
+    return exit_code::kUsage;
+  }
+  const ReportSummary s = summarize(*source);
+  fmt::print("{} results: {} (reports in {})\n", s.total, format_counts(s.verdicts), dir);
   return unexpected ? exit_code::kUnexpectedResults : spec_error ? exit_code::kBadSpecInput : exit_code::kOk;
 }
 
@@ -283,6 +353,9 @@ int run_cli(int argc, char** argv) {
   run->add_option("--backend-threads", run_options.backend_options.threads,
                   "threads each backend may use (0: its default, the hardware's)")
       ->check(CLI::Range(0, 1024));
+  const std::string timeout_help =
+      "seconds a process/plugin backend gets per case, 3x per start (default: SCATTERPROOF_CASE_TIMEOUT_S, else 10)";
+  run->add_option("--timeout", run_options.backend_options.timeout_s, timeout_help)->check(CLI::Range(0.001, 1e6));
   run->add_flag("--deterministic", run_options.backend_options.deterministic,
                 "ask backends with a deterministic mode to use it");
   std::vector<std::string> expectation_files;
@@ -366,6 +439,7 @@ int run_cli(int argc, char** argv) {
   fuzz_cmd->add_option("--out", fuzz_options.out_dir, "where repro-*.json files go")->capture_default_str();
   fuzz_cmd->add_option("--max-cases", fuzz_options.max_cases, "stop after this many cases");
   fuzz_cmd->add_option("--op", fuzz_options.ops, "generate only ops matching this id glob (repeatable)");
+  fuzz_cmd->add_option("--timeout", fuzz_options.timeout_s, timeout_help)->check(CLI::Range(0.001, 1e6));
   fuzz_cmd->add_option("--expectations", fuzz_options.expectations,
                        "expectation file whose clause-keyed entries are the backend's known deviations (repeatable)");
   fuzz::ReproOptions repro_options;
@@ -373,6 +447,7 @@ int run_cli(int argc, char** argv) {
       app.add_subcommand("repro", "replay a repro spec (or fuzzer crash input) on every backend, explained");
   repro_cmd->add_option("file", repro_options.file, "a repro spec file or libFuzzer input")->required();
   repro_cmd->add_option("--backend", repro_options.backends, "extra backends (e.g. mutant:NAME)")->delimiter(',');
+  repro_cmd->add_option("--timeout", repro_options.timeout_s, timeout_help)->check(CLI::Range(0.001, 1e6));
   fuzz::MutantsOptions mutants_options;
   CLI::App* mutants_cmd =
       app.add_subcommand("mutants", "is every deliberately wrong backend caught, by the specs and by fuzzing?");

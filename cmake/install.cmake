@@ -5,7 +5,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS scatterproof scatterproof-plugin-host RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS scatterproof scatterproof-plugin-host scatterproof-reaper RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS sp_plugin_sdk EXPORT scatterproofTargets)
 install(FILES ${PROJECT_SOURCE_DIR}/include/scatterproof/plugin.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/scatterproof)
 

@@ -27,10 +27,11 @@ std::chrono::milliseconds to_ms(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000.0));
 }
 
-std::unique_ptr<Backend> open_backend(const std::string& name, int threads) {
+std::unique_ptr<Backend> open_backend(const std::string& name, int threads, double timeout_s = 0) {
   std::string why;
   BackendOptions opts;
   opts.threads = threads;
+  opts.timeout_s = timeout_s;
   auto b = make_backend(name, opts, &why);
   if (!b) std::cerr << "scatterproof: " << why << "\n";
   return b;
@@ -74,7 +75,7 @@ int fuzz_main(const FuzzOptions& options) {
     std::cerr << "scatterproof: " << e.what() << "\n";
     return exit_code::kBadSpecInput;
   }
-  auto backend = open_backend(options.backend, options.threads);
+  auto backend = open_backend(options.backend, options.threads, options.timeout_s);
   if (!backend) return exit_code::kBackendUnavailable;
   scope.framework = backend->framework();
   const uint64_t seed =
@@ -130,7 +131,9 @@ int repro_main(const ReproOptions& options) {
     std::string first_difference;
     for (const auto& name : names) {
       std::string why;
-      auto backend = make_backend(name, BackendOptions{}, &why);
+      BackendOptions opts;
+      opts.timeout_s = options.timeout_s;
+      auto backend = make_backend(name, opts, &why);
       if (!backend) {
         std::cout << fmt::format("  {:<28} unavailable ({})\n", name, why);
         continue;

@@ -30,12 +30,14 @@ struct FuzzOptions {
   int threads = 1;                        // backend threads; the generated tensors are small
   std::vector<std::string> ops;           // op id globs; empty: every op
   std::vector<std::string> expectations;  // files whose clause-keyed entries are known deviations
+  double timeout_s = 0;                   // BackendOptions::timeout_s (--timeout)
 };
 int fuzz_main(const FuzzOptions& options);
 
 struct ReproOptions {
   std::string file;
   std::vector<std::string> backends;  // in addition to every built-in backend
+  double timeout_s = 0;               // BackendOptions::timeout_s (--timeout)
 };
 int repro_main(const ReproOptions& options);
 

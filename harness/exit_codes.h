@@ -14,6 +14,9 @@ inline constexpr int kUsage = 2;               // bad command line
 inline constexpr int kBadSpecInput = 3;        // spec files failed to load or validate
 inline constexpr int kBackendUnavailable = 4;  // a requested backend is unknown or unavailable
 inline constexpr int kInternalError = 5;       // a bug in scatterproof itself
+// `run` stopped by SIGINT or SIGTERM: 128 + the signal's number, as a shell
+// reports a process killed by it (130, 143); what finished is written.
+constexpr int interrupted(int signal_number) { return 128 + signal_number; }
 
 // The text `scatterproof --help` prints.
 inline constexpr const char* kHelpText =
@@ -23,6 +26,7 @@ inline constexpr const char* kHelpText =
     "  2  usage error\n"
     "  3  bad spec input (and no other unexpected result)\n"
     "  4  a requested backend is unknown or unavailable\n"
-    "  5  internal error\n";
+    "  5  internal error\n"
+    "  130, 143  run interrupted by SIGINT / SIGTERM (the results so far are written, reports rebuilt)\n";
 
 }  // namespace sp::exit_code

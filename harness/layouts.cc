@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 #include "reference/op_table.h"
 
@@ -18,11 +19,25 @@ bool is_layout_name(const std::string& name) {
 }
 
 Tensor place_with_layout(const Tensor& t, const Shape& strides, int64_t offset) {
-  int64_t reach = offset + 1;
-  if (t.numel() > 0)
-    for (size_t d = 0; d < strides.size(); ++d) reach += (t.shape()[d] - 1) * strides[d];
-  auto storage =
-      std::make_shared<std::vector<std::byte>>(static_cast<size_t>(reach) * dtype_size(t.dtype()), kLayoutSentinel);
+  // The storage the new layout reaches, overflow-checked: the layout is built
+  // from t's logical shape (t's own offset and strides play no part), so for
+  // a loaded tensor this stays within a small multiple of its element count.
+  if (offset < 0 || strides.size() != t.shape().size())
+    throw std::invalid_argument("place_with_layout: a negative offset or strides of another rank");
+  int64_t reach = offset;
+  bool overflow = false;
+  if (t.numel() > 0) {
+    for (size_t d = 0; d < strides.size(); ++d) {
+      int64_t span = 0;
+      overflow |=
+          __builtin_mul_overflow(t.shape()[d] - 1, strides[d], &span) || __builtin_add_overflow(reach, span, &reach);
+    }
+  }
+  size_t bytes = 0;
+  overflow |= __builtin_add_overflow(reach, 1, &reach) || reach <= 0 ||
+              __builtin_mul_overflow(static_cast<size_t>(reach), dtype_size(t.dtype()), &bytes);
+  if (overflow) throw std::invalid_argument("place_with_layout: the layout reaches beyond int64");
+  auto storage = std::make_shared<std::vector<std::byte>>(bytes, kLayoutSentinel);
   Tensor out = Tensor::view(t.dtype(), t.shape(), strides, offset, std::move(storage));
   if (t.numel() > 0) {
     Shape idx(t.shape().size(), 0);

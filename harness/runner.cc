@@ -6,12 +6,15 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 #include "backends/backend.h"
 #include "harness/comparator.h"
@@ -40,28 +43,40 @@ bool case_matches(const Case& c, const std::vector<std::string>& filters) {
   return false;
 }
 
-LoadedSpecs load_specs(const std::vector<std::string>& paths) {
-  LoadedSpecs out;
+void stream_specs(const std::vector<std::string>& paths, const CaseFn& on_case, const ErrorFn& on_error) {
   std::vector<std::string> files;
   try {
     files = find_spec_files(paths);
   } catch (const SpecError& e) {
-    out.errors.push_back(e);
-    return out;
+    on_error(SpecError(e));
+    return;
   }
-  std::map<std::string, std::string> first_file_of_id;
-  for (const std::string& file : files) {
-    LoadReport report = load_spec_file_lenient(file);
-    for (SpecError& e : report.errors) out.errors.push_back(std::move(e));
-    for (Case& c : report.cases) {
-      auto [it, fresh] = first_file_of_id.emplace(c.id, c.file);
-      if (!fresh) {
-        out.errors.emplace_back(c.file, c.id, "id", fmt::format("duplicate case id; first defined in {}", it->second));
-        continue;
-      }
-      out.cases.push_back(std::move(c));
-    }
+  // Ids seen so far, by a 64-bit hash with the index of the file that used
+  // it: memory per case stays a few bytes however many cases stream by. A
+  // hash collision of two different ids (about 1e-8 across a million ids)
+  // would be reported as a duplicate naming both files.
+  std::unordered_map<uint64_t, uint32_t> first_file_of_id;
+  for (uint32_t f = 0; f < files.size(); ++f) {
+    stream_spec_file(
+        files[f],
+        [&](Case&& c) {
+          const auto [it, fresh] = first_file_of_id.emplace(std::hash<std::string>{}(c.id), f);
+          if (!fresh) {
+            on_error(SpecError(c.file, c.id, "id",
+                               fmt::format("duplicate case id; first defined in {}", files[it->second])));
+            return;
+          }
+          on_case(std::move(c));
+        },
+        on_error);
   }
+}
+
+LoadedSpecs load_specs(const std::vector<std::string>& paths) {
+  LoadedSpecs out;
+  stream_specs(
+      paths, [&](Case&& c) { out.cases.push_back(std::move(c)); },
+      [&](SpecError&& e) { out.errors.push_back(std::move(e)); });
   return out;
 }
 
@@ -220,7 +235,8 @@ class CaseRunner {
     }
     judge_backends(c, exp ? &*exp : nullptr, backends, [&](ResultRecord& r) { r.erratum = erratum; });
     if (exp)
-      for (const std::string& layout : options_.layouts) run_layout_variant(c, layout, *exp, backends);
+      for (const std::string& layout : options_.layouts)
+        if (!stopping()) run_layout_variant(c, layout, *exp, backends);
   }
 
   // The case with its operands re-laid out: the reference must answer the
@@ -266,6 +282,7 @@ class CaseRunner {
     std::map<std::string, std::optional<Expectation>> by_version;  // empty optional: the reference threw
     std::map<std::string, std::string> threw;
     for (std::unique_ptr<Backend>& backend : backends) {
+      if (stopping()) return;
       ResultRecord r = record_for(c, backend->name(), "differential");
       annotate(r);
       const auto start = Clock::now();
@@ -309,6 +326,8 @@ class CaseRunner {
         r.expected = answer->summary();
         r.clause = cited_clauses(*answer);
         Judged j = run_and_judge(*backend, call, *answer);
+        // A call abandoned because the run was asked to stop has no verdict.
+        if (stopping() && j.outcome.kind == Outcome::Kind::HarnessError) return;
         r.backend_version = backend->version();  // after the run: a process backend knows it from its hello
         r.framework = backend->framework();
         r.outcome = outcome_summary(j.outcome);
@@ -331,12 +350,21 @@ class CaseRunner {
     return call.framework_version;
   }
 
+  // A stop was asked for (RunOptions::stop, set by SIGINT/SIGTERM): no new
+  // case or backend call starts; the record being made is still written.
+  bool stopping() const { return options_.stop && options_.stop->load() != 0; }
+
   RunSummary summary() const {
     RunSummary s;
     s.verdicts = verdicts_;
     s.exit_code = saw_unexpected_   ? exit_code::kUnexpectedResults
                   : saw_spec_error_ ? exit_code::kBadSpecInput
                                     : exit_code::kOk;
+    if (stopping()) {
+      s.interrupted_by = options_.stop->load();
+      s.exit_code = exit_code::interrupted(s.interrupted_by);
+      s.message = fmt::format("interrupted by signal {}: the results so far are written", s.interrupted_by);
+    }
     return s;
   }
 
@@ -351,14 +379,22 @@ class CaseRunner {
 
 }  // namespace
 
-RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError>& spec_errors,
-                     const RunOptions& options, ResultSink& sink) {
+namespace {
+
+// Runs the cases a producer hands over one at a time, so memory holds only
+// the cases in flight: with one worker each case runs inside the
+// producer's call; with several, through a hand-off queue of one case
+// that the producer waits on while it is full.
+RunSummary run_fed(const std::function<void(const CaseFn&, const ErrorFn&)>& produce, const RunOptions& options,
+                   ResultSink& sink) {
   const size_t workers = static_cast<size_t>(std::max(1, options.threads));
+  BackendOptions backend_options = options.backend_options;
+  backend_options.stop = options.stop;  // a stop abandons an out-of-process call in flight
   std::vector<BackendSet> backend_sets(workers);
   for (BackendSet& set : backend_sets) {
     for (const std::string& name : options.backends) {
       std::string why;
-      std::unique_ptr<Backend> b = make_backend(name, options.backend_options, &why);
+      std::unique_ptr<Backend> b = make_backend(name, backend_options, &why);
       if (!b) return RunSummary{exit_code::kBackendUnavailable, why, {}};
       set.push_back(std::move(b));
     }
@@ -366,40 +402,97 @@ RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError
   if (std::string why = sink.open(); !why.empty()) return RunSummary{exit_code::kUsage, why, {}};
 
   CaseRunner runner(options, sink);
-  for (const SpecError& e : spec_errors) runner.emit(record_for_spec_error(e));
-
-  std::vector<const Case*> selected;
-  size_t matching = 0;
-  for (const Case& c : cases)
-    if (case_matches(c, options.filters) &&
-        matching++ % static_cast<size_t>(options.shard_count) == static_cast<size_t>(options.shard_index))
-      selected.push_back(&c);
-  std::atomic<size_t> next{0};
-  std::mutex failure_mutex;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Case> queue;
+  bool producing = true;
   std::exception_ptr failure;  // e.g. the sink could not write; rethrown after the join
+  const size_t capacity = 1;   // a hand-off: in flight are the running cases and one waiting
+  auto fail = [&](std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!failure) failure = e;
+    changed.notify_all();
+  };
   auto work = [&](BackendSet& backends) {
     try {
-      for (size_t i = next++; i < selected.size(); i = next++) runner.run_case(*selected[i], backends);
+      for (;;) {
+        std::optional<Case> next;
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          changed.wait(lock, [&] { return !queue.empty() || !producing || failure; });
+          if (failure || queue.empty()) return;
+          next.emplace(std::move(queue.front()));
+          queue.pop_front();
+          changed.notify_all();
+        }
+        if (!runner.stopping()) runner.run_case(*next, backends);
+      }
     } catch (...) {
-      std::lock_guard<std::mutex> lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      next = selected.size();
+      fail(std::current_exception());
     }
   };
-  if (workers == 1) {
-    work(backend_sets.front());
-  } else {
-    std::vector<std::jthread> threads;
+  std::vector<std::jthread> threads;
+  if (workers > 1)
     for (BackendSet& set : backend_sets) threads.emplace_back(work, std::ref(set));
+
+  size_t matching = 0;
+  auto on_case = [&](Case&& c) {
+    if (runner.stopping() || !case_matches(c, options.filters) ||
+        matching++ % static_cast<size_t>(options.shard_count) != static_cast<size_t>(options.shard_index))
+      return;
+    if (workers == 1) {
+      if (!failure) try {
+          runner.run_case(c, backend_sets.front());
+        } catch (...) {
+          failure = std::current_exception();
+        }
+      return;
+    }
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return queue.size() < capacity || failure; });
+    if (failure) return;
+    queue.push_back(std::move(c));
+    changed.notify_all();
+  };
+  auto on_error = [&](SpecError&& e) {
+    if (runner.stopping()) return;
+    try {
+      runner.emit(record_for_spec_error(e));
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  };
+  try {
+    produce(on_case, on_error);
+  } catch (...) {
+    fail(std::current_exception());
   }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    producing = false;
+    changed.notify_all();
+  }
+  threads.clear();  // joins
   if (failure) std::rethrow_exception(failure);
   sink.close();
   return runner.summary();
 }
 
+}  // namespace
+
+RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError>& spec_errors,
+                     const RunOptions& options, ResultSink& sink) {
+  return run_fed(
+      [&](const CaseFn& on_case, const ErrorFn& on_error) {
+        for (const SpecError& e : spec_errors) on_error(SpecError(e));
+        for (const Case& c : cases) on_case(Case(c));
+      },
+      options, sink);
+}
+
 RunSummary run_specs(const std::vector<std::string>& paths, const RunOptions& options, ResultSink& sink) {
-  const LoadedSpecs specs = load_specs(paths);
-  return run_cases(specs.cases, specs.errors, options, sink);
+  return run_fed([&](const CaseFn& on_case, const ErrorFn& on_error) { stream_specs(paths, on_case, on_error); },
+                 options, sink);
 }
 
 }  // namespace sp

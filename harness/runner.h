@@ -19,6 +19,7 @@
 // worker owns its backend instances. The sink is called serialized.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "harness/expectations.h"
 #include "harness/result_record.h"
 #include "harness/run_judge.h"
+#include "harness/spec_loader.h"
 
 namespace sp {
 
@@ -59,25 +61,37 @@ struct RunOptions {
   // overrides a case's source.doc_version. A framework backend always gets
   // the reference for its own version (Backend::framework()).
   std::map<std::string, std::string> framework_versions;
+  // When set and non-zero (the CLI stores the number of a SIGINT/SIGTERM it
+  // caught), no new case or backend call starts: the run writes what it
+  // has, closes the sink (reports rebuilt), destroys the backends (their
+  // processes killed) and returns with exit_code::interrupted(signal).
+  const std::atomic<int>* stop = nullptr;
 };
 
 struct RunSummary {
   int exit_code = 0;    // harness/exit_codes.h
-  std::string message;  // why the run stopped early (backend unavailable, the sink's open())
+  std::string message;  // why the run stopped early (backend unavailable, the sink's open(), a signal)
   std::map<Verdict::Kind, size_t> verdicts;
+  int interrupted_by = 0;  // the signal that stopped the run (RunOptions::stop), or 0
 };
 
 bool case_matches(const Case& c, const std::vector<std::string>& filters);
 
-// Cases and spec problems from spec files/directories. Case ids must be
-// unique across the whole set: a later duplicate is a spec error.
+// The cases of spec files/directories streamed one at a time (file by
+// file, spec_loader.h stream_spec_file), with their problems. Case ids must
+// be unique across the whole set: a later duplicate is a spec error.
+void stream_specs(const std::vector<std::string>& paths, const CaseFn& on_case, const ErrorFn& on_error);
+// The same, collected (for callers that need every case at once: fuzz's
+// mutant check, tests); `run_specs` streams.
 struct LoadedSpecs {
   std::vector<Case> cases;
   std::vector<SpecError> errors;
 };
 LoadedSpecs load_specs(const std::vector<std::string>& paths);
 
-// Loads `paths` leniently and runs the matching cases.
+// Streams `paths` and runs each matching case as it is loaded, releasing
+// it after: memory holds the cases in flight (one per thread and one waiting), never the
+// whole suite.
 RunSummary run_specs(const std::vector<std::string>& paths, const RunOptions& options, ResultSink& sink);
 // Runs already-loaded cases; `spec_errors` are recorded as load errors.
 RunSummary run_cases(const std::vector<Case>& cases, const std::vector<SpecError>& spec_errors,

@@ -24,7 +24,7 @@ Scalar scalar_from_json(const json& v, const std::string& field) {
     if (s == "-inf") return Scalar::of_float(-std::numeric_limits<double>::infinity());
     if (s == "-0.0") return Scalar::of_float(-0.0);
   }
-  fail(field, "expected true/false, a number, \"nan\", \"inf\", \"-inf\" or \"-0.0\", got " + v.dump());
+  fail(field, "expected true/false, a number, \"nan\", \"inf\", \"-inf\" or \"-0.0\", got " + excerpt(v));
 }
 
 namespace {
@@ -41,10 +41,10 @@ Arg arg_from_json(const ArgSpec& spec, const json& v, const std::string& field) 
     case Arg::Type::Int:
       return Arg::of_int(json_int64(v, field));
     case Arg::Type::Bool:
-      if (!v.is_boolean()) fail(field, "expected true or false, got " + v.dump());
+      if (!v.is_boolean()) fail(field, "expected true or false, got " + excerpt(v));
       return Arg::of_bool(v.get<bool>());
     case Arg::Type::String:
-      if (!v.is_string()) fail(field, "expected a string, got " + v.dump());
+      if (!v.is_string()) fail(field, "expected a string, got " + excerpt(v));
       return Arg::of_string(v.get<std::string>());
     case Arg::Type::Scalar:
       return Arg::of_scalar(scalar_from_json(v, field));
@@ -69,7 +69,7 @@ class CaseBuilder {
     c.file = file_;
     c.call.op = j_.at("op").get<std::string>();
     const OpSpec* op = find_op(c.call.op);
-    if (!op) fail(field("op"), "unknown op \"" + c.call.op + "\"");
+    if (!op) fail(field("op"), "unknown op \"" + excerpt(c.call.op) + "\"");
     if (!op->backward_of.empty())
       fail(field("op"), c.call.op + " is a backward op: name the forward op " + op->backward_of +
                             " and ask for its gradients with a backward block");
@@ -89,6 +89,7 @@ class CaseBuilder {
     }
     read_args(*run_op, c.call);
     read_inputs(*run_op, c.call);
+    check_output_size(*run_op, c.call);
     const Tensor* dtype_source = c.call.tensor(op->output_dtype_of);
     const std::optional<DType> output_dtype = dtype_source ? std::optional(dtype_source->dtype()) : std::nullopt;
     c.expect = run_op == op ? read_expect(output_dtype) : read_backward_expect(*run_op, c.call);
@@ -106,6 +107,20 @@ class CaseBuilder {
 
  private:
   std::string field(std::string_view member) const { return join_path(path_, member); }
+
+  // An output larger than its operands (index_select's rows repeated by a
+  // long index, take_along_dim's broadcast, GatherND's slices) is bounded
+  // too: the reference and every backend would allocate it.
+  void check_output_size(const OpSpec& op, const OpCall& call) const {
+    if (op.in_place || !op.backward_of.empty()) return;  // self, or gradients shaped like the operands
+    const std::optional<Shape> shape = output_shape_of(op, call);
+    if (!shape) return;  // the call is invalid: the reference says which rule it breaks
+    int64_t numel = 1;
+    for (int64_t d : *shape)
+      if (d < 0 || __builtin_mul_overflow(numel, d, &numel) || numel > kMaxOutputElements)
+        fail(field("inputs"), op.id + "'s output would have shape " + format_shape(*shape) + ", over the limit of " +
+                                  std::to_string(kMaxOutputElements) + " elements for an output");
+  }
 
   // The case's source over the file's default source, field by field.
   Provenance provenance() const {
@@ -137,8 +152,8 @@ class CaseBuilder {
     }
     if (!range->contains(*own))
       fail(field("versions"), "the case's own version " + op.dialect + " " + own->to_string() +
-                                  " (source.doc_version, or the baseline when it has none) is outside \"" + c.versions +
-                                  "\": the document check runs at it");
+                                  " (source.doc_version, or the baseline when it has none) is outside \"" +
+                                  excerpt(c.versions) + "\": the document check runs at it");
   }
 
   void read_args(const OpSpec& op, OpCall& call) const {
@@ -147,7 +162,7 @@ class CaseBuilder {
       const ArgSpec* spec = op.arg(name);
       if (!spec)
         fail(field("args." + name),
-             op.id + " takes no argument " + name + " (its arguments: " + names_of(op.args) + ")");
+             op.id + " takes no argument " + excerpt(name) + " (its arguments: " + names_of(op.args) + ")");
       call.set_arg(name, arg_from_json(*spec, value, field("args." + name)));
     }
   }
@@ -163,7 +178,7 @@ class CaseBuilder {
         fail(field("inputs." + name), "the upstream gradient goes in backward.grad_output");
       if (!op.operand(name))
         fail(field("inputs." + name),
-             op.id + " has no operand " + name + " (its operands: " + names_of(op.operands) + ")");
+             op.id + " has no operand " + excerpt(name) + " (its operands: " + names_of(op.operands) + ")");
       call.tensors.emplace(name, Tensor());
     }
     if (backward) call.tensors.emplace(kGradOutput, Tensor());
@@ -217,10 +232,10 @@ class CaseBuilder {
     const std::string path = field("inputs." + name);
     const std::string of = v["view_of"].get<std::string>();
     if (of == name || !inputs.contains(of))
-      fail(join_path(path, "view_of"), "names " + of + ", which is not another operand of this case");
+      fail(join_path(path, "view_of"), "names " + excerpt(of) + ", which is not another operand of this case");
     if (inputs[of].contains("view_of"))
       fail(join_path(path, "view_of"),
-           "names " + of + ", which is itself a view: name the operand that owns the storage");
+           "names " + excerpt(of) + ", which is itself a view: name the operand that owns the storage");
     const Tensor& owner = call.tensors.at(of);
     const Shape shape = json_dims(v["shape"], join_path(path, "shape"));
     const int64_t numel = checked_numel(shape);
@@ -233,11 +248,11 @@ class CaseBuilder {
     if (strides.size() != shape.size())
       fail(join_path(path, "strides"),
            "has " + std::to_string(strides.size()) + " entries for a rank-" + std::to_string(shape.size()) + " shape");
-    const int64_t offset = v.contains("offset") ? v["offset"].get<int64_t>() : 0;
+    const int64_t offset = v.contains("offset") ? json_int64(v["offset"], join_path(path, "offset")) : 0;
     try {
       return Tensor::view(owner.dtype(), shape, strides, offset, owner.storage());
     } catch (const std::invalid_argument& e) {
-      fail(path, std::string("view outside the storage of ") + of + ": " + e.what());
+      fail(path, std::string("view outside the storage of ") + excerpt(of) + ": " + e.what());
     }
   }
 
@@ -259,7 +274,7 @@ class CaseBuilder {
       expect.kind = CaseExpect::Kind::Error;
       const std::string name = e["error"].get<std::string>();
       expect.error = error_from_name(name);
-      if (!expect.error) fail(field("expect.error"), "unknown error category \"" + name + "\"");
+      if (!expect.error) fail(field("expect.error"), "unknown error category \"" + excerpt(name) + "\"");
       expect.text = string_or_empty(e, "message");
     } else if (e.contains("unspecified")) {
       expect.kind = CaseExpect::Kind::Unspecified;
@@ -277,10 +292,22 @@ class CaseBuilder {
     if (t.contains("dtype")) {
       const std::string name = t["dtype"].get<std::string>();
       dtype = dtype_from_name(name);
-      if (!dtype) fail(join_path(path, "dtype"), "unknown dtype \"" + name + "\"");
+      if (!dtype) fail(join_path(path, "dtype"), "unknown dtype \"" + excerpt(name) + "\"");
     }
     if (!dtype) fail(join_path(path, "dtype"), "missing, and there is no operand to take it from");
-    return build_tensor(t, path, *dtype, element_budget_);
+    Tensor built = build_tensor(t, path, *dtype, element_budget_);
+    // Each tensor built here owns its storage (a view_of operand shares
+    // another's and is not counted); the per-tensor limit bounded what this
+    // allocation cost, the case's total is checked now.
+    const auto bytes = static_cast<int64_t>(built.storage()->size());
+    if (bytes > storage_budget_)
+      fail(join_path(path, t.contains("storage")  ? "storage"
+                           : t.contains("offset") ? "offset"
+                                                  : "shape"),
+           "the case's tensors need more than " + std::to_string(kMaxCaseStorageBytes) +
+               " bytes of storage in all (this one " + std::to_string(bytes) + ")");
+    storage_budget_ -= bytes;
+    return built;
   }
 
   const json& j_;
@@ -288,6 +315,7 @@ class CaseBuilder {
   const json& file_source_;
   const std::string& file_;
   int64_t element_budget_ = kMaxCaseElements;
+  int64_t storage_budget_ = kMaxCaseStorageBytes;
 };
 
 }  // namespace

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -40,13 +41,37 @@ inline constexpr uint64_t kMaxSpecFileBytes = 64ull << 20;
 inline constexpr int kMaxJsonDepth = 64;
 inline constexpr size_t kMaxJsonStringChars = 8192;  // std::regex (schema `pattern`) recurses per char
 inline constexpr size_t kMaxCasesPerFile = 100000;
-inline constexpr int64_t kMaxTensorElements = int64_t{1} << 24;
-inline constexpr int64_t kMaxCaseElements = int64_t{1} << 24;
-inline constexpr int64_t kMaxStorageBytes = int64_t{1} << 26;
+// Logical elements (an expanded view counts its full shape) per tensor and
+// per case; storage bytes per tensor and per case (operands sharing a storage
+// through view_of count it once). Together they bound what one case costs
+// while it runs.
+inline constexpr int64_t kMaxTensorElements = int64_t{1} << 20;
+inline constexpr int64_t kMaxCaseElements = int64_t{1} << 20;
+inline constexpr int64_t kMaxStorageBytes = int64_t{1} << 24;
+inline constexpr int64_t kMaxCaseStorageBytes = int64_t{1} << 24;
+// Elements of an op's output, by the op table's shape rule, which can
+// exceed its operands' (index_select, take_along_dim, GatherND).
+inline constexpr int64_t kMaxOutputElements = int64_t{1} << 22;
+// JSON values one case may hold (numbers, strings, arrays, objects...):
+// room for every element the element limit allows twice (inputs and the
+// document's expected outputs) and the case's own fields. Counted while
+// parsing, so an oversized case never becomes a DOM.
+inline constexpr size_t kMaxCaseJsonValues = 2 * static_cast<size_t>(kMaxCaseElements) + (size_t{1} << 16);
 inline constexpr std::string_view kSpecFormat = "scatterproof-spec/1";
 // Byte written into storage gaps of views built from data/values/fill, so a
 // backend that writes outside the view is caught.
 inline constexpr std::byte kGapSentinel{0x5a};
+
+// Streaming: the cases of one spec file in file order, each built just
+// before `on_case` gets it (and released by the caller after), every
+// problem given to `on_error` as found. Only the file's text and the JSON of
+// the cases still to come stay in memory, so a caller that runs each case
+// and drops it needs memory for one case at a time.
+using CaseFn = std::function<void(Case&&)>;
+using ErrorFn = std::function<void(SpecError&&)>;
+void stream_spec_text(std::string_view text, const std::string& file_name, const CaseFn& on_case,
+                      const ErrorFn& on_error);
+void stream_spec_file(const std::string& path, const CaseFn& on_case, const ErrorFn& on_error);
 
 // Strict: the cases of one spec file; throws SpecError on the first problem.
 std::vector<Case> load_spec_text(std::string_view text, const std::string& file_name);
@@ -62,8 +87,12 @@ LoadReport load_spec_text_lenient(std::string_view text, const std::string& file
 LoadReport load_spec_file_lenient(const std::string& path);
 
 // The spec files named by `paths`: files as given, directories searched
-// recursively for `*.json` (skipping any directory named `schema`); sorted,
-// without duplicates. Throws SpecError for a path that does not exist.
+// recursively for `*.json` (skipping directories named `schema` and
+// `expectations`; symlinks to directories are not followed); sorted, without
+// duplicates. A path that cannot be read as a spec file (a symlink loop, a
+// dangling symlink, a FIFO, an unreadable file or directory) is listed too,
+// so that loading it is a spec error for that path alone. Throws SpecError
+// for a path given in `paths` that does not exist.
 std::vector<std::string> find_spec_files(const std::vector<std::string>& paths);
 
 // Writers of the same format; load(case_to_json(c)) reproduces c bit-exactly

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -43,13 +44,25 @@ struct CaseProblem {
 // `cases[3]` + `inputs` -> `cases[3].inputs`; `inputs` + 2 -> `inputs[2]`.
 std::string join_path(const std::string& base, std::string_view member);
 std::string indexed(const std::string& base, size_t i);
+// What an error message quotes from the file, kept short (an 8-million-digit
+// number is not printed in full): `text` itself up to kMaxQuotedChars, else
+// its first kMaxQuotedChars bytes and "…(N chars)". For a JSON value, its dump
+// cut the same way; an array or object is named by its size instead.
+inline constexpr size_t kMaxQuotedChars = 64;
+std::string excerpt(std::string_view text);
+std::string excerpt(const json& v);
+inline std::string excerpt(const std::string& text) { return excerpt(std::string_view(text)); }
 
 // --- stage 1 (spec_parse.cc) ---
 // The file's text; SpecError when it cannot be read or exceeds the size limit.
 std::string read_file(const std::string& path);
 // Size and nesting-depth limits on the raw text, then the parse (duplicate
 // keys refused); SpecError naming line and column or the field.
-json parse_json(std::string_view text, const std::string& file);
+// `hook`, when given, sees every parse event after the duplicate-key check,
+// as nlohmann's parser callback (returning false discards the value: the
+// loader takes each case out of the DOM as it completes).
+using ParseHook = std::function<bool(int depth, json::parse_event_t event, json& parsed)>;
+json parse_json(std::string_view text, const std::string& file, const ParseHook& hook = {});
 // Every string and key within kMaxJsonStringChars; SpecError naming the field.
 void check_string_lengths(const json& document, const std::string& file);
 
@@ -58,11 +71,13 @@ struct SchemaProblem {
   std::string field;
   std::string message;
 };
-struct SchemaVerdict {
-  std::optional<SchemaProblem> file_problem;
-  std::map<size_t, SchemaProblem> case_problems;  // by index into `cases`
-};
-SchemaVerdict check_schema(const json& document);
+// The file's own fields (format, source, description; `cases` an array of
+// at most kMaxCasesPerFile items), its cases not looked into.
+std::optional<SchemaProblem> check_file_schema(const json& document);
+// One case, found at `path` (`cases[3]`, the prefix of the field named).
+// Both validate fail-fast and collect details only on a bounded copy of a
+// failing node, so memory stays bounded whatever the input.
+std::optional<SchemaProblem> check_case_schema(const json& one_case, const std::string& path);
 // The complete schema: `structural` (specs/schema/spec.schema.json) with its
 // op-specific placeholders filled from the op table. std::logic_error when a
 // placeholder is missing or two ops give one argument name two types.

@@ -130,15 +130,30 @@ json generate_spec_schema(const json& structural) {
 
 namespace {
 
-const valijson::Schema& compiled_schema() {
-  static const std::unique_ptr<valijson::Schema> schema = [] {
-    const json document = json::parse(spec_schema_text());
-    auto compiled = std::make_unique<valijson::Schema>();
+// The two compiled schemas the loader validates with: the file without its
+// cases' content (`cases` is checked to be an array, its items are not
+// looked at), and one case (`#/definitions/case` of the same schema). A
+// file is validated a case at a time, so a problem's errors are those of
+// one case, and a case's JSON can be released once it is built.
+struct CompiledSchemas {
+  valijson::Schema file;
+  valijson::Schema one_case;
+};
+
+const CompiledSchemas& compiled_schemas() {
+  static const std::unique_ptr<CompiledSchemas> schemas = [] {
+    json file_document = json::parse(spec_schema_text());
+    json case_document = {{"$ref", "#/definitions/case"}, {"definitions", file_document.at("definitions")}};
+    json& cases = file_document.at("properties").at("cases");
+    cases.erase("items");
+    cases.erase("maxItems");  // checked by check_file_schema, which sees the real count
+    auto compiled = std::make_unique<CompiledSchemas>();
     valijson::SchemaParser parser;
-    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(document), *compiled);
+    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(file_document), compiled->file);
+    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(case_document), compiled->one_case);
     return compiled;
   }();
-  return *schema;
+  return *schemas;
 }
 
 // valijson names a node by a context such as {"<root>", "[cases]", "[3]",
@@ -155,59 +170,94 @@ std::string field_path(const std::vector<std::string>& context) {
   return path;
 }
 
-// The most specific of a case's (or the file's) schema errors: the first of
-// the deepest ones, with the other reasons valijson gives for the same node.
-// Generic "Failed to validate ..." summaries (oneOf/anyOf/items) are dropped
-// when a concrete reason sits at that node.
-SchemaProblem most_specific(const std::vector<const valijson::ValidationResults::Error*>& errors) {
-  const valijson::ValidationResults::Error* deepest = errors.front();
-  for (const auto* e : errors)
-    if (e->context.size() > deepest->context.size()) deepest = e;
+// The most specific of a node's schema errors: the first of the deepest
+// ones, with the other reasons valijson gives for the same node. Generic
+// "Failed to validate ..." summaries (oneOf/anyOf/items) are dropped when a
+// concrete reason sits at that node.
+SchemaProblem most_specific(const valijson::ValidationResults& results, const std::string& base) {
+  const valijson::ValidationResults::Error* deepest = &*results.begin();
+  for (const auto& e : results)
+    if (e.context.size() > deepest->context.size()) deepest = &e;
   std::vector<std::string> reasons, summaries;
-  for (const auto* e : errors) {
-    if (e->context != deepest->context) continue;
+  for (const auto& e : results) {
+    if (e.context != deepest->context) continue;
     // valijson's oneOf summary when more than one alternative matched.
-    const bool several_alternatives = e->description == "Failed to validate against exactly one child schema.";
+    const bool several_alternatives = e.description == "Failed to validate against exactly one child schema.";
     const std::string description =
         several_alternatives ? "gives more than one of fields that exclude each other (a tensor takes one of data, "
                                "values, fill, storage; expect one of output, one_of, error, unspecified)"
-                             : e->description;
+                             : e.description;
     auto& list = !several_alternatives && description.starts_with("Failed to validate") ? summaries : reasons;
     if (std::find(list.begin(), list.end(), description) == list.end()) list.push_back(description);
   }
   if (reasons.empty()) reasons = summaries;
   std::string message = "schema: ";
   for (size_t i = 0; i < reasons.size(); ++i) message += (i ? " / " : "") + reasons[i];
-  return {field_path(deepest->context), message};
+  const std::string relative = field_path(deepest->context);
+  const std::string field = relative.empty()                          ? base
+                            : base.empty() || relative.front() == '[' ? base + relative
+                                                                      : join_path(base, relative);
+  return {field, message};
+}
+
+// A copy of `node` holding at most about `budget` JSON values: arrays and
+// objects keep a prefix of their members. valijson collects one error per
+// failing node, so its collecting mode only ever sees such a copy (a case
+// of four million ill-typed tags would otherwise cost gigabytes of errors).
+json bounded_copy(const json& node, size_t& budget) {
+  budget = budget > 0 ? budget - 1 : 0;
+  if (node.is_array()) {
+    json out = json::array();
+    for (const json& item : node) {
+      if (budget == 0) break;
+      out.push_back(bounded_copy(item, budget));
+    }
+    return out;
+  }
+  if (node.is_object()) {
+    json out = json::object();
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (budget == 0 && !out.empty()) break;
+      out[it.key()] = bounded_copy(it.value(), budget);
+    }
+    return out;
+  }
+  return node;
+}
+
+// Validates `node` against `schema`: fail-fast first (no error is kept),
+// and only for a node that fails, again on a bounded copy to say where.
+std::optional<SchemaProblem> validate(const valijson::Schema& schema, const json& node, const std::string& base) {
+  valijson::Validator validator;
+  if (validator.validate(schema, valijson::adapters::NlohmannJsonAdapter(node), nullptr)) return std::nullopt;
+  constexpr size_t kDetailBudget = 4096;
+  size_t budget = kDetailBudget;
+  const json copy = bounded_copy(node, budget);
+  valijson::ValidationResults results;
+  if (validator.validate(schema, valijson::adapters::NlohmannJsonAdapter(copy), &results) || results.numErrors() == 0)
+    return SchemaProblem{base, "schema: does not match the spec schema (the first problem lies beyond its first " +
+                                   std::to_string(kDetailBudget) + " JSON values; run `scatterproof schema` for it)"};
+  return most_specific(results, base);
 }
 
 }  // namespace
 
-SchemaVerdict check_schema(const json& document) {
-  valijson::Validator validator;
-  valijson::ValidationResults results;
-  SchemaVerdict verdict;
-  if (validator.validate(compiled_schema(), valijson::adapters::NlohmannJsonAdapter(document), &results))
-    return verdict;
-  std::vector<const valijson::ValidationResults::Error*> file_errors;
-  std::map<size_t, std::vector<const valijson::ValidationResults::Error*>> case_errors;
-  for (const auto& e : results) {
-    size_t case_index = 0;
-    const bool in_case =
-        e.context.size() >= 3 && e.context[1] == "[cases]" &&
-        std::from_chars(e.context[2].data() + 1, e.context[2].data() + e.context[2].size() - 1, case_index).ec ==
-            std::errc();
-    (in_case ? case_errors[case_index] : file_errors).push_back(&e);
-  }
-  // valijson repeats each case failure as "Failed to validate item #N" on
-  // `cases` and again on the root; those are not problems of their own.
-  if (!case_errors.empty())
-    std::erase_if(file_errors, [](const auto* e) {
-      return e->context.size() <= 2 && e->description.starts_with("Failed to validate");
-    });
-  if (!file_errors.empty()) verdict.file_problem = most_specific(file_errors);
-  for (const auto& [index, errors] : case_errors) verdict.case_problems.emplace(index, most_specific(errors));
-  return verdict;
+std::optional<SchemaProblem> check_file_schema(const json& document) {
+  if (document.is_object())
+    if (auto cases = document.find("cases"); cases != document.end() && cases->is_array()) {
+      if (cases->size() > kMaxCasesPerFile)
+        return SchemaProblem{"cases", "schema: " + std::to_string(cases->size()) + " cases; the limit is " +
+                                          std::to_string(kMaxCasesPerFile) + " per file"};
+      json skeleton = json::object();
+      for (auto it = document.begin(); it != document.end(); ++it)
+        skeleton[it.key()] = it.key() == "cases" ? json::array() : it.value();
+      return validate(compiled_schemas().file, skeleton, "");
+    }
+  return validate(compiled_schemas().file, document, "");
+}
+
+std::optional<SchemaProblem> check_case_schema(const json& one_case, const std::string& path) {
+  return validate(compiled_schemas().one_case, one_case, path);
 }
 
 }  // namespace spec_internal

@@ -16,8 +16,8 @@ namespace sp::spec_internal {
 
 int64_t json_int64(const json& v, const std::string& field) {
   if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-    fail(field, "integer " + v.dump() + " does not fit int64");
-  if (!v.is_number_integer()) fail(field, "expected an integer, got " + v.dump());
+    fail(field, "integer " + excerpt(v) + " does not fit int64");
+  if (!v.is_number_integer()) fail(field, "expected an integer, got " + excerpt(v));
   return v.get<int64_t>();
 }
 
@@ -35,7 +35,7 @@ uint64_t integral_bits(int64_t i, DType t, const std::string& field) {
 uint64_t float_bits(double d, DType t, const std::string& field) {
   const uint64_t bits = bits_from_value(t, Value::of_float(d));
   if (std::isfinite(d) && std::isinf(value_from_bits(t, bits).f))
-    fail(field, "value " + json(d).dump() + " is out of range of " + std::string(dtype_name(t)) +
+    fail(field, "value " + excerpt(json(d)) + " is out of range of " + std::string(dtype_name(t)) +
                     " (rounds to infinity; write \"inf\" if that is meant)");
   return bits;
 }
@@ -45,11 +45,12 @@ uint64_t hex_bits(const std::string& s, DType t, const std::string& field) {
   const char* first = s.data() + 2;
   const char* last = s.data() + s.size();
   const auto [end, ec] = std::from_chars(first, last, bits, 16);
-  if (first == last || end != last || ec != std::errc()) fail(field, "\"" + s + "\" is not a 64-bit hex pattern");
+  if (first == last || end != last || ec != std::errc())
+    fail(field, "\"" + excerpt(s) + "\" is not a 64-bit hex pattern");
   const size_t width = 8 * dtype_size(t);
   if (width < 64 && (bits >> width) != 0)
-    fail(field,
-         "bit pattern " + s + " is wider than " + std::string(dtype_name(t)) + " (" + std::to_string(width) + " bits)");
+    fail(field, "bit pattern " + excerpt(s) + " is wider than " + std::string(dtype_name(t)) + " (" +
+                    std::to_string(width) + " bits)");
   return bits;
 }
 
@@ -64,7 +65,7 @@ uint64_t element_bits(const json& v, DType t, const std::string& field) {
     const std::string& s = v.get_ref<const std::string&>();
     if (s.starts_with("0x")) return hex_bits(s, t, field);
     if (s == "nan" || s == "inf" || s == "-inf" || s == "-0.0") {
-      if (!is_floating(t)) fail(field, "\"" + s + "\" is not a value of integral dtype " + type_name);
+      if (!is_floating(t)) fail(field, "\"" + s + "\" is not a value of integral dtype " + type_name);  // s is short
       const double special = s == "nan"    ? std::numeric_limits<double>::quiet_NaN()
                              : s == "inf"  ? std::numeric_limits<double>::infinity()
                              : s == "-inf" ? -std::numeric_limits<double>::infinity()
@@ -74,14 +75,14 @@ uint64_t element_bits(const json& v, DType t, const std::string& field) {
     if (is_floating(t)) {
       char* end = nullptr;
       const double d = std::strtod(s.c_str(), &end);  // correctly rounded decimal -> double
-      if (s.empty() || *end != '\0') fail(field, "\"" + s + "\" is not a number");
+      if (s.empty() || *end != '\0') fail(field, "\"" + excerpt(s) + "\" is not a number");
       return float_bits(d, t, field);
     }
     int64_t i = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
-    if (ec == std::errc::result_out_of_range) fail(field, "\"" + s + "\" is out of range of " + type_name);
+    if (ec == std::errc::result_out_of_range) fail(field, "\"" + excerpt(s) + "\" is out of range of " + type_name);
     if (s.empty() || ec != std::errc() || end != s.data() + s.size())
-      fail(field, "\"" + s + "\" is not a decimal integer, \"nan\", \"inf\", \"-inf\", \"-0.0\" or 0x bits");
+      fail(field, "\"" + excerpt(s) + "\" is not a decimal integer, \"nan\", \"inf\", \"-inf\", \"-0.0\" or 0x bits");
     return integral_bits(i, t, field);
   }
   if (v.is_number_unsigned()) {
@@ -92,19 +93,21 @@ uint64_t element_bits(const json& v, DType t, const std::string& field) {
     return integral_bits(static_cast<int64_t>(u), t, field);
   }
   if (v.is_number_integer()) {
-    const int64_t i = v.get<int64_t>();
+    const int64_t i = v.get<int64_t>();  // `-0` arrives as the string "-0" (parse_json keeps its sign)
     return is_floating(t) ? float_bits(static_cast<double>(i), t, field) : integral_bits(i, t, field);
   }
   if (v.is_number_float()) {
-    const double d = v.get<double>();
-    if (is_floating(t)) return float_bits(d, t, field);
-    if (!std::isfinite(d) || std::trunc(d) != d)
-      fail(field, v.dump() + " is not an integer, as integral dtype " + type_name + " needs");
-    if (std::fabs(d) > 9007199254740992.0)  // 2^53: beyond it a JSON float may already have been rounded
-      fail(field, v.dump() + " is beyond 2^53; write the integer as a decimal string");
-    return integral_bits(static_cast<int64_t>(d), t, field);
+    if (is_floating(t)) return float_bits(v.get<double>(), t, field);
+    // A literal with a fraction or an exponent has been rounded to a double
+    // by the parser: 1e-400 reads as 0 and 1.00000000000000000001 as 1, so
+    // whether it was an integer cannot be told any more. Integral dtypes
+    // take integer literals only (2, not 2.0).
+    fail(field, "the number here (read as " + excerpt(v) +
+                    ") is not an integer literal: it has a fraction, an exponent or more digits than 64 bits hold; "
+                    "integral dtype " +
+                    type_name + " takes integer literals only (2, not 2.0 or 2e0)");
   }
-  fail(field, "expected an element (number, true/false or string), got " + v.dump());
+  fail(field, "expected an element (number, true/false or string), got " + excerpt(v));
 }
 
 // --- tensors ---
@@ -154,16 +157,21 @@ int64_t checked_element_count(const Shape& shape, const std::string& field) {
   return n;
 }
 
-// The number of storage elements a view needs, or a problem at `field`.
+// The number of storage elements a view needs (one past the last element it
+// reaches; its offset when it has no element), or a problem at `field`. Every
+// step is overflow-checked: an offset or stride near 2^63 is a spec error.
 int64_t required_storage(const Shape& shape, const Shape& strides, int64_t offset, int64_t numel,
                          const std::string& field) {
+  if (offset < 0) fail(field, "offset " + std::to_string(offset) + " is negative");
   int64_t last = offset;
   if (numel > 0) {
     for (size_t d = 0; d < shape.size(); ++d) {
       int64_t span = 0;
       if (__builtin_mul_overflow(shape[d] - 1, strides[d], &span) || __builtin_add_overflow(last, span, &last))
-        fail(field, "strides reach beyond int64");
+        fail(field, "the view's last element lies beyond int64 (offset + sum of (size - 1) * stride overflows)");
     }
+    if (last == std::numeric_limits<int64_t>::max())
+      fail(field, "the view's last element lies at " + std::to_string(last) + ", beyond what storage can hold");
     ++last;
   }
   return last;
@@ -226,9 +234,11 @@ class TensorBuilder {
   int64_t offset() const { return j_.contains("offset") ? json_int64(j_["offset"], join_path(path_, "offset")) : 0; }
 
   std::shared_ptr<std::vector<std::byte>> allocate(int64_t storage_elements, const std::string& field) const {
-    if (storage_elements > kMaxStorageBytes / static_cast<int64_t>(dtype_size(dtype_)))
-      fail(field, "the view needs " + std::to_string(storage_elements) + " storage elements; the limit is " +
-                      std::to_string(kMaxStorageBytes) + " bytes");
+    const auto size = static_cast<int64_t>(dtype_size(dtype_));
+    if (storage_elements < 0 || storage_elements > kMaxStorageBytes / size)
+      fail(field, "the view needs " + std::to_string(storage_elements) + " storage elements of " +
+                      std::to_string(size) + " bytes; the limit is " + std::to_string(kMaxStorageBytes) +
+                      " bytes per tensor");
     return std::make_shared<std::vector<std::byte>>(static_cast<size_t>(storage_elements) * dtype_size(dtype_),
                                                     kGapSentinel);
   }
@@ -249,7 +259,12 @@ class TensorBuilder {
   Tensor place(const std::string& form, const std::vector<const json*>& elements) {
     const Shape strides = strides_or_contiguous();
     const int64_t start = offset();
-    const std::string strides_field = join_path(path_, j_.contains("strides") ? "strides" : "offset");
+    // The field to blame: the offset when it alone is past the limit, else the strides.
+    const bool offset_too_far = start > kMaxStorageBytes / static_cast<int64_t>(dtype_size(dtype_));
+    const std::string strides_field =
+        join_path(path_, j_.contains("offset") && (offset_too_far || !j_.contains("strides")) ? "offset"
+                         : j_.contains("strides")                                             ? "strides"
+                                                                                              : "shape");
     auto storage = allocate(required_storage(shape_, strides, start, numel_, strides_field), strides_field);
     std::vector<bool> written(storage->size() / dtype_size(dtype_), false);
     const uint64_t fill_bits = form == "fill" ? element_bits(*elements[0], dtype_, element_field(form, 0)) : 0;

@@ -1,6 +1,7 @@
 #include "reference/tensor.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -11,7 +12,9 @@ Shape contiguous_strides(const Shape& shape) {
   int64_t acc = 1;
   for (size_t d = shape.size(); d-- > 0;) {
     s[d] = acc;
-    acc *= std::max<int64_t>(shape[d], 1);
+    // Saturates instead of overflowing: only a shape with no element (a 0 dim
+    // beside sizes near 2^63) gets this far, and its strides address nothing.
+    if (__builtin_mul_overflow(acc, std::max<int64_t>(shape[d], 1), &acc)) acc = std::numeric_limits<int64_t>::max();
   }
   return s;
 }

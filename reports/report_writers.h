@@ -12,6 +12,8 @@
 // its own column "reference (document)".
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,12 +24,49 @@ namespace sp {
 
 std::string result_column(const ResultRecord& r);
 
+// Where the writers read records from: all of them in run order, or one
+// column's in run order. Reports are written from a source in a few passes,
+// never from every record held at once: over results.jsonl
+// (ResultsFileSource, result_stream.h) memory is a byte offset per record.
+class RecordSource {
+ public:
+  virtual ~RecordSource() = default;
+  virtual void for_each(const std::function<void(const ResultRecord&)>& fn) const = 0;
+  virtual void for_each_in_column(const std::string& column,
+                                  const std::function<void(const ResultRecord&)>& fn) const = 0;
+};
+
+// Records already in memory (tests, small callers).
+class VectorSource final : public RecordSource {
+ public:
+  explicit VectorSource(const std::vector<ResultRecord>& records) : records_(records) {}
+  void for_each(const std::function<void(const ResultRecord&)>& fn) const override;
+  void for_each_in_column(const std::string& column, const std::function<void(const ResultRecord&)>& fn) const override;
+
+ private:
+  const std::vector<ResultRecord>& records_;
+};
+
+// results.jsonl, indexed by one scan: each column's records' byte offsets.
+class ResultsFileSource final : public RecordSource {
+ public:
+  // Throws std::runtime_error "PATH:LINE: problem" (as read_results).
+  explicit ResultsFileSource(std::string path);
+  void for_each(const std::function<void(const ResultRecord&)>& fn) const override;
+  void for_each_in_column(const std::string& column, const std::function<void(const ResultRecord&)>& fn) const override;
+
+ private:
+  std::string path_;
+  std::map<std::string, std::vector<uint64_t>> offsets_;  // by column
+};
+
 struct ReportSummary {
   size_t total = 0;
   std::map<Verdict::Kind, size_t> verdicts;
   std::map<std::string, std::map<Verdict::Kind, size_t>> columns;
 };
 ReportSummary summarize(const std::vector<ResultRecord>& records);
+ReportSummary summarize(const RecordSource& source);
 // "12 pass, 1 fail" (zero counts left out; "no results" when empty).
 std::string format_counts(const std::map<Verdict::Kind, size_t>& counts);
 
@@ -36,8 +75,11 @@ std::string junit_xml(const std::vector<ResultRecord>& records);
 std::string report_markdown(const std::vector<ResultRecord>& records);
 
 // Writes report.json, junit.xml and report.md into `dir` (which must exist);
-// throws std::runtime_error naming the file on failure.
+// throws std::runtime_error naming the file on failure. Each file is
+// written to a temporary name and renamed, so a reader never sees half a
+// report.
 void write_reports(const std::vector<ResultRecord>& records, const std::string& dir);
+void write_reports(const RecordSource& source, const std::string& dir);
 
 // XML text/attribute escaping; characters XML 1.0 cannot hold become U+FFFD.
 std::string xml_escape(const std::string& s);

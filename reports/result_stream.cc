@@ -111,14 +111,16 @@ void ResultStream::write(const ResultRecord& r) {
     throw std::runtime_error(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
 }
 
-std::vector<ResultRecord> read_results(const std::string& path) {
+void for_each_result_at(const std::string& path, const std::function<void(const ResultRecord&, uint64_t)>& fn) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("{}: cannot open", path));
-  std::vector<ResultRecord> out;
   std::string line;
   int line_no = 0;
+  uint64_t offset = 0;
   while (std::getline(in, line)) {
     ++line_no;
+    const uint64_t at = offset;
+    offset += line.size() + 1;
     if (line.empty()) continue;
     const bool last_line_unterminated = in.eof();
     json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -126,12 +128,19 @@ std::vector<ResultRecord> read_results(const std::string& path) {
       if (last_line_unterminated) break;  // a run killed mid-write
       throw std::runtime_error(fmt::format("{}:{}: not valid JSON", path, line_no));
     }
+    ResultRecord r;
     try {
-      out.push_back(record_from_json(j));
+      r = record_from_json(j);
     } catch (const std::exception& e) {
       throw std::runtime_error(fmt::format("{}:{}: {}", path, line_no, e.what()));
     }
+    fn(r, at);
   }
+}
+
+std::vector<ResultRecord> read_results(const std::string& path) {
+  std::vector<ResultRecord> out;
+  for_each_result_at(path, [&](const ResultRecord& r, uint64_t) { out.push_back(r); });
   return out;
 }
 

@@ -9,7 +9,9 @@
 // Thread-safety: ResultStream::write may be called from several threads.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -40,8 +42,11 @@ class ResultStream {
   std::string path_;
 };
 
-// Reads results.jsonl; throws std::runtime_error "PATH:LINE: problem". A
-// truncated last line (a run killed mid-write) is skipped.
+// Reads results.jsonl a record at a time, with each record's byte offset;
+// throws std::runtime_error "PATH:LINE: problem". A truncated last line (a
+// run killed mid-write) is skipped.
+void for_each_result_at(const std::string& path, const std::function<void(const ResultRecord&, uint64_t)>& fn);
+// All of them at once (tests, small callers; the reports stream).
 std::vector<ResultRecord> read_results(const std::string& path);
 
 }  // namespace sp

@@ -69,19 +69,11 @@ class PluginBackend final : public Backend {
   Supervisor supervisor_;
 };
 
-std::chrono::milliseconds case_timeout_from_environment() {
-  constexpr std::chrono::milliseconds kDefault{10'000};
-  const char* text = std::getenv("SCATTERPROOF_CASE_TIMEOUT_S");
-  if (!text || !*text) return kDefault;
-  char* end = nullptr;
-  const double seconds = std::strtod(text, &end);
-  if (*end != '\0' || !(seconds > 0)) return kDefault;  // process_backend.cc warns about it
-  return std::chrono::milliseconds{static_cast<int64_t>(seconds * 1000)};
-}
-
-std::unique_ptr<Backend> make_from_name(const std::string& name, const BackendOptions&) {
+std::unique_ptr<Backend> make_from_name(const std::string& name, const BackendOptions& options) {
   std::string why;
-  auto backend = make_plugin_backend(name.substr(name.find(':') + 1), case_timeout_from_environment(), &why);
+  // The one timeout setting of out-of-process backends (supervisor.h).
+  auto backend =
+      make_plugin_backend(name.substr(name.find(':') + 1), case_timeout_setting(options.timeout_s), &why, options.stop);
   // The registry's factory has no channel for the reason; say it here.
   if (!backend) std::fprintf(stderr, "scatterproof: backend '%s' is unavailable: %s\n", name.c_str(), why.c_str());
   return backend;
@@ -100,7 +92,7 @@ std::string plugin_host_path() {
 }
 
 std::unique_ptr<Backend> make_plugin_backend(const std::string& library, std::chrono::milliseconds case_timeout,
-                                             std::string* why) {
+                                             std::string* why, const std::atomic<int>* stop) {
   if (library.empty()) {
     *why = "no library given (plugin:/path/to/libvendor.so)";
     return nullptr;
@@ -111,10 +103,10 @@ std::unique_ptr<Backend> make_plugin_backend(const std::string& library, std::ch
     *why = "no plugin library at " + library;
     return nullptr;
   }
-  SupervisorOptions options;
-  options.argv = {plugin_host_path(), path.string()};
-  options.start_timeout = std::chrono::milliseconds{30'000};
-  options.case_timeout = case_timeout;
+  // The handshake gets kStartTimeoutFactor x the case timeout, as every
+  // process backend's.
+  SupervisorOptions options = supervisor_options({plugin_host_path(), path.string()}, case_timeout);
+  options.stop = stop;
   auto backend = std::make_unique<PluginBackend>("plugin:" + library, std::move(options));
   if (std::string failure = backend->start(); !failure.empty()) {
     *why = std::move(failure);

@@ -9,10 +9,12 @@
 // and the host is restarted for the next. The host is looked up next to the
 // running executable (an installed tree: bin/scatterproof beside
 // bin/scatterproof-plugin-host), then where this build tree put it.
-// SCATTERPROOF_CASE_TIMEOUT_S bounds each case (default 10 s), as for the
-// process backends.
+// The process backends' timeout setting bounds each case and each start
+// (BackendOptions::timeout_s, the CLI's --timeout, else
+// SCATTERPROOF_CASE_TIMEOUT_S, else 10 s; backends/process/supervisor.h).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -27,8 +29,9 @@ std::string plugin_host_path();
 // Starts the host for `library` (made absolute) and performs the handshake.
 // Returns nullptr and sets *why when the library is missing or the host
 // refuses it (an ABI-major mismatch, no sp_plugin_entry, a load error).
+// `stop`: BackendOptions::stop.
 std::unique_ptr<Backend> make_plugin_backend(const std::string& library, std::chrono::milliseconds case_timeout,
-                                             std::string* why);
+                                             std::string* why, const std::atomic<int>* stop = nullptr);
 
 // Registers the "plugin:" prefix (one line in backends/builtin.cc).
 void register_plugin_backend();

@@ -25,8 +25,10 @@
 // created, so a missing venv or framework makes the backend unavailable with
 // the adapter's own reason instead of failing every case.
 //
-// Environment: SCATTERPROOF_CASE_TIMEOUT_S (default 10) bounds each case;
-// SCATTERPROOF_PYTHON overrides the interpreter of the named adapters that
+// Timeout: BackendOptions::timeout_s (the CLI's --timeout), else
+// SCATTERPROOF_CASE_TIMEOUT_S, else 10 s bounds each case, and three times
+// that each start (supervisor.h, case_timeout_setting; PROTOCOL.md
+// "Timeouts"). Environment: SCATTERPROOF_PYTHON overrides the interpreter of the named adapters that
 // use the default venv (an entry naming its own venv, such as
 // torch-python-current, is there to run that venv's framework version, and
 // keeps it).
@@ -72,22 +74,10 @@ class ProcessBackend final : public Backend {
   Supervisor supervisor_;
 };
 
-std::chrono::milliseconds case_timeout() {
-  const char* text = std::getenv("SCATTERPROOF_CASE_TIMEOUT_S");
-  if (!text || !*text) return std::chrono::milliseconds{10'000};
-  char* end = nullptr;
-  const double seconds = std::strtod(text, &end);
-  if (*end != '\0' || !(seconds > 0)) {
-    std::fprintf(stderr, "scatterproof: ignoring SCATTERPROOF_CASE_TIMEOUT_S='%s' (not a positive number)\n", text);
-    return std::chrono::milliseconds{10'000};
-  }
-  return std::chrono::milliseconds{static_cast<int64_t>(seconds * 1000)};
-}
-
-std::unique_ptr<Backend> start_or_explain(const std::string& name, std::vector<std::string> argv) {
-  SupervisorOptions options;
-  options.argv = std::move(argv);
-  options.case_timeout = case_timeout();
+std::unique_ptr<Backend> start_or_explain(const std::string& name, std::vector<std::string> argv,
+                                          const BackendOptions& backend_options) {
+  SupervisorOptions options = supervisor_options(std::move(argv), case_timeout_setting(backend_options.timeout_s));
+  options.stop = backend_options.stop;
   auto backend = std::make_unique<ProcessBackend>(name, std::move(options));
   if (std::string why = backend->start(); !why.empty()) {
     // The registry's factory has no channel for the reason; say it here.
@@ -97,7 +87,7 @@ std::unique_ptr<Backend> start_or_explain(const std::string& name, std::vector<s
   return backend;
 }
 
-std::unique_ptr<Backend> make_command_backend(const std::string& name, const BackendOptions&) {
+std::unique_ptr<Backend> make_command_backend(const std::string& name, const BackendOptions& options) {
   std::vector<std::string> argv;
   std::istringstream words(name.substr(name.find(':') + 1));
   for (std::string w; words >> w;) argv.push_back(w);
@@ -105,13 +95,13 @@ std::unique_ptr<Backend> make_command_backend(const std::string& name, const Bac
     std::fprintf(stderr, "scatterproof: backend '%s' names no command (process:COMMAND ARGS...)\n", name.c_str());
     return nullptr;
   }
-  return start_or_explain(name, std::move(argv));
+  return start_or_explain(name, std::move(argv), options);
 }
 
 constexpr const char* kDefaultVenv = ".venv";
 
 BackendFactory python_adapter(std::string script, std::string venv) {
-  return [script, venv](const std::string& name, const BackendOptions&) -> std::unique_ptr<Backend> {
+  return [script, venv](const std::string& name, const BackendOptions& options) -> std::unique_ptr<Backend> {
     const std::filesystem::path source = SP_PROCESS_SOURCE_DIR;
     std::string python = (source / venv / "bin" / "python").string();
     const char* override_python = std::getenv("SCATTERPROOF_PYTHON");
@@ -124,7 +114,7 @@ BackendFactory python_adapter(std::string script, std::string venv) {
           name.c_str(), python.c_str());
       return nullptr;
     }
-    return start_or_explain(name, {python, (source / "adapters" / script).string()});
+    return start_or_explain(name, {python, (source / "adapters" / script).string()}, options);
   };
 }
 
@@ -197,7 +187,7 @@ std::vector<ManifestAdapter> read_manifest(const std::filesystem::path& path, st
 // and served by its scatterproof-serve. Out of process because two LibTorch
 // versions cannot share one process; its hello names the version it runs
 // ("LibTorch 2.15.0") and its framework (torch 2.15.0).
-std::unique_ptr<Backend> make_libtorch_current(const std::string& name, const BackendOptions&) {
+std::unique_ptr<Backend> make_libtorch_current(const std::string& name, const BackendOptions& options) {
   const std::filesystem::path serve =
       std::filesystem::path(SP_PROCESS_SOURCE_DIR) / "build-libtorch-current" / "scatterproof-serve";
   if (!std::filesystem::exists(serve)) {
@@ -206,7 +196,7 @@ std::unique_ptr<Backend> make_libtorch_current(const std::string& name, const Ba
                         ".venv-current)");
     return nullptr;
   }
-  return start_or_explain(name, {serve.string(), "libtorch"});
+  return start_or_explain(name, {serve.string(), "libtorch"}, options);
 }
 
 void register_manifest_adapters() {

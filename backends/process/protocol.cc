@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <set>
@@ -19,10 +20,6 @@ namespace sp::protocol {
 namespace {
 
 using nlohmann::json;
-
-// A storage larger than this is refused: no documented case needs it, and a
-// hostile size must not make the harness allocate without limit.
-constexpr size_t kMaxStorageBytes = size_t{256} << 20;
 
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -169,6 +166,55 @@ uint64_t id_of(const json& j, const char* what) {
 
 }  // namespace
 
+std::string nesting_problem(std::string_view text, int max_depth) {
+  int depth = 0;
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  for (const char* p = begin; p < end; ++p) {
+    switch (*p) {
+      case '"': {
+        // Skip the string: to its closing quote, past escaped characters.
+        for (++p;; ++p) {
+          const char* quote = static_cast<const char*>(std::memchr(p, '"', static_cast<size_t>(end - p)));
+          if (!quote) return {};  // unterminated: the parser says so
+          const char* backslash = static_cast<const char*>(std::memchr(p, '\\', static_cast<size_t>(quote - p)));
+          if (!backslash) {
+            p = quote;
+            break;
+          }
+          p = backslash + 1;  // the escaped character; the loop's ++p steps past it
+          if (p == end) return {};
+        }
+        break;
+      }
+      case '[':
+      case '{':
+        if (++depth > max_depth)
+          return "nests deeper than " + std::to_string(max_depth) + " levels (at byte " + std::to_string(p - begin) +
+                 ")";
+        break;
+      case ']':
+      case '}':
+        --depth;
+        break;
+      default:
+        break;
+    }
+  }
+  return {};
+}
+
+json parse_line(std::string_view line) {
+  if (std::string problem = nesting_problem(line); !problem.empty()) throw ProtocolError(problem);
+  json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    constexpr size_t kShown = 200;
+    throw ProtocolError("is not JSON: " + std::string(line.substr(0, kShown)) +
+                        (line.size() > kShown ? "... (" + std::to_string(line.size()) + " bytes)" : ""));
+  }
+  return j;
+}
+
 std::string base64_encode(const void* data, size_t size) {
   const auto* bytes = static_cast<const unsigned char*>(data);
   std::string out;
@@ -240,7 +286,10 @@ Tensor decode_tensor(const json& j) {
   Shape shape = int_list(j, "shape");
   Shape strides = int_list(j, "strides");
   const int64_t offset = int_field(j, "offset", "tensor");
-  auto storage = std::make_shared<std::vector<std::byte>>(base64_decode(string_field(j, "storage", "tensor")));
+  // By reference: the text may be a hundred megabytes, not to be copied.
+  const json& text = field(j, "storage", "tensor");
+  if (!text.is_string()) throw ProtocolError("tensor field 'storage' is not a string");
+  auto storage = std::make_shared<std::vector<std::byte>>(base64_decode(text.get_ref<const std::string&>()));
   if (storage->size() % dtype_size(*dtype) != 0)
     throw ProtocolError("tensor storage of " + std::to_string(storage->size()) + " bytes is not a whole number of " +
                         dtype_text + " elements");

@@ -50,6 +50,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backends/backend.h"
@@ -66,6 +67,39 @@ class ProtocolError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Limits on what a peer may send (PROTOCOL.md, "Limits"). A line beyond
+// them is a protocol violation, refused before it is parsed.
+//
+// Nesting depth of one line, as for spec files (harness/spec_loader.h
+// kMaxJsonDepth): checked on the raw text, so a line of 40 MiB of '[' costs
+// its bytes, never a parse tree.
+inline constexpr int kMaxJsonDepth = 64;
+// The storage one message may carry (per tensor when decoded, and in all
+// through kMaxLineBytes): twice the
+// per-case storage limit of spec files (2^24 bytes, harness/spec_loader.h
+// kMaxCaseStorageBytes; the backends layer cannot include it, and
+// tests/hostile_process_test.cc checks the two agree). A correct answer
+// returns at most the case's storage (an in-place self, a caller's out=, with
+// their whole storage) or fresh tensors of at most the case's logical
+// elements (2^20) in the widest dtype (8 bytes: 2^23 bytes); the factor two
+// is room for an op whose output outgrows its operands (index_select with a
+// repeated index, a broadcasting take_along_dim).
+inline constexpr size_t kMaxStorageBytes = size_t{1} << 25;
+// The longest line: the base64 of kMaxStorageBytes (4 characters per 3
+// bytes) plus 1 MiB for the JSON around it (field names, shapes and strides
+// of up to 32 dimensions, messages). A correct answer carrying up to
+// kMaxStorageBytes of storage always fits (45 787 820 bytes); the supervisor
+// never buffers more than this (plus one read) of a line.
+inline constexpr size_t kMaxLineBytes = (kMaxStorageBytes + 2) / 3 * 4 + (size_t{1} << 20);
+
+// Empty, or why `text` nests deeper than `max_depth` (brackets inside JSON
+// strings do not count). Linear, no allocation.
+std::string nesting_problem(std::string_view text, int max_depth = kMaxJsonDepth);
+// One protocol line parsed. ProtocolError when it nests deeper than
+// kMaxJsonDepth or is not JSON; the message completes "the line ...":
+// "nests deeper than 64 levels (at byte 64)", "is not JSON: TEXT".
+nlohmann::json parse_line(std::string_view line);
 
 std::string base64_encode(const void* data, size_t size);
 std::vector<std::byte> base64_decode(const std::string& text);  // throws ProtocolError

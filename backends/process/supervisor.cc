@@ -4,14 +4,19 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 #include <stdexcept>
+#include <system_error>
 
 #include "backends/process/protocol.h"
 #include "reference/op_table.h"
@@ -24,13 +29,61 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// A response line longer than this is refused: four thirds of the 256 MiB
-// storage cap (base64) plus room for the JSON around it.
-constexpr size_t kMaxLineBytes = (size_t{256} << 20) / 3 * 4 + (size_t{1} << 20);
 // How long a child that closed its stdout gets to finish exiting before it
-// is killed, and how long its last stderr words are waited for.
+// is killed, how long its last stderr words are waited for, how long a child
+// asked to leave ("bye" at the end of a run) gets, and how long the reaper
+// gets to kill and reap the command's descendants before it is SIGKILLed.
 constexpr milliseconds kExitGrace{2000};
 constexpr milliseconds kStderrGrace{200};
+constexpr milliseconds kByeGrace{1000};
+constexpr milliseconds kStopGrace{1000};
+constexpr milliseconds kDefaultCaseTimeout{10'000};
+constexpr const char* kReaperName = "scatterproof-reaper";
+// The reaper's end of the lifeline pipe.
+constexpr int kLifelineFd = 3;
+
+// Whether `pid` (our child) has exited, waiting up to `grace`; leaves it
+// unreaped (a zombie's pid and process group cannot be reused, so killing
+// them afterwards cannot hit a stranger).
+bool exited_within(pid_t pid, milliseconds grace) {
+  const auto deadline = Clock::now() + grace;
+  useconds_t pause = 1000;
+  for (;;) {
+    siginfo_t info{};
+    if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+      return true;
+    if (Clock::now() >= deadline) return false;
+    ::usleep(pause);
+    pause = std::min<useconds_t>(pause * 2, 10'000);
+  }
+}
+
+// Where argv[0] would be found, as execvp would look it up; "" and errno
+// set when nowhere.
+std::string resolve_program(const std::string& name) {
+  const auto runnable = [](const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return false;
+    if (S_ISDIR(st.st_mode)) {
+      errno = EACCES;
+      return false;
+    }
+    return ::access(path.c_str(), X_OK) == 0;
+  };
+  if (name.find('/') != std::string::npos) return runnable(name) ? name : std::string();
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/bin:/usr/bin";
+  int first_error = ENOENT;
+  for (size_t start = 0; start <= dirs.size();) {
+    const size_t colon = std::min(dirs.find(':', start), dirs.size());
+    const std::string dir = colon > start ? dirs.substr(start, colon - start) : ".";
+    if (runnable(dir + "/" + name)) return dir + "/" + name;
+    if (errno != ENOENT && errno != ENOTDIR && first_error == ENOENT) first_error = errno;
+    start = colon + 1;
+  }
+  errno = first_error;
+  return {};
+}
 
 void ignore_sigpipe_once() {
   static std::once_flag once;
@@ -87,8 +140,47 @@ std::string write_back_self(const OpCall& call, const Outcome& outcome) {
 
 }  // namespace
 
+std::chrono::milliseconds case_timeout_setting(double seconds) {
+  const auto of = [](double s) {
+    return milliseconds{std::max<int64_t>(1, static_cast<int64_t>(std::min(s, kMaxTimeoutSeconds) * 1000))};
+  };
+  if (seconds > 0) return of(seconds);
+  const char* text = std::getenv("SCATTERPROOF_CASE_TIMEOUT_S");
+  if (!text || !*text) return kDefaultCaseTimeout;
+  char* end = nullptr;
+  const double from_env = std::strtod(text, &end);
+  if (*end != '\0' || !(from_env > 0)) {
+    static std::once_flag warned;
+    std::call_once(warned, [&] {
+      std::fprintf(stderr, "scatterproof: ignoring SCATTERPROOF_CASE_TIMEOUT_S='%s' (not a positive number)\n", text);
+    });
+    return kDefaultCaseTimeout;
+  }
+  return of(from_env);
+}
+
+SupervisorOptions supervisor_options(std::vector<std::string> argv, std::chrono::milliseconds case_timeout) {
+  SupervisorOptions options;
+  options.argv = std::move(argv);
+  options.case_timeout = case_timeout;
+  options.start_timeout = case_timeout * kStartTimeoutFactor;
+  return options;
+}
+
+std::string reaper_path() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = self.parent_path() / kReaperName;
+    if (::access(beside.c_str(), X_OK) == 0) return beside.string();
+  }
+  if (::access(SP_REAPER_BUILD_PATH, X_OK) == 0) return SP_REAPER_BUILD_PATH;
+  return {};
+}
+
 struct Supervisor::Exchange {
-  enum class Kind { Line, Died, TimedOut, Overflow } kind;
+  enum class Kind { Line, Died, TimedOut, Overflow, Interrupted } kind;
   std::string line;  // Kind::Line
 };
 
@@ -105,7 +197,7 @@ Supervisor::~Supervisor() {
     [[maybe_unused]] const ssize_t n = ::write(stdin_fd_, kBye, sizeof kBye - 1);
     ::close(stdin_fd_);
     stdin_fd_ = -1;
-    reap_status(/*wait=*/true);
+    reap_status(kByeGrace);
   }
   kill_and_reap();
 }
@@ -117,21 +209,48 @@ std::string Supervisor::command_line() const {
 }
 
 void Supervisor::spawn() {
-  int in[2], out[2], err[2];
-  if (pipe2(in, O_CLOEXEC) != 0) throw std::runtime_error(errno_text("pipe"));
-  if (pipe2(out, O_CLOEXEC) != 0) {
-    ::close(in[0]), ::close(in[1]);
-    throw std::runtime_error(errno_text("pipe"));
+  // An unknown command fails here, at once, as posix_spawnp would have.
+  if (resolve_program(options_.argv.front()).empty())
+    throw std::runtime_error("cannot start '" + command_line() + "': " + std::strerror(errno));
+  static const std::string reaper = [] {
+    std::string path = reaper_path();
+    if (path.empty())
+      std::fprintf(stderr,
+                   "scatterproof: warning: no %s beside this program or in its build tree; a process backend's "
+                   "descendants that leave its process group may outlive it\n",
+                   kReaperName);
+    return path;
+  }();
+
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, life[2] = {-1, -1};
+  const auto close_all = [&] {
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], life[0], life[1]})
+      if (fd >= 0) ::close(fd);
+  };
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 ||
+      (!reaper.empty() && pipe2(life, O_CLOEXEC) != 0)) {
+    const std::string why = errno_text("pipe");
+    close_all();
+    throw std::runtime_error(why);
   }
-  if (pipe2(err, O_CLOEXEC) != 0) {
-    ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
-    throw std::runtime_error(errno_text("pipe"));
+  // The lifeline's read end goes to fd 3 last, after 0-2 are in place; if
+  // it already is fd 3, move it (dup2 onto itself would keep close-on-exec).
+  if (life[0] == kLifelineFd) {
+    const int moved = fcntl(life[0], F_DUPFD_CLOEXEC, kLifelineFd + 1);
+    ::close(life[0]);
+    life[0] = moved;
+    if (moved < 0) {
+      const std::string why = errno_text("fcntl");
+      close_all();
+      throw std::runtime_error(why);
+    }
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
+  if (life[0] >= 0) posix_spawn_file_actions_adddup2(&actions, life[0], kLifelineFd);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   // Its own process group, so a timeout kills whatever the adapter started
@@ -145,48 +264,50 @@ void Supervisor::spawn() {
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
+  std::vector<std::string> words;
+  if (!reaper.empty()) words = {reaper, std::to_string(kLifelineFd)};
+  words.insert(words.end(), options_.argv.begin(), options_.argv.end());
   std::vector<char*> argv;
-  for (std::string& a : options_.argv) argv.push_back(a.data());
+  for (std::string& a : words) argv.push_back(a.data());
   argv.push_back(nullptr);
   const int rc = posix_spawnp(&pid_, argv[0], &actions, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  ::close(in[0]), ::close(out[1]), ::close(err[1]);
+  for (int* fd : {&in[0], &out[1], &err[1], &life[0]}) {
+    if (*fd >= 0) ::close(*fd);
+    *fd = -1;
+  }
   if (rc != 0) {
-    ::close(in[1]), ::close(out[0]), ::close(err[0]);
+    close_all();
     pid_ = -1;
-    throw std::runtime_error("cannot start '" + command_line() + "': " + std::strerror(rc));
+    throw std::runtime_error("cannot start '" + command_line() + "'" + (reaper.empty() ? "" : " under " + reaper) +
+                             ": " + std::strerror(rc));
   }
   stdin_fd_ = in[1];
   stdout_fd_ = out[0];
   stderr_fd_ = err[0];
+  lifeline_fd_ = life[1];
+  reaped_by_reaper_ = !reaper.empty();
   for (int fd : {stdin_fd_, stdout_fd_, stderr_fd_}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-  stdout_buffer_.clear();
+  std::string().swap(stdout_buffer_);
+  stdout_scanned_ = 0;
   stderr_ring_.clear();
   ++spawned_;
 }
 
 void Supervisor::close_pipes() {
-  for (int* fd : {&stdin_fd_, &stdout_fd_, &stderr_fd_}) {
+  for (int* fd : {&stdin_fd_, &stdout_fd_, &stderr_fd_, &lifeline_fd_}) {
     if (*fd >= 0) ::close(*fd);
     *fd = -1;
   }
 }
 
-std::string Supervisor::reap_status(bool wait) {
+std::string Supervisor::reap_status(milliseconds grace) {
   if (pid_ <= 0) return "not running";
-  // Look without reaping first: while the child is an unreaped zombie its
-  // pid (and process-group id) cannot be reused, so killing the group
-  // afterwards cannot hit a stranger.
-  const auto deadline = Clock::now() + (wait ? kExitGrace : milliseconds{0});
-  siginfo_t info{};
-  for (;;) {
-    info.si_pid = 0;
-    if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_) break;
-    if (Clock::now() >= deadline) return "";  // still running
-    ::usleep(10'000);
-  }
-  ::kill(-pid_, SIGKILL);  // leftovers of its process group
+  if (!exited_within(pid_, grace)) return "";  // still running
+  // The reaper killed and reaped every descendant before it exited; the
+  // process group is killed too, for a command run without one.
+  ::kill(-pid_, SIGKILL);
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
@@ -198,6 +319,15 @@ std::string Supervisor::reap_status(bool wait) {
 
 void Supervisor::kill_and_reap() {
   if (pid_ <= 0) return;
+  if (reaped_by_reaper_) {
+    // Closing the lifeline and SIGTERM both tell the reaper to stop: it
+    // SIGKILLs every descendant, reaps them and exits. Only if it has not
+    // within the grace is it SIGKILLed itself.
+    if (lifeline_fd_ >= 0) ::close(lifeline_fd_);
+    lifeline_fd_ = -1;
+    ::kill(pid_, SIGTERM);
+    exited_within(pid_, kStopGrace);
+  }
   ::kill(-pid_, SIGKILL);
   ::kill(pid_, SIGKILL);
   int status = 0;
@@ -223,14 +353,30 @@ Supervisor::Exchange Supervisor::exchange(const std::string& request_line, milli
   size_t written = 0;
   char chunk[65536];
   for (;;) {
-    const size_t newline = stdout_buffer_.find('\n');
-    if (newline != std::string::npos) {
-      Exchange ex{Exchange::Kind::Line, stdout_buffer_.substr(0, newline)};
-      stdout_buffer_.erase(0, newline + 1);
+    // Only the bytes not looked at yet are searched: reading a line is
+    // linear in its length.
+    const size_t newline = stdout_buffer_.find('\n', stdout_scanned_);
+    if (newline != std::string::npos && newline <= options_.max_line_bytes) {
+      Exchange ex{Exchange::Kind::Line, {}};
+      if (newline + 1 == stdout_buffer_.size()) {  // the usual case: take the buffer, copy nothing
+        ex.line = std::move(stdout_buffer_);
+        ex.line.pop_back();
+        stdout_buffer_.clear();
+      } else {
+        ex.line = stdout_buffer_.substr(0, newline);
+        stdout_buffer_.erase(0, newline + 1);
+      }
+      stdout_scanned_ = 0;
       return ex;
     }
-    if (stdout_buffer_.size() > kMaxLineBytes) return {Exchange::Kind::Overflow, {}};
+    stdout_scanned_ = stdout_buffer_.size();
+    if (stdout_buffer_.size() > options_.max_line_bytes) {
+      std::string().swap(stdout_buffer_);
+      stdout_scanned_ = 0;
+      return {Exchange::Kind::Overflow, {}};
+    }
     if (Clock::now() >= deadline) return {Exchange::Kind::TimedOut, {}};
+    if (options_.stop && options_.stop->load() != 0) return {Exchange::Kind::Interrupted, {}};
 
     pollfd fds[3];
     nfds_t n = 0;
@@ -241,7 +387,8 @@ Supervisor::Exchange Supervisor::exchange(const std::string& request_line, milli
     const bool writing = stdin_fd_ >= 0 && written < request_line.size();
     const nfds_t in_slot = writing ? n : 3;
     if (writing) fds[n++] = {stdin_fd_, POLLOUT, 0};
-    const int ready = ::poll(fds, n, poll_timeout_ms(deadline));
+    const int wait_ms = options_.stop ? std::min(poll_timeout_ms(deadline), 100) : poll_timeout_ms(deadline);
+    const int ready = ::poll(fds, n, wait_ms);
     if (ready < 0 && errno != EINTR) throw std::runtime_error(errno_text("poll"));
     if (ready <= 0) continue;
 
@@ -264,7 +411,14 @@ Supervisor::Exchange Supervisor::exchange(const std::string& request_line, milli
     }
     if (fds[out_slot].revents) {
       const ssize_t r = ::read(stdout_fd_, chunk, sizeof chunk);
-      if (r > 0) stdout_buffer_.append(chunk, static_cast<size_t>(r));
+      if (r > 0) {
+        // Geometric growth, but never past what the cap can need.
+        const size_t need = stdout_buffer_.size() + static_cast<size_t>(r);
+        if (need > stdout_buffer_.capacity())
+          stdout_buffer_.reserve(
+              std::max(need, std::min(2 * stdout_buffer_.capacity(), options_.max_line_bytes + sizeof chunk)));
+        stdout_buffer_.append(chunk, static_cast<size_t>(r));
+      }
       if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
         // The child's last stderr lines usually say why it died.
         const auto until = Clock::now() + kStderrGrace;
@@ -297,15 +451,24 @@ std::string Supervisor::start() {
       failure = "no handshake within " + std::to_string(options_.start_timeout.count()) + " ms";
       break;
     case Exchange::Kind::Died: {
-      std::string status = reap_status(/*wait=*/true);
+      std::string status = reap_status(kExitGrace);
       failure = "exited during the handshake: " + (status.empty() ? "closed its stdout" : status);
       break;
     }
     case Exchange::Kind::Overflow:
       failure = "handshake line exceeds the size limit";
       break;
+    case Exchange::Kind::Interrupted:
+      failure = "interrupted: the run was asked to stop";
+      break;
     case Exchange::Kind::Line: {
-      const nlohmann::json j = nlohmann::json::parse(ex.line, nullptr, /*allow_exceptions=*/false);
+      nlohmann::json j;
+      try {
+        j = protocol::parse_line(ex.line);
+      } catch (const protocol::ProtocolError& e) {
+        failure = std::string("answered the handshake with a line that ") + e.what();
+        break;
+      }
       if (j.is_object() && j.value("type", "") == "unavailable" && j.contains("reason") && j["reason"].is_string()) {
         failure = "unavailable: " + j["reason"].get<std::string>();
       } else if (!j.is_object() || j.value("type", "") != "hello") {
@@ -343,7 +506,11 @@ Outcome Supervisor::call(const OpCall& call) {
     trusted_ = false;
   if (!trusted_) {
     if (consecutive_start_failures_ >= options_.max_consecutive_start_failures)
-      return Outcome{Outcome::Kind::Crash, {}, std::nullopt, "gave up restarting: " + last_start_error_};
+      return Outcome{Outcome::Kind::Crash,
+                     {},
+                     std::nullopt,
+                     "gave up restarting after " + std::to_string(consecutive_start_failures_) +
+                         " failed starts in a row: " + last_start_error_};
     if (std::string err = start(); !err.empty())
       return Outcome{Outcome::Kind::Crash, {}, std::nullopt, "could not (re)start the backend: " + err};
   }
@@ -357,15 +524,18 @@ Outcome Supervisor::call(const OpCall& call) {
   const uint64_t id = next_id_++;
   const std::string request =
       protocol::encode_request(id, call).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  const Exchange ex = exchange(request, options_.case_timeout);
+  Exchange ex = exchange(request, options_.case_timeout);
   switch (ex.kind) {
     case Exchange::Kind::Line: {
-      const nlohmann::json j = nlohmann::json::parse(ex.line, nullptr, /*allow_exceptions=*/false);
-      if (j.is_discarded()) {
+      nlohmann::json j;
+      try {
+        j = protocol::parse_line(ex.line);
+      } catch (const protocol::ProtocolError& e) {
         trusted_ = false;
         return Outcome::harness_error("backend '" + command_line() + "' answered request " + std::to_string(id) +
-                                      " with a line that is not JSON: " + shorten(ex.line, 200));
+                                      " with a line that " + e.what());
       }
+      std::string().swap(ex.line);  // parsed: its bytes are not needed while the tensors are decoded
       try {
         // A valid answer followed by more output keeps its answer, but the
         // child is restarted before the next request.
@@ -388,7 +558,11 @@ Outcome Supervisor::call(const OpCall& call) {
     case Exchange::Kind::Overflow:
       kill_and_reap();
       return Outcome::harness_error("backend '" + command_line() + "' wrote a response line over " +
-                                    std::to_string(kMaxLineBytes) + " bytes");
+                                    std::to_string(options_.max_line_bytes) +
+                                    " bytes (the protocol's limit, PROTOCOL.md \"Limits\")");
+    case Exchange::Kind::Interrupted:
+      kill_and_reap();
+      return Outcome::harness_error("interrupted: the run was asked to stop, the call was abandoned");
     case Exchange::Kind::TimedOut: {
       const pid_t pid = pid_;
       kill_and_reap();
@@ -399,7 +573,7 @@ Outcome Supervisor::call(const OpCall& call) {
                          std::to_string(pid) + stderr_tail()};
     }
     case Exchange::Kind::Died: {
-      std::string status = reap_status(/*wait=*/true);
+      std::string status = reap_status(kExitGrace);
       if (status.empty()) {  // closed its stdout but lives on
         kill_and_reap();
         status = "closed its stdout and was killed";
