@@ -292,8 +292,51 @@ def decode_tensors(wire_tensors):
     return tensors
 
 
+# The framework's copies of the request's storages (track_storage), by the
+# id of the wire storage array they copy. Cleared per request.
+_live = {}
+
+
+def track_storage(wire, reader):
+    """Says that the framework runs on its own copy of `wire`'s whole storage
+    and how to read that copy back: reader() returns it (a NumPy array or
+    bytes, the wire storage's size) as the call left it. What a response's
+    "operands" sends for that storage (PROTOCOL.md, "Operands after the
+    call"), result or error; a storage nobody tracks is sent as the wire
+    array holds it, so an adapter that runs on the wire arrays themselves
+    needs nothing."""
+    _live[id(wire.storage)] = reader
+
+
+def track_values(wire, reader):
+    """track_storage for a framework tensor built from the view's elements
+    (wire.array()): reader() returns its values (NumPy, the view's shape);
+    the storage sent back is the wire storage with the view's elements
+    replaced by them (the bytes outside the view as sent)."""
+    track_storage(wire, lambda: wire.with_values(reader()).storage)
+
+
+def _operands(wire_tensors, tensors):
+    """Every storage the request carried, as the call left it: the tracked
+    framework copy, else the wire array; the request's own text for a
+    request whose operands were never decoded (nothing ran on them)."""
+    out = {}
+    for name, wire in wire_tensors.items():
+        if "storage_of" in wire:
+            continue
+        t = tensors.get(name) if tensors else None
+        if t is None:
+            out[name] = wire.get("storage", "")
+            continue
+        reader = _live.get(id(t.storage))
+        data = t.storage if reader is None else reader()
+        data = data.tobytes() if hasattr(data, "tobytes") else bytes(data)
+        out[name] = base64.b64encode(data).decode("ascii")
+    return out
+
+
 def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, shared_storage=False,
-          takes_out=False, framework=None):
+          takes_out=False, framework=None, operands=False):
     """The protocol loop: handshake, then one response per request until bye/EOF.
 
     shared_storage: the adapter keeps operands that share a storage sharing it
@@ -303,8 +346,17 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, 
     declined, never run as if out were not there.
     framework: (name, version) of the framework whose rules the adapter runs
     by ("torch", torch.__version__), sent as the hello's "framework"
-    (PROTOCOL.md); None for an adapter that implements the documents itself."""
+    (PROTOCOL.md); None for an adapter that implements the documents itself.
+    operands: the adapter can say what the call left in every operand's
+    storage: the framework ran on the wire arrays themselves, or on copies
+    the adapter tracks (track_storage, track_values). Then, when the
+    harness asks, every response carries every operand's storage as the
+    call left it ("operands", PROTOCOL.md), errors included. Off by
+    default: an adapter whose framework runs on untracked copies would
+    send back its unchanged wire arrays and claim a check it cannot make;
+    the harness reports its side effects as not observable instead."""
     known_args = ops if isinstance(ops, dict) else None
+    send_operands = False
     for line in sys.stdin:
         message = json.loads(line)
         kind = message.get("type")
@@ -318,11 +370,14 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, 
             hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version, "ops": list(ops)}
             if shared_storage:
                 hello["shared_storage"] = True
+            send_operands = bool(operands) and message.get("operands") is True
+            if send_operands:
+                hello["operands"] = True
             if framework is not None:
                 hello["framework"] = {"name": framework[0], "version": framework[1]}
             _send(hello)
         elif kind == "run":
-            _send(_answer(message, run, classify, known_args, takes_out))
+            _send(_answer(message, run, classify, known_args, takes_out, send_operands))
         elif kind == "bye":
             return
         else:
@@ -342,10 +397,29 @@ def request_version():
     return _request_version
 
 
-def _answer(message, run, classify, known_args, takes_out=False):
+def _answer(message, run, classify, known_args, takes_out=False, send_operands=False):
     global _request_version
     request_id = message["id"]
     _request_version = message.get("doc_version", "")
+    _live.clear()
+    tensors = {}
+    response = _response(message, run, classify, known_args, takes_out, tensors)
+    if send_operands:
+        try:
+            response["operands"] = _operands(message.get("tensors", {}), tensors)
+        except Exception as exc:  # a tracked copy that cannot be read back: never a silent pass
+            traceback.print_exc(file=sys.stderr)
+            response = {"type": "error", "id": request_id, "category": None,
+                        "message": "the adapter could not read its operands back after the call: %s: %s"
+                                   % (type(exc).__name__, _first_lines(str(exc)))}
+            response["operands"] = _operands(message.get("tensors", {}), {})
+    _live.clear()
+    return response
+
+
+def _response(message, run, classify, known_args, takes_out, tensors):
+    """The result, error or unsupported answer; `tensors` receives the decoded operands."""
+    request_id = message["id"]
     try:
         if "out" in message.get("tensors", {}) and not takes_out:
             raise Unsupported("this adapter does not implement the out= operand of %s" % message["op"])
@@ -355,8 +429,8 @@ def _answer(message, run, classify, known_args, takes_out=False):
             unknown = [] if implemented is None else sorted(set(args) - set(implemented))
             if unknown:
                 raise Unsupported("this adapter does not implement argument %s of %s" % (", ".join(unknown), message["op"]))
-        tensors = decode_tensors(message["tensors"])
-        outputs = run(message["op"], args, tensors)
+        tensors.update(decode_tensors(message["tensors"]))
+        outputs = run(message["op"], args, dict(tensors))
         return {
             "type": "result",
             "id": request_id,

@@ -40,7 +40,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import DocumentedError, Unsupported, WireTensor, compare_versions, parse_version, request_version, serve  # noqa: E402
+from common import (DocumentedError, Unsupported, WireTensor, compare_versions, parse_version,  # noqa: E402
+                    request_version, serve, track_values)
 
 import numpy as np  # noqa: E402  (common.py must take stdout first)
 
@@ -69,9 +70,15 @@ FLOAT_MAX = {"float16": float(np.finfo(np.float16).max), "float32": float(np.fin
 
 # --- the tensors as NumPy sees them ------------------------------------------------------------
 
-def elements(wire):
-    """A contiguous copy of the view's elements (bfloat16: uint16 bit patterns)."""
-    return np.array(wire.view(), copy=True, order="C")
+def elements(wire, operand=True):
+    """A contiguous copy of the view's elements (bfloat16: uint16 bit patterns).
+    operand: the copy stands for the operand itself (in place, or only read),
+    so the response's "operands" carry it as the call left it (PROTOCOL.md);
+    False for an out-of-place op's copy of self, which becomes the output."""
+    copy = np.array(wire.view(), copy=True, order="C")
+    if operand:
+        track_values(wire, lambda: copy)
+    return copy
 
 
 def logical(array):
@@ -249,7 +256,7 @@ def scatter(op, args, tensors):
     if not op.startswith("torch.scatter_add"):
         check_reduce(reduce)
 
-    target = elements(self_wire)
+    target = elements(self_wire, operand=in_place)
     if not empty:
         index = logical(elements(index_wire))
         check_bounds(index, dim, logical(target).shape[dim])
@@ -282,4 +289,4 @@ def run(op, args, tensors):
 
 
 # No framework= in the hello: this implements PyTorch's ops with NumPy; it is not torch.
-serve("numpy", np.__version__, dict(TORCH_OPS, **{op: None for op in OTHER_OPS}), run)
+serve("numpy", np.__version__, dict(TORCH_OPS, **{op: None for op in OTHER_OPS}), run, operands=True)

@@ -15,7 +15,7 @@ import sys
 
 os.environ.setdefault("GLOG_minloglevel", "2")  # paddle's C++ logging goes to stderr anyway; keep it short
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import DocumentedError, Row, Unsupported, classifier, encode_array, serve  # noqa: E402
+from common import DocumentedError, Row, Unsupported, classifier, encode_array, serve, track_values  # noqa: E402
 
 import numpy as np  # noqa: E402  (common.py must take stdout first)
 
@@ -65,8 +65,13 @@ classify = classifier(CATEGORIES, paddle.__version__, re.IGNORECASE)
 def to_paddle(wire):
     """A Paddle tensor of the operand's values; bfloat16 from its bits (Paddle has the dtype, NumPy has not)."""
     if wire.dtype == "bfloat16":
-        return paddle.to_tensor(np.ascontiguousarray(wire.view())).view(paddle.bfloat16)
-    return paddle.to_tensor(wire.array())
+        tensor = paddle.to_tensor(np.ascontiguousarray(wire.view())).view(paddle.bfloat16)
+        track_values(wire, lambda: tensor.view(paddle.uint16).numpy())
+        return tensor
+    tensor = paddle.to_tensor(wire.array())
+    # The response's "operands" carry the tensor as the call left it (PROTOCOL.md).
+    track_values(wire, tensor.numpy)
+    return tensor
 
 
 def from_paddle(tensor):
@@ -101,4 +106,4 @@ def run(op, args, tensors):
 # Each op with the arguments run() passes on to Paddle (common.serve declines any other).
 OPS = {"paddle.scatter": ["overwrite"], "paddle.scatter.backward": ["overwrite"]}
 
-serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__))
+serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

@@ -25,7 +25,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import Row, Unsupported, WireTensor, classifier, serve  # noqa: E402
+from common import Row, Unsupported, WireTensor, classifier, serve, track_storage  # noqa: E402
 
 import numpy as np  # noqa: E402  (common.py must take stdout first)
 
@@ -202,6 +202,7 @@ def storage_tensor(wire):
         # and bfloat16 needs no NumPy dtype.
         raw = torch.from_numpy(wire.storage.view(np.uint8)).clone()
         _storages[key] = raw.view(TORCH_DTYPES[wire.dtype])
+        track_storage(wire, lambda t=_storages[key]: storage_array(t))  # "operands" reads it back (PROTOCOL.md)
     return _storages[key]
 
 
@@ -392,4 +393,4 @@ def run_request(op, args, tensors):
 
 torch.set_num_threads(1)  # one case at a time; keeps the adapter light next to the harness
 serve("torch-python", torch.__version__, OPS, run_request, classify, shared_storage=True, takes_out=True,
-      framework=("torch", torch.__version__))
+      framework=("torch", torch.__version__), operands=True)

@@ -31,6 +31,15 @@ struct Outcome {
   std::vector<Tensor> outputs;
   std::optional<ErrorCategory> error;  // Kind::Error
   std::string message;                 // error text, unsupported reason, crash detail
+  // Non-empty: why the operands' storage after the call could not be seen
+  // (an out-of-process backend that does not send it back, PROTOCOL.md
+  // "Operands after the call"); the side-effect checks are then "not
+  // observable" (the comparator says so in the verdict's detail).
+  std::string side_effects_unobservable;
+
+  Outcome() = default;
+  Outcome(Kind k, std::vector<Tensor> t = {}, std::optional<ErrorCategory> e = std::nullopt, std::string msg = {})
+      : kind(k), outputs(std::move(t)), error(e), message(std::move(msg)) {}
 
   static Outcome of_outputs(std::vector<Tensor> t) { return {Kind::Outputs, std::move(t), std::nullopt, {}}; }
   static Outcome of_error(ErrorCategory c, std::string msg) { return {Kind::Error, {}, c, std::move(msg)}; }

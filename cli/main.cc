@@ -432,21 +432,27 @@ int run_cli(int argc, char** argv) {
 
   fuzz::FuzzOptions fuzz_options;
   CLI::App* fuzz_cmd =
-      app.add_subcommand("fuzz", "generate edge-biased cases; shrink a disagreement to a one-file repro spec");
+      app.add_subcommand("fuzz", "a fuzz campaign: bucket disagreements, shrink each to a one-file repro spec");
   fuzz_cmd->add_option("--backend", fuzz_options.backend, "the backend under test")->required();
   fuzz_cmd->add_option("--seconds", fuzz_options.seconds, "time budget")->capture_default_str();
   fuzz_cmd->add_option("--seed", fuzz_options.seed, "0: from the clock (printed)");
-  fuzz_cmd->add_option("--out", fuzz_options.out_dir, "where repro-*.json files go")->capture_default_str();
+  fuzz_cmd->add_option("--out", fuzz_options.out_dir, "where repro-*.json and findings.{json,md} go")
+      ->capture_default_str();
   fuzz_cmd->add_option("--max-cases", fuzz_options.max_cases, "stop after this many cases");
+  fuzz_cmd->add_option("--max-findings", fuzz_options.max_findings, "stop after this many distinct findings (0: none)")
+      ->capture_default_str();
+  fuzz_cmd->add_option("--shrink-seconds", fuzz_options.shrink_seconds, "shrinking budget per distinct finding")
+      ->capture_default_str();
   fuzz_cmd->add_option("--op", fuzz_options.ops, "generate only ops matching this id glob (repeatable)");
   fuzz_cmd->add_option("--timeout", fuzz_options.timeout_s, timeout_help)->check(CLI::Range(0.001, 1e6));
   fuzz_cmd->add_option("--expectations", fuzz_options.expectations,
-                       "expectation file whose clause-keyed entries are the backend's known deviations (repeatable)");
+                       "expectation file whose entries are the backend's known deviations (repeatable)");
   fuzz::ReproOptions repro_options;
   CLI::App* repro_cmd =
-      app.add_subcommand("repro", "replay a repro spec (or fuzzer crash input) on every backend, explained");
-  repro_cmd->add_option("file", repro_options.file, "a repro spec file or libFuzzer input")->required();
-  repro_cmd->add_option("--backend", repro_options.backends, "extra backends (e.g. mutant:NAME)")->delimiter(',');
+      app.add_subcommand("repro", "replay a repro spec on the reference and the named backends, explained");
+  repro_cmd->add_option("file", repro_options.file, "a spec file (e.g. a fuzz repro)")->required();
+  repro_cmd->add_option("--backend", repro_options.backends, "backends to replay on (repeatable; default: cpu)")
+      ->delimiter(',');
   repro_cmd->add_option("--timeout", repro_options.timeout_s, timeout_help)->check(CLI::Range(0.001, 1e6));
   fuzz::MutantsOptions mutants_options;
   CLI::App* mutants_cmd =

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -53,7 +54,13 @@ constexpr std::array<DType, kNumDTypes> kDTypeOrder = {DType::Int64,   DType::Fl
                                                        DType::Float16, DType::BFloat16, DType::Int16,   DType::Int8,
                                                        DType::UInt8,   DType::Bool};
 
-// Mostly 1–3, sometimes 0 (a scalar) and up to 9 (over MindSpore's 8).
+// The element limit of the call being generated: kMaxGeneratedElements, or
+// kMaxLargeElements in the large tier (set by generate_call_for).
+thread_local int64_t t_max_elements = kMaxGeneratedElements;
+thread_local bool t_large = false;
+
+// Mostly 1–3, sometimes 0 (a scalar), up to 9 (over MindSpore's 8) and
+// rarely up to kMaxGeneratedRank.
 int64_t pick_rank(Choices& c) {
   const uint32_t r = c.below(20);
   if (r < 8) return 1;
@@ -61,7 +68,7 @@ int64_t pick_rank(Choices& c) {
   if (r < 17) return 3;
   if (r == 17) return 0;
   if (r == 18) return 4;
-  return c.between(5, 9);
+  return c.chance(40) ? c.between(10, kMaxGeneratedRank) : c.between(5, 9);
 }
 
 int64_t pick_size(Choices& c) {
@@ -69,18 +76,45 @@ int64_t pick_size(Choices& c) {
   return kSizes[c.below(kSizes.size())];
 }
 
-Shape pick_shape(Choices& c, int64_t rank) {
-  Shape s(static_cast<size_t>(rank));
-  for (auto& d : s) d = pick_size(c);
+// A shape of the large tier: about kLargeMinElements..kMaxLargeElements
+// elements in up to three dims (inner dims at and around the cpu kernels'
+// row width 16 and a CUDA block of 256), any further dims 1.
+Shape large_shape(Choices& c, int64_t rank) {
+  static constexpr std::array<int64_t, 9> kInner = {1, 2, 3, 15, 16, 17, 255, 256, 257};
+  Shape s(static_cast<size_t>(rank), 1);
+  const int64_t n = c.between(kLargeMinElements, kMaxLargeElements);
+  int64_t inner = 1;
+  for (size_t d = 1; d < s.size() && d < 3; ++d) {
+    s[d] = kInner[c.below(kInner.size())];
+    inner *= s[d];
+  }
+  s[0] = std::max<int64_t>(1, n / inner);
+  if (s.size() > 1 && c.chance(50)) std::swap(s[0], s[s.size() - 1 - c.below(static_cast<uint32_t>(s.size() - 1))]);
   return s;
 }
 
-// Shrinks the largest dims until numel <= kMaxGeneratedElements.
+// Dims past the fourth are mostly 1, so high ranks stay small.
+Shape pick_shape(Choices& c, int64_t rank) {
+  Shape s(static_cast<size_t>(rank));
+  for (size_t d = 0; d < s.size(); ++d) s[d] = d >= 4 && !c.chance(25) ? 1 : pick_size(c);
+  return s;
+}
+
+// Shrinks the largest dims until numel <= the call's element limit.
 void clamp_numel(Shape& s) {
-  while (checked_numel(s) > kMaxGeneratedElements) {
+  while (checked_numel(s) > t_max_elements) {
     auto it = std::max_element(s.begin(), s.end());
     *it = std::max<int64_t>(1, *it / 2);
   }
+}
+
+// The shape of a call's data operand: pick_shape clamped, or in the large
+// tier (rank 1 and up: the builders treat rank 0 apart) large_shape.
+Shape data_shape_of_rank(Choices& c, int64_t rank) {
+  if (t_large && rank > 0) return large_shape(c, rank);
+  Shape s = pick_shape(c, rank);
+  clamp_numel(s);
+  return s;
 }
 
 // A size for an operand bounded by `limit`: mostly at the limit or below.
@@ -142,6 +176,55 @@ uint64_t special_bits(Choices& c, DType t) {
   }
 }
 
+// Float values at rounding edges of `t`: 1 with half an ulp of 1 and
+// a smallest subnormal (their sum ties when rounded through a wider type
+// and is above the tie exactly: double rounding), the largest subnormal,
+// negative subnormals, and for float64 values no float32 holds.
+uint64_t rounding_edge_bits(Choices& c, DType t) {
+  int ulp_exp = -52;  // log2 of the ulp of 1
+  switch (t) {
+    case DType::Float16:
+      ulp_exp = -10;
+      break;
+    case DType::BFloat16:
+      ulp_exp = -7;
+      break;
+    case DType::Float32:
+      ulp_exp = -23;
+      break;
+    default:
+      break;
+  }
+  const double half_ulp = std::ldexp(1.0, ulp_exp - 1);
+  const int min_normal_exp = t == DType::Float16 ? -14 : t == DType::Float64 ? -1022 : -126;
+  const uint64_t smallest_subnormal = 1;
+  const uint64_t sign = uint64_t{1} << (8 * dtype_size(t) - 1);
+  switch (c.below(10)) {
+    case 0:
+      return float_bits(t, 1.0);
+    case 1:
+      return float_bits(t, half_ulp);
+    case 2:
+      return smallest_subnormal;
+    case 3:
+      return sign | smallest_subnormal;
+    case 4:  // the largest subnormal: every mantissa bit set, exponent 0
+      return float_bits(t, std::ldexp(1.0, min_normal_exp)) - 1;
+    case 5:
+      return float_bits(t, 3 * half_ulp);
+    case 6:
+      return float_bits(t, -1.0);
+    case 7:  // 2^(mantissa bits + 1): adding 1 ties
+      return float_bits(t, std::ldexp(1.0, -ulp_exp + 1));
+    default:
+      if (t == DType::Float64) {
+        static constexpr std::array<double, 3> kNotFloat32 = {1.0 + 0x1p-30, 0.1, 1.0 / 3.0};
+        return float_bits(t, kNotFloat32[c.below(kNotFloat32.size())]);
+      }
+      return float_bits(t, 1.0 + 2 * half_ulp);
+  }
+}
+
 uint64_t ordinary_bits(Choices& c, DType t) {
   if (t == DType::Bool) return c.below(2);
   const int64_t v = zigzag(c.below(9));
@@ -149,18 +232,64 @@ uint64_t ordinary_bits(Choices& c, DType t) {
   return is_floating(t) ? float_bits(t, static_cast<double>(v)) : bits_from_value(t, Value::of_int(v));
 }
 
-// Fills a fresh contiguous tensor: small values, one repeated value, or
-// small values sprinkled with special ones.
+// Fills a fresh contiguous tensor: small values, one repeated value,
+// small values sprinkled with special ones, or (floats) rounding edges.
+// Past this many elements (the large tier) a tensor's values come from a
+// few choices and a hash of the position, not one choice per element: the
+// choice sequence stays short and generation cheap.
+constexpr int64_t kHashedFillElements = 4 * kMaxGeneratedElements;
+
+uint64_t mix(uint64_t x) {  // splitmix64's finalizer
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Sets element k (row-major) of a fresh contiguous tensor to bits(k), then
+// `specials` drawn positions to special(c).
+template <class Bits, class Special>
+void hashed_fill(Choices& c, const Tensor& out, Bits bits, Special special) {
+  const int64_t n = out.numel();
+  for (int64_t k = 0; k < n; ++k) store_bits(out.dtype(), out.element_ptr(k), bits(k));
+  for (uint32_t specials = c.below(4); specials > 0; --specials) {
+    const int64_t k = c.chance(30) ? n - 1 : c.between(0, n - 1);
+    store_bits(out.dtype(), out.element_ptr(k), special());
+  }
+}
+
 Tensor data_tensor(Choices& c, DType t, const Shape& shape) {
   Tensor out = Tensor::zeros(t, shape);
   if (out.numel() == 0) return out;
-  const uint32_t mode = c.below(5);
+  if (out.numel() > kHashedFillElements) {
+    // Small values (-4..4, or 0/1), sometimes one repeated value or rounding
+    // edges, then a few special values.
+    const uint32_t mode = c.below(4);
+    const uint64_t seed = c.below(0xffffffffu), repeated = ordinary_bits(c, t);
+    const std::array<uint64_t, 4> edges = {rounding_edge_bits(c, t), rounding_edge_bits(c, t), rounding_edge_bits(c, t),
+                                           rounding_edge_bits(c, t)};
+    hashed_fill(
+        c, out,
+        [&](int64_t k) -> uint64_t {
+          const uint64_t h = mix(seed ^ static_cast<uint64_t>(k));
+          if (mode == 1) return repeated;
+          if (mode == 2 && is_floating(t)) return edges[h % 4];
+          if (t == DType::Bool) return h & 1;
+          const int64_t v = static_cast<int64_t>(h % 9) - 4;
+          return is_floating(t) ? float_bits(t, static_cast<double>(v)) : bits_from_value(t, Value::of_int(v));
+        },
+        [&] { return special_bits(c, t); });
+    return out;
+  }
+  const uint32_t mode = c.below(6);
   const uint64_t repeated = mode == 1 ? ordinary_bits(c, t) : 0;
   Shape idx(shape.size(), 0);
   do {
     uint64_t bits = 0;
     if (mode == 1)
       bits = repeated;
+    else if (mode == 5 && is_floating(t))
+      bits = rounding_edge_bits(c, t);
     else if (mode >= 3 && c.chance(25))
       bits = special_bits(c, t);
     else
@@ -179,6 +308,62 @@ Tensor index_tensor(Choices& c, DType t, const Shape& shape, int64_t s, bool neg
   const auto in_range = [&] { return s == 0 ? 0 : c.between(0, s - 1); };
   const uint32_t mode = c.below(10);
   const int64_t repeated = in_range();
+  constexpr int64_t k2to31 = int64_t{1} << 31, k2to32 = int64_t{1} << 32;
+  // A narrower index dtype cannot hold the huge values: its extremes instead.
+  const auto bits_of = [&](int64_t v) {
+    if (is_integral(t) && t != DType::Int64 && t != DType::Bool) v = std::clamp(v, dtype_int_min(t), dtype_int_max(t));
+    return bits_from_value(t, is_floating(t) ? Value::of_float(static_cast<double>(v)) : Value::of_int(v));
+  };
+  const auto edge = [&] {
+    int64_t v = 0;
+    switch (c.below(23)) {
+      case 14:
+        v = s - 1;
+        break;
+      case 15:
+        v = 0;
+        break;
+      case 16:
+        v = -1;
+        break;
+      case 17:
+        v = -s;
+        break;
+      case 18:
+        v = s;
+        break;
+      case 19:
+        v = -s - 1;
+        break;
+      case 20:  // ±2^31 and one either side
+        v = (c.below(2) ? k2to31 : -k2to31) + c.between(-1, 1);
+        break;
+      case 21:  // 2^32 past an in-range value: the same value once truncated to 32 bits
+        v = (c.below(2) ? k2to32 : -k2to32) + in_range();
+        break;
+      case 22:
+        v = c.below(2) ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+        break;
+      default:
+        v = in_range();
+    }
+    return v;
+  };
+  if (out.numel() > kHashedFillElements) {
+    // In range (hashed), one slot, or ascending over [0, s) (every slot,
+    // the last ones last), then a few edge values (the last position often).
+    const uint64_t seed = c.below(0xffffffffu);
+    const int64_t n = out.numel(), span = std::max<int64_t>(s, 1);
+    hashed_fill(
+        c, out,
+        [&](int64_t k) {
+          if (mode == 4) return bits_of(repeated);
+          if (mode == 5) return bits_of(s == 0 ? 0 : k * s / n);
+          return bits_of(static_cast<int64_t>(mix(seed ^ static_cast<uint64_t>(k)) % static_cast<uint64_t>(span)));
+        },
+        [&] { return bits_of(edge()); });
+    return out;
+  }
   Shape idx(shape.size(), 0);
   do {
     int64_t v = 0;
@@ -191,47 +376,37 @@ Tensor index_tensor(Choices& c, DType t, const Shape& shape, int64_t s, bool neg
     } else if (mode == 6) {
       v = s == 0 ? 0 : c.between(lo, s - 1);
     } else {
-      switch (c.below(20)) {
-        case 14:
-          v = s - 1;
-          break;
-        case 15:
-          v = 0;
-          break;
-        case 16:
-          v = -1;
-          break;
-        case 17:
-          v = -s;
-          break;
-        case 18:
-          v = s;
-          break;
-        case 19:
-          v = -s - 1;
-          break;
-        default:
-          v = in_range();
-      }
+      v = edge();
     }
-    const Value value = is_floating(t) ? Value::of_float(static_cast<double>(v)) : Value::of_int(v);
-    out.set_bits_at(idx, bits_from_value(t, value));
+    out.set_bits_at(idx, bits_of(v));
   } while (next_index(idx, shape));
   return out;
 }
 
-// Re-lays a tensor out: contiguous, transposed, gapped, offset, or stride 0
-// along a dim whose values are made constant (on a written operand that is
-// an overlapping in-place call, a documented error).
-Tensor with_layout(Choices& c, Tensor t) {
-  const uint32_t r = c.below(12);
+// Re-lays a tensor out: contiguous, its dims stored in another order
+// (any permutation; choice 0 swaps the last two), gapped, offset, stride 0
+// along a dim whose values are made constant, or strides mixing 1 and 0
+// ([1, 1, 0]: elements overlap, values follow the view; only for an operand
+// the op only reads, `read_only`: a written one overlapping without a
+// stride-0 dim is a case PyTorch cannot decide, left unspecified). On a
+// written operand an expanded layout makes an in-place call a documented
+// error.
+Tensor with_layout(Choices& c, Tensor t, bool read_only = true) {
+  const uint32_t r = c.below(13);
   if (r < 7 || t.numel() == 0) return t;
   Shape strides = contiguous_strides(t.shape());
-  if (r == 7 && t.rank() >= 2) {
-    // Column-major in the last two dims; the outer dims keep their strides.
-    const size_t a = strides.size() - 2, b = strides.size() - 1;
-    strides[a] = 1;
-    strides[b] = std::max<int64_t>(t.size(static_cast<int64_t>(a)), 1);
+  const size_t rank = strides.size();
+  if (r == 7 && rank >= 2) {
+    // order[k]: the dim stored k-th from the outside.
+    std::vector<size_t> order(rank);
+    for (size_t k = 0; k < rank; ++k) order[k] = k;
+    for (size_t k = rank - 1; k > 0; --k) std::swap(order[k], order[k - c.below(static_cast<uint32_t>(k + 1))]);
+    if (std::is_sorted(order.begin(), order.end())) std::swap(order[rank - 2], order[rank - 1]);
+    int64_t stride = 1;
+    for (size_t k = rank; k-- > 0;) {
+      strides[order[k]] = stride;
+      stride *= std::max<int64_t>(t.size(static_cast<int64_t>(order[k])), 1);
+    }
     return place_with_layout(t, strides, 0);
   }
   if (r == 8) {
@@ -239,6 +414,24 @@ Tensor with_layout(Choices& c, Tensor t) {
     return place_with_layout(t, strides, 0);
   }
   if (r == 9 || t.rank() == 0) return place_with_layout(t, strides, c.between(1, 5));
+  if (r == 12 && !read_only) return t;
+  if (r == 12) {
+    // Strides of 1 and 0 (a dim of size 1 keeps 1): element p reads storage
+    // element sum(p[d] for the stride-1 dims), the storage holding the
+    // tensor's first values in row-major order.
+    int64_t extent = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      strides[d] = t.size(static_cast<int64_t>(d)) > 1 && c.below(2) ? 0 : 1;
+      if (strides[d] == 1) extent += t.size(static_cast<int64_t>(d)) - 1;
+    }
+    Tensor base = Tensor::zeros(t.dtype(), Shape{extent});
+    Shape idx(rank, 0);
+    for (int64_t k = 0; k < extent; ++k) {
+      base.set_bits_at(Shape{k}, t.bits_at(idx));
+      next_index(idx, t.shape());
+    }
+    return Tensor::view(t.dtype(), t.shape(), strides, 0, base.storage());
+  }
   // Expanded: stride 0 along dim d, values of slice 0 repeated.
   const int64_t d = c.between(0, t.rank() - 1);
   if (t.size(d) <= 1) return t;
@@ -273,8 +466,13 @@ int64_t pick_dim(Choices& c, int64_t rank) {
   return c.chance(30) ? d - rank : d;
 }
 
+// Ints and floats near 0 (fractional, negative), edge values (out of the
+// range of narrow dtypes, NaN, ±inf), bools, and (1 in 4) the hard ones:
+// halfway cases of float16 / bfloat16 (exact ties, and ties plus 2^-40,
+// which round up directly but to even through float32), integers float32
+// or float64 cannot hold, fractions at .5, subnormals, values past int64.
 Scalar pick_value(Choices& c) {
-  switch (c.below(3)) {
+  switch (c.below(4)) {
     case 0: {
       if (!c.chance(20)) return Scalar::of_int(zigzag(c.below(9)));
       static constexpr std::array<int64_t, 7> kBig = {128,
@@ -298,8 +496,33 @@ Scalar pick_value(Choices& c) {
                                                      3.4e38};
       return Scalar::of_float(kOdd[c.below(kOdd.size())]);
     }
-    default:
+    case 2:
       return Scalar::of_bool(c.below(2) == 1);
+    default: {
+      if (c.chance(25)) {
+        static constexpr std::array<int64_t, 5> kInexact = {2049, -2049, (int64_t{1} << 24) + 1, (int64_t{1} << 53) + 1,
+                                                            -(int64_t{1} << 32)};
+        return Scalar::of_int(kInexact[c.below(kInexact.size())]);
+      }
+      static constexpr std::array<double, 16> kHard = {
+          1.0 + 0x1p-11 + 0x1p-40,  // float16: up directly, even via float32
+          -(1.0 + 0x1p-11 + 0x1p-40),
+          1.0 + 0x1p-8 + 0x1p-40,  // bfloat16: the same
+          -(1.0 + 0x1p-8 + 0x1p-40),
+          1.0 + 0x1p-11,  // exact ties
+          1.0 + 3 * 0x1p-11,
+          1.0 + 0x1p-8,
+          2.5,
+          -0.5,
+          -1.5,
+          255.5,
+          -3e9,
+          1e19,
+          0x1p-24,  // float16's smallest subnormal
+          0x1p-149,
+          0x1p-1074};
+      return Scalar::of_float(kHard[c.below(kHard.size())]);
+    }
   }
 }
 
@@ -500,7 +723,10 @@ struct Draw {
     if (const ArgSpec* axis = axis_arg(op)) call.set_arg(axis->name, Arg::of_int(d));
     return d < 0 ? d + rank : d;
   }
-  void put(const OperandSpec& operand, Tensor t) { call.tensors[operand.name] = with_layout(c, std::move(t)); }
+  void put(const OperandSpec& operand, Tensor t) {
+    call.tensors[operand.name] =
+        with_layout(c, std::move(t), operand.role == OperandRole::Read || operand.role == OperandRole::Index);
+  }
   // The gather and scatter families' index dtype: int32 counts as documented
   // where the call's version takes it (torch >= 2.8, T-I2).
   DType element_index_dtype() {
@@ -515,7 +741,7 @@ Shape source_shape_near(Choices& c, const Shape& x_shape) {
   Shape src_shape = x_shape;
   for (auto& d : src_shape)
     if (c.chance(25)) d += 1;
-  if (checked_numel(src_shape) > kMaxGeneratedElements) src_shape = x_shape;
+  if (checked_numel(src_shape) > t_max_elements) src_shape = x_shape;
   if (!src_shape.empty() && c.chance(3)) src_shape[c.below(static_cast<uint32_t>(src_shape.size()))] -= 1;
   for (auto& d : src_shape) d = std::max<int64_t>(d, 0);
   return src_shape;
@@ -534,8 +760,7 @@ ElementwiseShapes draw_elementwise(Draw& g) {
   Choices& c = g.c;
   ElementwiseShapes e{pick_dtype_for(c, *g.roles.data), {}, {}, 0, 1};
   const int64_t rank = pick_rank(c);
-  e.data = pick_shape(c, rank);
-  clamp_numel(e.data);
+  e.data = data_shape_of_rank(c, rank);
   const bool promoted = rank == 0 && g.knobs.rank0_as_one;
   const int64_t r = promoted ? 1 : rank;
   e.dim = g.draw_dim(r);
@@ -589,10 +814,10 @@ void row_scatter_case(Draw& g) {
   const DType t = pick_dtype_for(c, *g.roles.data);
   int64_t rank = pick_rank(c);
   if (rank == 0 && !c.chance(50)) rank = 1;  // x of rank 0 is an error: keep it rarer
-  Shape x_shape = pick_shape(c, rank);
-  clamp_numel(x_shape);
+  Shape x_shape = data_shape_of_rank(c, rank);
   const int64_t rows = x_shape.empty() ? 1 : x_shape[0];
-  const int64_t m = c.chance(10) ? 0 : c.between(1, std::min<int64_t>(std::max<int64_t>(rows, 1) + 1, 5));
+  const int64_t m =
+      c.chance(10) ? 0 : c.between(1, std::min<int64_t>(std::max<int64_t>(rows, 1) + 1, t_large ? t_max_elements : 5));
   Shape updates_shape = x_shape.empty() ? Shape{m} : x_shape;
   updates_shape[0] = m;
   clamp_numel(updates_shape);
@@ -615,14 +840,13 @@ void index_along_dim_case(Draw& g) {
   Choices& c = g.c;
   const DType t = pick_dtype_for(c, *g.roles.data);
   const int64_t rank = pick_rank(c);
-  Shape data_shape = pick_shape(c, rank);
-  clamp_numel(data_shape);
+  Shape data_shape = data_shape_of_rank(c, rank);
   const int64_t r = std::max<int64_t>(rank, 1);  // a 0-d tensor has one dim to index
   const int64_t dim = g.draw_dim(r);
   const bool dim_ok = dim >= -r && dim < r;
   const int64_t d = dim < 0 ? dim + r : dim;
   const int64_t s = !dim_ok ? 1 : rank == 0 ? 1 : data_shape[static_cast<size_t>(d)];
-  const int64_t m = c.chance(10) ? 0 : c.between(1, 6);
+  const int64_t m = c.chance(10) ? 0 : c.between(1, t_large ? std::min<int64_t>(2 * s + 1, t_max_elements) : 6);
   Shape index_shape{m};
   if (m == 1 && c.chance(20)) index_shape = Shape{};  // a 0-d index
   if (c.chance(4)) index_shape = Shape{m, 1};         // 2-D: an error
@@ -655,8 +879,7 @@ void take_along_dim_case(Draw& g) {
   Choices& c = g.c;
   const DType t = pick_dtype_for(c, *g.roles.data);
   const int64_t rank = pick_rank(c);
-  Shape input_shape = pick_shape(c, rank);
-  clamp_numel(input_shape);
+  Shape input_shape = data_shape_of_rank(c, rank);
   const DType index_t = pick_dtype_for(c, *g.roles.index);
   if (c.chance(25)) {  // dim=None
     Shape index_shape = pick_shape(c, pick_rank(c));
@@ -769,8 +992,7 @@ void gather_nd_case(Draw& g) {
   int64_t rank = pick_rank(c);
   if (rank == 0 && !c.chance(30)) rank = 1;  // rank 0 is an error: keep it rarer
   if (rank > 4 && !c.chance(30)) rank = 3;
-  Shape data_shape = pick_shape(c, rank);
-  clamp_numel(data_shape);
+  Shape data_shape = data_shape_of_rank(c, rank);
   int64_t b = 0;
   if (rank >= 2 && c.chance(35)) b = c.between(1, rank - 1);
   if (c.chance(4)) b = c.below(2) ? -1 : rank;  // outside [0, min(q, r)): an error
@@ -800,8 +1022,7 @@ void scatter_nd_case(Draw& g) {
   int64_t rank = pick_rank(c);
   if (rank == 0 && !c.chance(30)) rank = 1;
   if (rank > 4 && !c.chance(30)) rank = 3;
-  Shape data_shape = pick_shape(c, rank);
-  clamp_numel(data_shape);
+  Shape data_shape = data_shape_of_rank(c, rank);
   int64_t k = rank == 0 ? 1 : c.between(1, rank);
   if (c.chance(4)) k = rank + 1;  // an error
   const Shape lead = nd_lead_dims(c);
@@ -875,7 +1096,7 @@ void draw_out(Choices& c, const OpSpec& op, const OperandSpec& out_spec, OpCall&
   const DType dtype = like->dtype();
   // The formula's shape of an invalid call can be large (an index of 6 into
   // a size-0 dim of a rank-9 input): keep to the generator's sizes.
-  if (checked_numel(shape) < 0 || checked_numel(shape) > kMaxGeneratedElements) return;
+  if (checked_numel(shape) < 0 || checked_numel(shape) > t_max_elements) return;
   switch (c.below(10)) {
     case 0:  // another dtype
       call.tensors[out_spec.name] = data_tensor(c, kAllDTypes[c.below(kNumDTypes)], shape);
@@ -907,7 +1128,7 @@ void draw_out(Choices& c, const OpSpec& op, const OperandSpec& out_spec, OpCall&
     default:
       break;
   }
-  call.tensors[out_spec.name] = with_layout(c, data_tensor(c, dtype, shape));
+  call.tensors[out_spec.name] = with_layout(c, data_tensor(c, dtype, shape), false);
 }
 
 // A backward op (`<op>.backward`): a forward call of its op as the
@@ -938,6 +1159,55 @@ OpCall backward_call(Choices& c, const OpSpec& backward) {
   return call;
 }
 
+// An empty index (its first dim 0, or [0] for a 0-d one) together with, mostly,
+// another violated rule: a floating index dtype, dim out of range, an index
+// one rank higher, or a source of another dtype. A backend may report any
+// of them (or must report the other rule: an empty index is no error).
+void empty_index_with_violation(Draw& g) {
+  Choices& c = g.c;
+  const std::string& name = g.roles.index->name;
+  const Tensor* index = g.call.tensor(name);
+  if (!index) return;
+  Shape shape = index->shape();
+  // Its first dim 0. (Zeroing an inner dim, [m, 0], crashes the reference's
+  // Paddle PD-B1/PD-B3 checks, which read index[i] of a 2-D index as 1-D:
+  // reported, to be re-enabled with the reference's fix.)
+  if (shape.empty())
+    shape = Shape{0};
+  else
+    shape[0] = 0;
+  DType dtype = index->dtype();
+  uint32_t rule = c.below(5);
+  const ArgSpec* axis = g.op.family == ShapeFamily::RowScatter || g.op.family == ShapeFamily::GatherND ||
+                                g.op.family == ShapeFamily::ScatterND
+                            ? nullptr
+                            : axis_arg(g.op);
+  const Tensor* data = g.call.tensor(g.roles.data->name);
+  const Tensor* source = g.roles.source ? g.call.tensor(g.roles.source->name) : nullptr;
+  if ((rule == 2 && (!axis || !data)) || (rule == 4 && (!source || !data))) rule = 1;
+  switch (rule) {
+    case 1:
+      dtype = DType::Float32;
+      break;
+    case 2: {
+      const int64_t rank = std::max<int64_t>(data->rank(), 1);
+      g.call.set_arg(axis->name, Arg::of_int(c.below(2) ? rank : -rank - 1));
+      break;
+    }
+    case 3:
+      shape.push_back(1);
+      break;
+    case 4: {
+      const DType other = data->dtype() == DType::Float64 ? DType::Int64 : DType::Float64;
+      g.call.tensors[g.roles.source->name] = data_tensor(c, other, source->shape());
+      break;
+    }
+    default:
+      break;
+  }
+  g.call.tensors[name] = Tensor::zeros(dtype, shape);
+}
+
 }  // namespace
 
 OpCall generate_call(Choices& choices) {
@@ -952,6 +1222,15 @@ OpCall generate_call(Choices& choices, const std::vector<const OpSpec*>& ops) {
 
 OpCall generate_call_for(Choices& choices, const OpSpec& op) {
   if (!op.backward_of.empty()) return backward_call(choices, op);
+  // The tier: kMaxLargeElements once in kLargeTierOneIn calls (the last
+  // option, so shrinking leaves it), restored on return (backward_call nests).
+  struct Tier {
+    int64_t limit = t_max_elements;
+    bool large = t_large;
+    ~Tier() { t_max_elements = limit, t_large = large; }
+  } const saved;
+  t_large = choices.below(kLargeTierOneIn) == kLargeTierOneIn - 1;
+  t_max_elements = t_large ? kMaxLargeElements : kMaxGeneratedElements;
   OpCall call;
   call.op = op.id;
   const DialectKnobs& knobs = knobs_for(op.dialect);
@@ -983,6 +1262,7 @@ OpCall generate_call_for(Choices& choices, const OpSpec& op) {
       scatter_nd_case(draw);
       break;
   }
+  if (choices.chance(2)) empty_index_with_violation(draw);
   // Every other argument by its declared type: not the axis (drawn with the
   // shapes) and not an operand's alternative (drawn instead of the operand).
   const bool nd = op.family == ShapeFamily::GatherND || op.family == ShapeFamily::ScatterND;

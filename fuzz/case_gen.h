@@ -30,7 +30,23 @@
 // strings, out-of-range dims, non-int64 index dtypes, every scalar kind.
 // About a third of generated calls are invalid (an error is expected).
 // Tensors stay small (numel <= kMaxGeneratedElements) so thousands of cases
-// run per second.
+// run per second, except in the rare large tier.
+//
+// The hard inputs, each drawn at a rare nonzero choice (so a shrinker moves
+// away from them): a large tier (1 call in kLargeTierOneIn: a data operand
+// of kLargeMinElements..kMaxLargeElements elements, over every chunk, part
+// and thread boundary of the cpu kernels — kMinParallelWork, kPrivateChunk —
+// and many CUDA blocks, the other operands sized from it); ranks up to
+// kMaxGeneratedRank (dims past the fourth mostly 1); transposed layouts
+// that store the dims in any permutation; index views whose strides mix 1
+// and 0 ([1, 1, 0]); index values at ±2^31, 2^32 past an in-range value
+// and the int64 extremes (saturated to the extremes of narrower index
+// dtypes); scalars that are fractional, negative, out of range of integer
+// dtypes or halfway cases of float16 / bfloat16 whose rounding through
+// float32 differs from direct rounding; float data at rounding edges (half
+// an ulp of 1, subnormals, float64 values no float32 holds); and (1 call in
+// 50) an empty index together with another violated rule (index dtype,
+// dim, index rank, source dtype).
 //
 // Thread-safety: a Choices object belongs to one thread; generate_call is
 // otherwise pure.
@@ -46,6 +62,13 @@
 namespace sp::fuzz {
 
 inline constexpr int64_t kMaxGeneratedElements = 64;
+// The large tier: one call in kLargeTierOneIn has a data operand of
+// kLargeMinElements..kMaxLargeElements elements (the cpu backend goes
+// parallel above 1 << 15 and chunks its reductions by 1 << 16).
+inline constexpr uint32_t kLargeTierOneIn = 500;
+inline constexpr int64_t kLargeMinElements = (int64_t{1} << 15) + 1;
+inline constexpr int64_t kMaxLargeElements = (int64_t{1} << 16) + 4500;
+inline constexpr int64_t kMaxGeneratedRank = 16;
 
 class Choices {
  public:

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "fuzz/case_gen.h"
+#include "fuzz/findings.h"
 #include "harness/run_judge.h"
 #include "harness/spec_loader.h"
 #include "reference/op_table.h"
@@ -40,7 +41,16 @@ Trial judge_call(Backend& backend, const OpCall& generated) {
 
 const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t) {
   if (scope.known.empty() || !is_finding(t.verdict.kind)) return nullptr;
-  return find_expectation(scope.known, "", scope.backend_name, t.call.op, cited_clauses(t.expectation),
+  // A generated case's id is the one its repro would carry (what `run
+  // --expectations` sees when it replays the repro file); computed only
+  // where an entry names a case.
+  std::string case_id;
+  for (const ExpectationEntry& e : scope.known)
+    if (!e.case_pattern.empty()) {
+      case_id = repro_case(t, scope.backend_name).id;
+      break;
+    }
+  return find_expectation(scope.known, case_id, scope.backend_name, t.call.op, cited_clauses(t.expectation),
                           scope.framework);
 }
 
@@ -95,15 +105,25 @@ FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
 }
 
 Shrunk shrink_finding(Backend& backend, const Trial& finding, const ShrinkLimits& limits, const FuzzScope& scope) {
-  const Verdict::Kind kind = finding.verdict.kind;
+  // A step is kept only when the candidate fails with the same signature
+  // (findings.h): same op, verdict kind, expected and actual categories and
+  // clause, so shrinking never slips to a different failure.
+  const std::string key = signature_of(finding).key();
   const StillFails still_fails = [&](const std::vector<uint32_t>& candidate) -> std::optional<std::vector<uint32_t>> {
     Trial t = replay_trial(backend, candidate, scope);
-    if (t.verdict.kind != kind || known_deviation(scope, t)) return std::nullopt;
+    if (!is_finding(t.verdict.kind) || signature_of(t).key() != key || known_deviation(scope, t)) return std::nullopt;
     return t.choices;
   };
   Shrunk s;
   s.shrink = shrink(finding.choices, still_fails, limits);
   s.trial = replay_trial(backend, s.shrink.choices, scope);
+  s.trial.choices = s.shrink.choices;  // the replay's zeros past the end are implied
+  // A backend that answers differently on a replay (a flaky crash, a
+  // timeout): keep the finding as it was found rather than another failure.
+  if (signature_of(s.trial).key() != key) {
+    s.trial = finding;
+    s.shrink.choices = finding.choices;
+  }
   return s;
 }
 

@@ -45,9 +45,11 @@ Trial judge_call(Backend& backend, const OpCall& call);
 
 // What a campaign covers and what it already knows: the ops it generates
 // (empty: every op of the table) and the known deviations of the backend
-// under test — clause-keyed expectation entries (harness/expectations.h)
-// matched against `backend_name`, the call's op and the clause of the error
-// the reference expects. A finding an entry covers is counted, not
+// under test — expectation entries (harness/expectations.h) matched as
+// `run --expectations` matches them: against `backend_name`, the call's op,
+// the clauses the reference's answer cites (cited_clauses), the backend's
+// framework, and — for entries naming a case — the id the finding's repro
+// spec would carry (repro_case). A finding an entry covers is counted, not
 // reported, and the campaign goes on.
 struct FuzzScope {
   std::vector<const OpSpec*> ops;
@@ -76,7 +78,9 @@ struct FuzzResult {
   FuzzStats stats;
   std::optional<Trial> finding;  // the first one, unshrunk
 };
-// Fuzzes `backend` until a finding or a limit. `progress` (may be empty) is
+// Fuzzes `backend` until the first finding or a limit (`scatterproof
+// mutants`; a campaign that goes on after a finding is fuzz_campaign,
+// findings.h). `progress` (may be empty) is
 // called about every 200 ms. With a `baseline` (mutation testing: the
 // unmutated backend), a disagreement counts only where the baseline agrees
 // with the reference, so a known reference/backend difference does not
@@ -87,7 +91,10 @@ FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
 // Is `t` a finding that `baseline` (if any) does not share?
 bool is_new_finding(const Trial& t, Backend* baseline);
 
-// Shrinks a finding to a minimal trial with the same verdict kind.
+// Shrinks a finding to a minimal trial with the same signature
+// (findings.h: op, verdict kind, expected/actual category, clause); when
+// the shrunk choices replay to another signature (a flaky backend), the
+// finding is returned as found.
 struct Shrunk {
   Trial trial;
   ShrinkResult shrink;

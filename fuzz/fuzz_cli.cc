@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "backends/mutant/mutant.h"
 #include "fuzz/engine.h"
+#include "fuzz/findings.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
 #include "harness/runner.h"
@@ -45,10 +47,16 @@ std::string rate_line(const FuzzStats& s) {
                      s.unsupported, s.known);
 }
 
-bool is_builtin_name(const std::string& name) {
-  for (const auto& info : registered_backends())
-    if (info.name == name) return true;
-  return false;
+// How this program was started, for replay commands: its absolute path
+// where the system tells it, else "scatterproof" (on PATH).
+std::string self_program() {
+  std::error_code ec;
+  std::string exe = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  // Rebuilt while it ran: the kernel marks the old file " (deleted)".
+  const std::string deleted = " (deleted)";
+  if (exe.size() > deleted.size() && exe.compare(exe.size() - deleted.size(), deleted.size(), deleted) == 0)
+    exe.resize(exe.size() - deleted.size());
+  return ec || exe.empty() ? std::string("scatterproof") : exe;
 }
 
 }  // namespace
@@ -69,8 +77,9 @@ int fuzz_main(const FuzzOptions& options) {
     }
   }
   try {
-    for (ExpectationEntry& e : load_expectation_files(options.expectations))
-      if (!e.clause_pattern.empty() && e.case_pattern.empty()) scope.known.push_back(std::move(e));
+    // Every entry, matched as `run --expectations` would match it
+    // (known_deviation, engine.h).
+    scope.known = load_expectation_files(options.expectations);
   } catch (const SpecError& e) {
     std::cerr << "scatterproof: " << e.what() << "\n";
     return exit_code::kBadSpecInput;
@@ -80,34 +89,77 @@ int fuzz_main(const FuzzOptions& options) {
   scope.framework = backend->framework();
   const uint64_t seed =
       options.seed ? options.seed : static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
-  std::cout << "fuzzing backend " << options.backend << " for " << options.seconds << " s, seed " << seed << "\n";
+  std::cout << "fuzzing backend " << options.backend << " for " << options.seconds << " s, seed " << seed
+            << (options.max_findings ? fmt::format(", up to {} distinct findings", options.max_findings) : "") << "\n";
   const bool tty = isatty(fileno(stderr));
-  FuzzLimits limits;
+  CampaignLimits limits;
   limits.seed = seed;
   limits.duration = to_ms(options.seconds);
   limits.max_cases = options.max_cases;
-  const FuzzResult r = fuzz_backend(
-      *backend, limits,
-      [&](const FuzzStats& s) {
-        if (tty) std::cerr << "\r[fuzz] " << rate_line(s) << "   " << std::flush;
-      },
-      nullptr, scope);
+  limits.max_findings = options.max_findings;
+  const CampaignResult r = fuzz_campaign(*backend, limits, scope, [&](const FuzzStats& s, size_t buckets) {
+    if (tty) std::cerr << "\r[fuzz] " << rate_line(s) << ", " << buckets << " distinct findings   " << std::flush;
+  });
   if (tty) std::cerr << "\n";
   std::cout << rate_line(r.stats) << "\n";
-  if (!r.finding) {
+  for (const auto& [entry, n] : r.known_by_entry) std::cout << "  known deviation x" << n << ": " << entry << "\n";
+  CampaignSummary summary;
+  summary.backend = options.backend;
+  summary.seed = seed;
+  summary.stats = r.stats;
+  summary.findings = r.findings;
+  summary.known_by_entry = r.known_by_entry;
+  summary.stopped_at_max_findings = r.stopped_at_max_findings;
+  if (r.buckets.empty()) {
     std::cout << "no disagreement found\n";
-    return exit_code::kOk;
+  } else {
+    std::cout << fmt::format("{} finding(s) in {} distinct bucket(s){}; shrinking each (up to {} s)...\n", r.findings,
+                             r.buckets.size(), r.stopped_at_max_findings ? " (stopped at --max-findings)" : "",
+                             options.shrink_seconds);
   }
-  std::cout << verdict_name(r.finding->verdict.kind) << ": " << r.finding->call.describe() << "\n  "
-            << r.finding->verdict.detail << "\nshrinking " << r.finding->choices.size() << " choices...\n";
-  const Shrunk s = shrink_finding(*backend, *r.finding, {}, scope);
-  std::cout << fmt::format("shrunk to {} choices in {} attempts: {}\n  {}\n", s.shrink.choices.size(),
-                           s.shrink.attempts, s.trial.call.describe(), s.trial.verdict.detail);
-  const Case c = repro_case(s.trial, options.backend);
-  const std::string path = write_repro(c, options.backend, options.out_dir);
-  std::cout << "wrote " << path << "\nreplay with:\n  scatterproof repro " << path
-            << (is_builtin_name(options.backend) ? "" : " --backend " + options.backend) << "\n";
-  return exit_code::kUnexpectedResults;
+  const std::string program = self_program();
+  std::string out_dir = options.out_dir;
+  try {
+    out_dir = std::filesystem::absolute(out_dir).lexically_normal().string();
+  } catch (const std::exception&) {
+  }
+  for (size_t i = 0; i < r.buckets.size(); ++i) {
+    const Bucket& b = r.buckets[i];
+    ShrinkLimits shrink_limits;
+    shrink_limits.max_time = to_ms(options.shrink_seconds);
+    const Shrunk s = shrink_finding(*backend, b.first, shrink_limits, scope);
+    FindingRecord rec;
+    rec.bucket = b;
+    rec.shrunk = s.trial;
+    rec.shrunk_from = b.first.choices.size();
+    try {
+      rec.repro_file = write_repro(repro_case(s.trial, options.backend), options.backend, out_dir);
+    } catch (const std::exception& e) {
+      std::cerr << "scatterproof: " << e.what() << "\n";
+      return exit_code::kInternalError;
+    }
+    rec.replay = replay_command(program, rec.repro_file, options.backend, options.timeout_s);
+    std::cout << fmt::format("[{}] {}\n    hits {}; shrunk {} -> {} choices: {}\n    {}\n    replay: {}\n", i + 1,
+                             b.signature.key(), b.hits, rec.shrunk_from, s.trial.choices.size(),
+                             s.trial.call.describe(), s.trial.verdict.detail, rec.replay);
+    summary.records.push_back(std::move(rec));
+  }
+  try {
+    const std::vector<std::string> written = write_findings(summary, out_dir);
+    std::cout << "summary: " << written[0] << ", " << written[1] << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "scatterproof: " << e.what() << "\n";
+    return exit_code::kInternalError;
+  }
+  return r.buckets.empty() ? exit_code::kOk : exit_code::kUnexpectedResults;
+}
+
+std::vector<std::string> repro_backend_names(const ReproOptions& options) {
+  std::vector<std::string> names = {"reference"};
+  const std::vector<std::string> asked = options.backends.empty() ? std::vector<std::string>{"cpu"} : options.backends;
+  for (const std::string& n : asked)
+    if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  return names;
 }
 
 int repro_main(const ReproOptions& options) {
@@ -118,26 +170,28 @@ int repro_main(const ReproOptions& options) {
     std::cerr << "scatterproof: " << e.what() << "\n";
     return exit_code::kBadSpecInput;
   }
-  std::vector<std::string> names;
-  for (const auto& info : registered_backends())
-    if (info.name.back() != ':') names.push_back(info.name);  // prefixes are families, not backends
-  for (const auto& n : options.backends)
-    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  // Each backend is started once, and only the ones asked for.
+  std::vector<std::pair<std::string, std::unique_ptr<Backend>>> backends;
+  bool unavailable = false;
+  for (const std::string& name : repro_backend_names(options)) {
+    std::string why;
+    BackendOptions opts;
+    opts.timeout_s = options.timeout_s;
+    auto backend = make_backend(name, opts, &why);
+    if (!backend) {
+      std::cout << fmt::format("  {:<28} unavailable ({})\n", name, why);
+      unavailable = true;
+      continue;
+    }
+    backends.emplace_back(name, std::move(backend));
+  }
   bool any_finding = false;
   for (const Case& c : cases) {
     Trace trace;
     const Expectation exp = evaluate(c.call, &trace);
     std::cout << "case " << c.id << ": " << c.call.describe() << "\n  reference: " << exp.summary() << "\n";
     std::string first_difference;
-    for (const auto& name : names) {
-      std::string why;
-      BackendOptions opts;
-      opts.timeout_s = options.timeout_s;
-      auto backend = make_backend(name, opts, &why);
-      if (!backend) {
-        std::cout << fmt::format("  {:<28} unavailable ({})\n", name, why);
-        continue;
-      }
+    for (auto& [name, backend] : backends) {
       const Trial t = judge_call(*backend, c.call);
       std::cout << fmt::format("  {:<28} {:<12} {}\n", name, verdict_name(t.verdict.kind), outcome_summary(t.outcome));
       if (is_finding(t.verdict.kind)) {
@@ -149,7 +203,8 @@ int repro_main(const ReproOptions& options) {
     std::cout << "explanation (reference):\n";
     for (const auto& line : explain_lines(c.call, exp, trace)) std::cout << "  " << line << "\n";
   }
-  return any_finding ? exit_code::kUnexpectedResults : exit_code::kOk;
+  if (any_finding) return exit_code::kUnexpectedResults;
+  return unavailable ? exit_code::kBackendUnavailable : exit_code::kOk;
 }
 
 int mutants_main(const MutantsOptions& options) {

@@ -2,14 +2,23 @@
 // `scatterproof`, as functions cli/main.cc wires to CLI11 options.
 //
 //   scatterproof fuzz --backend NAME [--seconds N] [--seed S] [--out DIR] [--max-cases N]
-//       generate cases, run the reference and the backend, judge; on the
-//       first disagreement shrink it, write DIR/repro-NAME-HASH.json and
-//       print the command that replays it. Exit 0: none found in the time;
-//       1: a finding (repro written); 4: backend unavailable; 5: internal.
+//                     [--max-findings N] [--shrink-seconds N] [--expectations FILE]...
+//       a campaign: generate cases, run the reference and the backend,
+//       judge; a finding is bucketed by its signature (fuzz/findings.h) and
+//       the campaign goes on until the time or case budget is spent or N
+//       distinct buckets were found (default 20). Then each bucket's first
+//       finding is shrunk (keeping its signature, --shrink-seconds each) and
+//       written as DIR/repro-NAME-HASH.json, and DIR/findings.json and
+//       DIR/findings.md summarise the campaign (signature, hits, repro,
+//       shell-quoted replay command, verdict detail). Known deviations
+//       (--expectations) are counted, not findings. Prints exec/s.
+//       Exit 0: no finding; 1: findings (repros written); 4: backend
+//       unavailable; 5: internal.
 //   scatterproof repro FILE [--backend NAME]...
-//       replay a spec file (a repro) on every built-in backend (plus any
-//       named), print the verdicts, the first difference and the
-//       reference's explanation. Exit 0 all pass, 1 some finding, 3 bad file.
+//       replay a spec file (a repro) on the reference and the named
+//       backends only (default: cpu, in process), print the verdicts, the
+//       first difference and the reference's explanation. Exit 0 all pass,
+//       1 some finding, 3 bad file, 4 a named backend unavailable.
 //   scatterproof mutants [--seconds-per-mutant N] [--json FILE] [--seed S] [--specs PATH]...
 //       for every mutant backend: killed by the spec suite? killed by
 //       fuzzing, and how fast? Exit 0 when fuzzing killed every mutant.
@@ -31,14 +40,19 @@ struct FuzzOptions {
   std::vector<std::string> ops;           // op id globs; empty: every op
   std::vector<std::string> expectations;  // files whose clause-keyed entries are known deviations
   double timeout_s = 0;                   // BackendOptions::timeout_s (--timeout)
+  size_t max_findings = 20;               // distinct buckets before the campaign stops; 0: no limit
+  double shrink_seconds = 10.0;           // per bucket
 };
 int fuzz_main(const FuzzOptions& options);
 
 struct ReproOptions {
   std::string file;
-  std::vector<std::string> backends;  // in addition to every built-in backend
+  std::vector<std::string> backends;  // the backends to replay on; empty: cpu
   double timeout_s = 0;               // BackendOptions::timeout_s (--timeout)
 };
+// The backends `repro` starts, in order: "reference" first, then the named
+// ones (or "cpu" when none is named), each once.
+std::vector<std::string> repro_backend_names(const ReproOptions& options);
 int repro_main(const ReproOptions& options);
 
 struct MutantsOptions {

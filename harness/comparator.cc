@@ -37,6 +37,18 @@ std::string_view verdict_name(Verdict::Kind k) {
   return "?";
 }
 
+std::string_view failure_name(Verdict::Failure f) {
+  switch (f) {
+    case Verdict::Failure::Other:
+      return "other";
+    case Verdict::Failure::InputModified:
+      return "input_modified";
+    case Verdict::Failure::SelfModifiedOnError:
+      return "self_modified_on_error";
+  }
+  return "?";
+}
+
 std::optional<Verdict::Kind> verdict_from_name(std::string_view name) {
   for (Verdict::Kind k : kAllVerdictKinds)
     if (verdict_name(k) == name) return k;
@@ -185,7 +197,15 @@ std::string render_tensor_values(const Tensor& t, int64_t max_elements) {
   return s;
 }
 
-std::optional<std::string> storage_guard_violation(const OpCall& before, const OpCall& after) {
+bool promises_no_write_on_error(const Expectation& exp) {
+  if (exp.unspecified || exp.errors.empty()) return false;
+  // SE-2: every rule but an index value's is checked before the first
+  // write; index values are checked while writing (LibTorch, measured).
+  return std::any_of(exp.errors.begin(), exp.errors.end(),
+                     [](ErrorCategory c) { return c != ErrorCategory::IndexOutOfBounds; });
+}
+
+std::optional<SideEffect> side_effect_violation(const OpCall& before, const OpCall& after, bool no_write) {
   const std::string written = written_operand(after);
   // A mis-shaped out= is resized before it is written (T-OUT6): then any byte
   // of its storage may change.
@@ -197,25 +217,40 @@ std::optional<std::string> storage_guard_violation(const OpCall& before, const O
       const std::optional<Shape> shape = output_shape_of(*spec, without);
       written_resized = !shape || *shape != w->shape();
     }
+  const auto changed_element = [](const std::string& view_name, const Tensor& view, const Shape& idx,
+                                  const std::vector<std::byte>& was) {
+    const DType t = view.dtype();
+    const int64_t off = view.element_offset(idx);
+    const uint64_t old_bits = load_bits(t, was.data() + static_cast<size_t>(off) * dtype_size(t));
+    const uint64_t new_bits = view.bits_at(idx);
+    return fmt::format(
+        "operand {} was modified: element {} (storage element offset {}) changed from {} ({}) to {} ({})", view_name,
+        format_index(idx), off, format_value(t, old_bits), format_bits(t, old_bits), format_value(t, new_bits),
+        format_bits(t, new_bits));
+  };
   std::set<const std::vector<std::byte>*> seen;
   for (const auto& [name, tensor] : after.tensors) {
     const std::vector<std::byte>* storage = tensor.storage().get();
     if (!storage || !seen.insert(storage).second) continue;
     const Tensor* original = before.tensor(name);
-    if (!original || !original->storage()) return fmt::format("operand {} is missing from the pre-run copy", name);
+    if (!original || !original->storage())
+      return SideEffect{Verdict::Failure::Other, fmt::format("operand {} is missing from the pre-run copy", name)};
     const std::vector<std::byte>& was = *original->storage();
     if (was.size() != storage->size())
-      return fmt::format("operand {}: storage size changed from {} to {} bytes", name, was.size(), storage->size());
+      return SideEffect{Verdict::Failure::Other, fmt::format("operand {}: storage size changed from {} to {} bytes",
+                                                             name, was.size(), storage->size())};
     if (was == *storage) continue;
 
-    // The operands viewing this storage; bytes of the written view may change.
+    // The operands viewing this storage; bytes of the written view may change
+    // (unless an error was reported where the dialect checks before writing).
     std::vector<std::pair<std::string, const Tensor*>> views;
     std::vector<bool> writable(storage->size(), false);
-    bool holds_written = false;
+    const Tensor* written_view = nullptr;
     for (const auto& [other_name, other] : after.tensors) {
       if (other.storage().get() != storage) continue;
       if (other_name == written) {
-        holds_written = true;
+        written_view = &other;
+        if (no_write) continue;
         if (written_resized) std::fill(writable.begin(), writable.end(), true);
         const size_t size = dtype_size(other.dtype());
         for (int64_t off : reached_offsets(other))
@@ -226,31 +261,56 @@ std::optional<std::string> storage_guard_violation(const OpCall& before, const O
     }
     for (size_t byte = 0; byte < storage->size(); ++byte) {
       if (writable[byte] || was[byte] == (*storage)[byte]) continue;
-      for (const auto& [view_name, view] : views) {
-        if (std::optional<Shape> idx = element_covering(*view, byte)) {
-          const DType t = view->dtype();
-          const int64_t off = view->element_offset(*idx);
-          const uint64_t old_bits = load_bits(t, was.data() + static_cast<size_t>(off) * dtype_size(t));
-          const uint64_t new_bits = view->bits_at(*idx);
-          return fmt::format(
-              "operand {} was modified: element {} (storage element offset {}) changed from {} ({}) to {} ({})",
-              view_name, format_index(*idx), off, format_value(t, old_bits), format_bits(t, old_bits),
-              format_value(t, new_bits), format_bits(t, new_bits));
-        }
-      }
-      const Tensor& owner = holds_written ? *after.tensor(written) : tensor;
-      const std::string owner_name = holds_written ? written : name;
-      return fmt::format(
-          "storage of {} was written outside its view: byte {} (element offset {} of {}) changed from 0x{:02x} to "
-          "0x{:02x}",
-          owner_name, byte, byte / dtype_size(owner.dtype()), dtype_name(owner.dtype()),
-          static_cast<unsigned>(was[byte]), static_cast<unsigned>((*storage)[byte]));
+      // An operand the op only reads comes first: that is the finding even
+      // where the written operand overlaps it.
+      for (const auto& [view_name, view] : views)
+        if (std::optional<Shape> idx = element_covering(*view, byte))
+          return SideEffect{Verdict::Failure::InputModified,
+                            "input modified: " + changed_element(view_name, *view, *idx, was)};
+      if (written_view && no_write)
+        if (std::optional<Shape> idx = element_covering(*written_view, byte))
+          return SideEffect{
+              Verdict::Failure::SelfModifiedOnError,
+              "self modified although an error was reported: " + changed_element(written, *written_view, *idx, was) +
+                  " (the rules this call breaks are checked before any write: reference/SEMANTICS.md "
+                  "SE-2)"};
+      const Tensor& owner = written_view ? *written_view : tensor;
+      const std::string owner_name = written_view ? written : name;
+      return SideEffect{
+          Verdict::Failure::Other,
+          fmt::format("storage of {} was written outside its view: byte {} (element offset {} of {}) changed from "
+                      "0x{:02x} to 0x{:02x}",
+                      owner_name, byte, byte / dtype_size(owner.dtype()), dtype_name(owner.dtype()),
+                      static_cast<unsigned>(was[byte]), static_cast<unsigned>((*storage)[byte]))};
     }
   }
   return std::nullopt;
 }
 
-Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after) {
+std::optional<std::string> storage_guard_violation(const OpCall& before, const OpCall& after) {
+  if (std::optional<SideEffect> bad = side_effect_violation(before, after, /*no_write=*/false)) return bad->detail;
+  return std::nullopt;
+}
+
+namespace {
+
+// The verdict of the side-effect checks, if they find something.
+std::optional<Verdict> side_effect_verdict(const OpCall& before, const OpCall& after, bool no_write,
+                                           const std::string& prefix = {}) {
+  std::optional<SideEffect> bad = side_effect_violation(before, after, no_write);
+  if (!bad) return std::nullopt;
+  return Verdict::fail(bad->failure, prefix + bad->detail);
+}
+
+// Says, in a verdict's detail, that the side effects could not be seen.
+Verdict noting_unobservable(Verdict v, const Outcome& out) {
+  if (out.side_effects_unobservable.empty()) return v;
+  v.detail +=
+      (v.detail.empty() ? "" : "; ") + std::string("side effects not observable: ") + out.side_effects_unobservable;
+  return v;
+}
+
+Verdict judge_outcome(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after) {
   switch (out.kind) {
     case Outcome::Kind::Crash:
       return {Verdict::Kind::Crash, out.message};
@@ -259,10 +319,13 @@ Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, 
     case Outcome::Kind::HarnessError:
       return Verdict::error(out.message);
     case Outcome::Kind::Unsupported:
-      if (auto bad = storage_guard_violation(before, after)) return Verdict::fail("unsupported, but " + *bad);
+      if (auto bad = side_effect_verdict(before, after, /*no_write=*/false, "unsupported, but ")) return *bad;
       return {Verdict::Kind::Unsupported, out.message};
     case Outcome::Kind::Error: {
-      if (auto bad = storage_guard_violation(before, after)) return Verdict::fail(*bad);
+      // SE-2 covers an in-place self; a given out= may hold anything after
+      // an error (LibTorch copies self into it before converting value).
+      const bool no_write = promises_no_write_on_error(exp) && is_inplace_op(after.op);
+      if (auto bad = side_effect_verdict(before, after, no_write)) return *bad;
       // An error the backend's classifier cannot place: its own outcome,
       // whatever the reference allows (harness/verdict.h).
       if (!out.error) return {Verdict::Kind::Unclassified, "unclassified error: " + out.message};
@@ -275,7 +338,7 @@ Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, 
     case Outcome::Kind::Outputs:
       break;
   }
-  if (auto bad = storage_guard_violation(before, after)) return Verdict::fail(*bad);
+  if (auto bad = side_effect_verdict(before, after, /*no_write=*/false)) return *bad;
   if (exp.unspecified) return Verdict::pass("unspecified call; got outputs");
   if (!exp.outputs) return Verdict::fail(fmt::format("expected error {}, got outputs", error_list(exp.errors)));
   const std::vector<ExpectedTensor>& want = *exp.outputs;
@@ -293,6 +356,20 @@ Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, 
                                                     : "the result was not written into the given out: ") +
                            *bad);
   return Verdict::pass();
+}
+
+}  // namespace
+
+Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after) {
+  Verdict v = judge_outcome(before, exp, out, after);
+  switch (out.kind) {
+    case Outcome::Kind::Outputs:
+    case Outcome::Kind::Error:
+    case Outcome::Kind::Unsupported:
+      return noting_unobservable(std::move(v), out);
+    default:
+      return v;
+  }
 }
 
 namespace {

@@ -22,13 +22,39 @@ namespace sp {
 //    call unspecified) and count, dtype, shape and every element (in the
 //    output's row-major logical order, whatever its strides) are allowed;
 //    for an in-place op, `after`'s self must hold an allowed result too.
-//  * Storage guards (for outputs, errors and unsupported): operands the op
-//    does not write must be bitwise unchanged, and for an in-place op the
-//    bytes of self's storage outside self's view must be unchanged.
+//  * Side effects (for outputs, errors and unsupported;
+//    side_effect_violation below): operands the op does not write must be
+//    bitwise unchanged (else fail "input modified"), for an in-place op the
+//    bytes of self's storage outside self's view must be unchanged, and
+//    after an error the reference promises was checked before any write
+//    (promises_no_write_on_error) the written operand must be unchanged too
+//    (else fail "self modified although an error was reported").
 //  * unsupported / crash / timeout / harness error map to their verdicts.
+//  * An outcome whose operands could not be seen after the call
+//    (Outcome::side_effects_unobservable: an out-of-process backend that
+//    does not return them) is judged on what it returned, and the verdict's
+//    detail says "side effects not observable: WHY" — never a pass of the
+//    side-effect checks.
+// The one implementation for every backend: in-process backends leave
+// their side effects in `after` directly, the plugin and process backends
+// copy the storages their program returns into it (PROTOCOL.md).
 Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after);
 
-// The storage guards alone; nullopt when nothing was disturbed.
+// Whether a call the reference answers with `exp`, answered with an error,
+// must have written nothing (reference/SEMANTICS.md SE-2): the call breaks a
+// rule other than an index value's (those are checked while writing).
+bool promises_no_write_on_error(const Expectation& exp);
+
+struct SideEffect {
+  Verdict::Failure failure = Verdict::Failure::Other;
+  std::string detail;  // "input modified: operand index was modified: element [1] ..."
+};
+// The side-effect checks alone; nullopt when nothing was disturbed.
+// `no_write`: the written operand (self, out) must be unchanged as well.
+std::optional<SideEffect> side_effect_violation(const OpCall& before, const OpCall& after, bool no_write);
+
+// The storage guards alone (side_effect_violation without no_write);
+// nullopt when nothing was disturbed.
 std::optional<std::string> storage_guard_violation(const OpCall& before, const OpCall& after);
 
 // Does the reference agree with what the case's documents say? (the

@@ -23,18 +23,37 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace sp {
 
 struct Verdict {
   enum class Kind { Pass, Fail, Unsupported, Crash, Timeout, Error, XFail, XPass, Unclassified, NotApplicable };
+  // What kind of fail (reference/SEMANTICS.md "Side effects"); the detail
+  // starts with the failure's name for the two side-effect kinds:
+  //   Other               a wrong output, error, category or storage write
+  //   InputModified       "input modified: " an operand the op only reads
+  //                       changed (the operand and its first changed element)
+  //   SelfModifiedOnError "self modified although an error was reported: "
+  //                       the written operand (self, out) changed although
+  //                       the call was answered with an error the dialect
+  //                       checks before any write (SE-2)
+  enum class Failure { Other, InputModified, SelfModifiedOnError };
   Kind kind = Kind::Error;
   std::string detail;
+  Failure failure = Failure::Other;  // meaningful for Kind::Fail
+
+  Verdict() = default;
+  Verdict(Kind k, std::string d = {}, Failure f = Failure::Other) : kind(k), detail(std::move(d)), failure(f) {}
 
   static Verdict pass(std::string detail = {}) { return {Kind::Pass, std::move(detail)}; }
   static Verdict fail(std::string detail) { return {Kind::Fail, std::move(detail)}; }
   static Verdict error(std::string detail) { return {Kind::Error, std::move(detail)}; }
+  static Verdict fail(Failure failure, std::string detail) { return {Kind::Fail, std::move(detail), failure}; }
 };
+
+// "other", "input_modified", "self_modified_on_error".
+std::string_view failure_name(Verdict::Failure f);
 
 inline constexpr Verdict::Kind kAllVerdictKinds[] = {
     Verdict::Kind::Pass,         Verdict::Kind::Fail,         Verdict::Kind::Unsupported, Verdict::Kind::Crash,

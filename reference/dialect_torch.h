@@ -58,8 +58,17 @@ bool index_is_int32_or_int64(RuleLog& log, const Tensor& index);
 // logical size along dim; negative values do not wrap). Reports the first
 // offender in row-major order.
 bool index_select_values_in_bounds(RuleLog& log, const Tensor& index, int64_t size);
-// T-O1: an in-place self has no two elements sharing memory.
+// T-O1: an in-place self has no stride-0 dim over more than one element.
 bool no_internal_overlap(RuleLog& log, const Tensor& self);
+// T-O2: internal overlap without a stride-0 dim (overlapping strides), which
+// LibTorch cannot detect (MemOverlap::TooHard: no error) and whose result
+// depends on the kernel's write order: the reason the call is unspecified,
+// or nullopt.
+std::optional<std::string> undetected_overlap(const Tensor& self);
+// The error a call breaking other rules expects, with T-O2's overlap as one
+// more category a backend may report (C-1): one that detects the overlap
+// LibTorch cannot is not failed for refusing it.
+Expectation with_undetected_overlap(Expectation e, bool in_place, const Tensor& self);
 // PyTorch's scalar -> dtype conversion (c10::checked_convert), exposed as
 // mechanics for dialects that document "convert like a tensor of self's
 // dtype". scalar_overflows is c10's `overflows` test, rule by rule.

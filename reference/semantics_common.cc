@@ -7,6 +7,8 @@ namespace sp::ref {
 
 int64_t read_index(const Tensor& index, const Shape& pos) { return index.value_at(pos).i; }
 
+bool index_values_readable(const Tensor& index) { return is_integral(index.dtype()) && index.dtype() != DType::Bool; }
+
 Shape logical_shape(const Tensor& t) { return t.rank() == 0 ? Shape{1} : t.shape(); }
 int64_t logical_rank(const Tensor& t) { return t.rank() == 0 ? 1 : t.rank(); }
 int64_t logical_size(const Tensor& t, int64_t d) { return t.rank() == 0 ? 1 : t.size(d); }

@@ -41,6 +41,12 @@ Shape logical_index(const Tensor& t, const Shape& physical);
 // rank-0 tensor).
 Shape physical_index(const Tensor& t, const Shape& logical);
 
+// Whether an index's values can be compared with a bound: an integral,
+// non-bool dtype. The bounds rules run whenever this holds, the dim is valid
+// and the index is not empty, whatever other rule the call breaks: a backend
+// may check the bounds first (C-1, "any of the violated rules").
+bool index_values_readable(const Tensor& index);
+
 // dim in [-rank, rank) -> [0, rank). REQUIRES: the caller checked the range.
 int64_t wrap_dim(int64_t dim, int64_t rank);
 

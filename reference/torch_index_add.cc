@@ -143,7 +143,7 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
   const bool dim_ok = rules::dim_in_range(log, dim_arg, rank);
   const int64_t dim = dim_ok ? ref::wrap_dim(dim_arg, rank) : dim_arg;
   const bool vector = rules::index_add_index_is_vector(log, index);
-  const bool index_dtype_ok = rules::index_add_index_dtype(log, index);
+  rules::index_add_index_dtype(log, index);
   rules::index_add_source_dtype(log, self, source);
   if (dim_ok && rules::index_add_source_has_dim(log, source, dim))
     rules::index_add_source_length(log, index, source, dim);
@@ -158,20 +158,19 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
   if (!physical_shape && !empty && dim_ok && vector && before_shape_ok)
     rules::index_add_source_shape(log, self, index, source, dim);
   const bool arguments_ok = log.passed();
-  // A rank >= 2 self of size 0 along dim: LibTorch 1.13's self.select(dim, 0)
-  // fails (out of bounds) before it compares source's slices, and every
-  // index value is out of range: T-IA10 runs despite T-IA8.
-  const bool bounds_first =
-      !physical_shape && before_shape_ok && high_rank && dim_ok && ref::logical_size(self, dim) == 0;
   const bool alpha_runs = arguments_ok && (!empty || !high_rank);
   if (alpha_runs && rules::value_conversion_is_undefined(alpha, self.dtype()))
     return ref::unspecified_expectation(
         "T-IA9: converting alpha " + alpha.to_string() + " to int64 is undefined behaviour in c10", trace);
   std::optional<uint64_t> alpha_bits;
   if (alpha_runs) alpha_bits = rules::index_add_alpha(log, alpha, self.dtype());
-  if ((arguments_ok || bounds_first) && !empty && index_dtype_ok)
+  // The bounds rule runs whenever the values can be compared with a bound
+  // (C-1: a call breaking several rules may report any of them).
+  if (dim_ok && !empty && ref::index_values_readable(index))
     rules::index_add_values_in_bounds(log, index, ref::logical_size(self, dim));
-  if (!log.passed()) return log.error_expectation();
+  if (!log.passed()) return rules::with_undetected_overlap(log.error_expectation(), op.in_place, self);
+  if (op.in_place)
+    if (const auto reason = rules::undetected_overlap(self)) return ref::unspecified_expectation(*reason, trace);
 
   OutputBuilder out(op.output, self, trace);
   std::vector<std::string> notes;

@@ -60,7 +60,13 @@ Expectation torch_index_copy(const OpCall& call, Trace* trace) {
   rules::index_copy_index_dtype(log, index);
   rules::index_copy_source_dtype(log, self, source);
   if (dim_ok && vector) rules::index_copy_source_shape(log, self, index, source, dim);
-  if (!log.passed()) return log.error_expectation();
+  // C-1: with another rule broken, the bounds rule is one more a backend may
+  // report (whenever the values can be compared with a bound).
+  if (!log.passed() && dim_ok && ref::index_values_readable(index))
+    rules::index_copy_values_in_bounds(log, index, dim, ref::logical_size(self, dim));
+  if (!log.passed()) return rules::with_undetected_overlap(log.error_expectation(), op.in_place, self);
+  if (op.in_place)
+    if (const auto reason = rules::undetected_overlap(self)) return ref::unspecified_expectation(*reason, trace);
 
   const int64_t size = ref::logical_size(self, dim);
   ref::RuleLog bounds(trace);

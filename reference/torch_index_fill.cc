@@ -72,8 +72,12 @@ Expectation torch_index_fill(const OpCall& call, Trace* trace) {
   if (arguments_ok) value_bits = rules::index_fill_value(log, value, self.dtype());
   // A size-0 dim (every value out of range): LibTorch 1.13 fails building
   // self's slice view before it converts value; either error may come.
-  if (arguments_ok && !value_bits && index.numel() > 0 && ref::logical_size(self, dim) == 0)
-    rules::index_fill_values_within(log, index, dim, 0);
+  const bool size_zero_checked = arguments_ok && !value_bits && index.numel() > 0 && ref::logical_size(self, dim) == 0;
+  if (size_zero_checked) rules::index_fill_values_within(log, index, dim, 0);
+  // C-1: with another rule broken, the bounds rule is one more a backend may
+  // report (whenever the values can be compared with a bound).
+  if (!log.passed() && !size_zero_checked && dim_ok && ref::index_values_readable(index))
+    rules::index_fill_values_within(log, index, dim, ref::logical_size(self, dim));
   if (!log.passed()) return log.error_expectation();
 
   const int64_t size = ref::logical_size(self, dim);

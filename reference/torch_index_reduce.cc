@@ -75,7 +75,7 @@ Expectation torch_index_reduce(const OpCall& call, Trace* trace) {
   const bool dim_ok = rules::dim_in_range(log, dim_arg, rank);
   const int64_t dim = dim_ok ? ref::wrap_dim(dim_arg, rank) : dim_arg;
   const bool vector = rules::index_add_index_is_vector(log, index);
-  const bool index_dtype_ok = rules::index_add_index_dtype(log, index);
+  rules::index_add_index_dtype(log, index);
   rules::index_add_source_dtype(log, self, source);
   if (dim_ok && rules::index_add_source_has_dim(log, source, dim))
     rules::index_add_source_length(log, index, source, dim);
@@ -90,13 +90,17 @@ Expectation torch_index_reduce(const OpCall& call, Trace* trace) {
   // builds the slice iterator; its rank <= 1 loop checks source's rank first.
   if (!physical_shape && (!empty || self.rank() < 2) && dim_ok && vector && before_shape_ok)
     rules::index_add_source_shape(log, self, index, source, dim);
-  if (before_shape_ok && !empty && index_dtype_ok)
+  // The bounds rule runs whenever the values can be compared with a bound
+  // (C-1: a call breaking several rules may report any of them).
+  if (dim_ok && !empty && ref::index_values_readable(index))
     rules::index_add_values_in_bounds(log, index, ref::logical_size(self, dim));
   if (!is_floating(self.dtype()))
     return ref::unspecified_expectation("T-IR4: index_reduce of a " + std::string(dtype_name(self.dtype())) +
                                             " self: the document supports floating point tensors only",
                                         trace);
-  if (!log.passed()) return log.error_expectation();
+  if (!log.passed()) return rules::with_undetected_overlap(log.error_expectation(), op.in_place, self);
+  if (op.in_place)
+    if (const auto reason = rules::undetected_overlap(self)) return ref::unspecified_expectation(*reason, trace);
 
   OutputBuilder out(op.output, self, trace);
   if (!include_self) out.exclude_initial_from_reductions();

@@ -55,7 +55,7 @@ Expectation torch_scatter_core(const OpCall& call, std::optional<ReduceMode> fix
   const bool dim_ok = rules::dim_in_range(log, dim_arg, rank);
   const int64_t dim = dim_ok ? wrap_dim(dim_arg, rank) : dim_arg;
   const bool empty = rules::index_is_empty(log, index);
-  const bool index_dtype_ok = empty || rules::scatter_gather_index_dtype(log, "scatter", index, call.framework_version);
+  if (!empty) rules::scatter_gather_index_dtype(log, "scatter", index, call.framework_version);
   if (src) rules::src_dtype_matches(log, "scatter", self, *src);
   if (!empty) {
     bool ranks_ok = rules::same_rank(log, "T-S2", "self", self, index);
@@ -68,10 +68,11 @@ Expectation torch_scatter_core(const OpCall& call, std::optional<ReduceMode> fix
   }
   if (op.in_place) rules::no_internal_overlap(log, self);
   const std::optional<ReduceMode> mode = fixed_mode ? fixed_mode : rules::reduce_mode(log, call.string_arg("reduce"));
-  // The bounds check needs the structure checks above, not the value's
-  // conversion: a call breaking both T-B1 and T-V1 may report either
-  // (LibTorch reports T-V1 first for inf, T-B1 first for nan).
-  if (log.passed() && !empty && index_dtype_ok) rules::index_values_in_bounds(log, index, dim, logical_size(self, dim));
+  // The bounds rule runs whenever the values can be compared with a bound
+  // (C-1: a call breaking several rules may report any of them; LibTorch
+  // reports T-V1 first for inf, T-B1 first for nan).
+  if (dim_ok && !empty && index_values_readable(index))
+    rules::index_values_in_bounds(log, index, dim, logical_size(self, dim));
   const bool value_undefined = value && !empty && rules::value_conversion_is_undefined(*value, self.dtype());
   std::optional<uint64_t> value_bits;
   if (value && !empty && !value_undefined) value_bits = rules::convert_value(log, *value, self.dtype());
@@ -80,7 +81,9 @@ Expectation torch_scatter_core(const OpCall& call, std::optional<ReduceMode> fix
   if (value_undefined)
     return unspecified_expectation("T-V2: converting " + value->to_string() + " to int64 is undefined behaviour in c10",
                                    trace);
-  if (!log.passed()) return log.error_expectation();
+  if (!log.passed()) return rules::with_undetected_overlap(log.error_expectation(), op.in_place, self);
+  if (op.in_place)
+    if (const auto reason = rules::undetected_overlap(self)) return unspecified_expectation(*reason, trace);
 
   OutputBuilder out(op.output, self, trace);
   const std::string value_text = value && trace ? "value " + value->to_string() : "";

@@ -67,7 +67,7 @@ Expectation torch_scatter_reduce(const OpCall& call, Trace* trace) {
   const bool dim_ok = rules::dim_in_range(log, dim_arg, rank);
   const int64_t dim = dim_ok ? ref::wrap_dim(dim_arg, rank) : dim_arg;
   const bool empty = rules::index_is_empty(log, index);
-  const bool index_dtype_ok = empty || rules::scatter_gather_index_dtype(log, "scatter", index, call.framework_version);
+  if (!empty) rules::scatter_gather_index_dtype(log, "scatter", index, call.framework_version);
   rules::src_dtype_matches(log, "scatter", self, src);
   if (!empty) {
     const bool self_rank_ok = rules::same_rank(log, "T-S2", "self", self, index);
@@ -79,14 +79,16 @@ Expectation torch_scatter_reduce(const OpCall& call, Trace* trace) {
   }
   if (op.in_place) rules::no_internal_overlap(log, self);
   const std::optional<ReduceMode> mode = rules::scatter_reduce_mode(log, reduce);
-  // The bounds check needs the argument checks above, not T-RD7: a call
-  // breaking both may report either (LibTorch 1.13 reports T-RD7 first, but
-  // with include_self=False its identity fill checks the bounds before).
-  const bool arguments_ok = log.passed();
+  // The bounds rule runs whenever the values can be compared with a bound
+  // (C-1: a call breaking several rules may report any of them; LibTorch
+  // 1.13 reports T-RD7 first, but with include_self=False its identity fill
+  // checks the bounds before).
   if (mode) rules::reduction_supports_dtype(log, *mode, self.dtype());
-  if (arguments_ok && !empty && index_dtype_ok)
+  if (dim_ok && !empty && ref::index_values_readable(index))
     rules::index_values_in_bounds(log, index, dim, ref::logical_size(self, dim));
-  if (!log.passed()) return log.error_expectation();
+  if (!log.passed()) return rules::with_undetected_overlap(log.error_expectation(), op.in_place, self);
+  if (op.in_place)
+    if (const auto reason = rules::undetected_overlap(self)) return ref::unspecified_expectation(*reason, trace);
 
   OutputBuilder out(op.output, self, trace);
   if (!include_self) out.exclude_initial_from_reductions();

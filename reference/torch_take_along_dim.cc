@@ -179,6 +179,17 @@ Expectation torch_take_along_dim(const OpCall& call, Trace* trace) {
     if (bounded) log.note("every index value out reads in [" + str(-size) + ", " + str(size) + ") [T-TA6] ok");
   } else if (log.passed()) {
     log.note("out has no element: no index value is read, T-TA6 skipped");
+  } else if ((dim || !dim_arg) && ref::index_values_readable(indices)) {
+    // C-1: another rule is broken, so which values out would read is not
+    // defined; a backend checking the bounds first reads them all, and may
+    // refuse a negative one (T-TA7).
+    ref::for_each_index_position(indices, [&](const ref::IndexPosition& p) {
+      if (p.value >= 0 && p.value < size) return;
+      log.check(false, "T-TA6", "indices" + format_index(p.pos) + "=" + str(p.value) + " in [0, " + str(size) + ")",
+                ErrorCategory::IndexOutOfBounds,
+                "index " + str(p.value) + " is out of bounds for dimension " + str(dim.value_or(0)) + " with size " +
+                    str(size));
+    });
   }
   if (!log.passed()) {
     Expectation e = log.error_expectation();

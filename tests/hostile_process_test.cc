@@ -338,8 +338,11 @@ TEST(HostileProtocol, TheLineCapFitsEveryCorrectAnswerInsideTheSpecLimits) {
   EXPECT_EQ(protocol::kMaxJsonDepth, kMaxJsonDepth);
   EXPECT_GE(protocol::kMaxStorageBytes, 2 * static_cast<size_t>(kMaxCaseStorageBytes));
   EXPECT_GE(protocol::kMaxStorageBytes, 8 * static_cast<size_t>(kMaxCaseElements));
-  EXPECT_GE(protocol::kMaxLineBytes, (protocol::kMaxStorageBytes + 2) / 3 * 4 + (size_t{1} << 20));
-  EXPECT_EQ(protocol::kMaxLineBytes, 45'787'820u);  // as PROTOCOL.md "Limits" quotes it
+  // An answer also returns every operand's storage ("operands"): at most the case's.
+  EXPECT_GE(protocol::kMaxOperandStorageBytes, static_cast<size_t>(kMaxCaseStorageBytes));
+  EXPECT_GE(protocol::kMaxLineBytes,
+            (protocol::kMaxStorageBytes + protocol::kMaxOperandStorageBytes + 2) / 3 * 4 + (size_t{1} << 20));
+  EXPECT_EQ(protocol::kMaxLineBytes, 68'157'440u);  // as PROTOCOL.md "Limits" quotes it
 }
 
 // --- Item 4: every wait under the one timeout setting ----------------------

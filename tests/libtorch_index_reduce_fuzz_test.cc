@@ -3,7 +3,8 @@
 // through the real LibTorch 1.13.1 backend and judged against the
 // reference: no disagreement apart from the one known deviation, a source
 // whose slices broadcast to self's (T-IR11, listed XFAIL in
-// specs/expectations/real-frameworks.json), which is counted, not judged.
+// specs/expectations/real-frameworks.json; with an out-of-bounds value too,
+// LibTorch writes before it reports it), which is counted, not judged.
 // Built only when the backend is (SP_HAVE_LIBTORCH).
 #ifdef SP_HAVE_LIBTORCH
 
@@ -51,7 +52,7 @@ TEST(LibTorchFuzzIndexReduce, GeneratedCasesAgreeWithTheReference) {
   auto libtorch = make_backend("libtorch", BackendOptions{1, false}, &why);
   ASSERT_TRUE(libtorch) << why;
   for (const char* op : {"torch.index_reduce_", "torch.index_reduce"}) {
-    int outputs = 0, errors = 0, known = 0;
+    int outputs = 0, errors = 0, known = 0, identity_fill = 0;
     for (uint64_t seed = 1; seed <= 1500; ++seed) {
       fuzz::Choices c(seed);
       OpCall call = fuzz::generate_call_for(c, op_spec(op));
@@ -61,9 +62,20 @@ TEST(LibTorchFuzzIndexReduce, GeneratedCasesAgreeWithTheReference) {
       const Outcome out = libtorch->run(given);
       const Expectation want = evaluate(before);
       const Verdict v = judge(before, want, out, given);
-      if (v.kind != Verdict::Kind::Pass && out.kind == Outcome::Kind::Outputs && want.expects_error() &&
-          want.errors == std::vector<ErrorCategory>{ErrorCategory::ShapeMismatch} && source_slice_broadcasts(before)) {
+      // T-IR11: LibTorch skips the shape rule and reduces the broadcast
+      // slices: outputs, or (an index value out of bounds too, C-1) writes
+      // and then stops at that value with self already written.
+      if (v.kind != Verdict::Kind::Pass && out.kind != Outcome::Kind::Unsupported && want.expects_error() &&
+          want.allows_error(ErrorCategory::ShapeMismatch) && source_slice_broadcasts(before)) {
         ++known;
+        continue;
+      }
+      // With include_self=False LibTorch 1.13 fills the indexed rows with the
+      // identity before its checks: an error with self written (listed in
+      // real-frameworks.json; specs/regressions/torch-index-reduce-identity-
+      // fill-before-shape-error.json).
+      if (v.failure == Verdict::Failure::SelfModifiedOnError && !call.bool_arg("include_self").value_or(true)) {
+        ++identity_fill;
         continue;
       }
       ASSERT_EQ(v.kind, Verdict::Kind::Pass)
@@ -71,7 +83,8 @@ TEST(LibTorchFuzzIndexReduce, GeneratedCasesAgreeWithTheReference) {
       if (out.kind == Outcome::Kind::Outputs) ++outputs;
       if (out.kind == Outcome::Kind::Error) ++errors;
     }
-    std::printf("%s: %d outputs, %d errors, %d broadcast deviations (T-IR11)\n", op, outputs, errors, known);
+    std::printf("%s: %d outputs, %d errors, %d broadcast deviations (T-IR11), %d identity fills before an error\n", op,
+                outputs, errors, known, identity_fill);
     // Both sides of the rules were exercised.
     EXPECT_GT(outputs, 500) << op;
     EXPECT_GT(errors, 200) << op;

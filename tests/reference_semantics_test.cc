@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "reference/reference.h"
 #include "tests/test_support.h"
@@ -222,9 +224,32 @@ TEST(ReferenceTorchScatter, IndexBounds) {
   expect_errors(e, {EC::IndexOutOfBounds});
   EXPECT_EQ(e.error_message, "index 3 is out of bounds for dimension 1 with size 3");
   expect_errors(evaluate(scatter("torch.scatter_", -1, self, i64({1, 1}, {-1}), src)), {EC::IndexOutOfBounds});
-  // Bounds are not evaluated while another rule fails.
-  expect_errors(evaluate(scatter("torch.scatter_", 1, self, i64({1, 1}, {99}), tensor_of(DType::Float64, {1, 1}, {1}))),
-                {EC::DtypeMismatch});
+  // The bounds rule is evaluated while another rule fails (C-1: a backend
+  // may report either; one that checks the bounds first is not failed).
+  const Tensor src64 = tensor_of(DType::Float64, {1, 1}, {1});
+  expect_errors(evaluate(scatter("torch.scatter_", 1, self, i64({1, 1}, {99}), src64)),
+                {EC::DtypeMismatch, EC::IndexOutOfBounds});
+  expect_errors(evaluate(scatter("torch.scatter_", 1, self, i64({1, 1}, {2}), src64)), {EC::DtypeMismatch});
+  // ... but not where the values cannot be compared with a bound: a bad dim,
+  // a float index.
+  expect_errors(evaluate(scatter("torch.scatter_", 5, self, i64({1, 1}, {99}), src)), {EC::DimOutOfRange});
+  expect_errors(evaluate(scatter("torch.scatter_", 1, self, tensor_of(DType::Float32, {1, 1}, {99}), src)),
+                {EC::IndexDtype});
+}
+
+TEST(ReferenceTorchScatter, OnlyAStrideZeroSelfIsAnOverlapErrorOtherOverlapIsUnspecified) {
+  const auto storage = std::make_shared<std::vector<std::byte>>(3 * 4);
+  const Tensor expanded = Tensor::view(DType::Float32, {2, 2}, {0, 1}, 0, storage);  // T-O1: LibTorch detects it
+  const Tensor sliding = Tensor::view(DType::Float32, {2, 2}, {1, 1}, 0, storage);   // T-O2: LibTorch cannot
+  const Tensor src = f32({1, 1}, {9});
+  expect_errors(evaluate(scatter("torch.scatter_", 0, expanded, i64({1, 1}, {0}), src)), {EC::OverlappingOutput});
+  const Expectation e = evaluate(scatter("torch.scatter_", 0, sliding, i64({1, 1}, {0}), src));
+  EXPECT_TRUE(e.unspecified) << e.summary();
+  // Another broken rule still makes it an error, and a backend that detects
+  // the overlap may report it (C-1); out of place, self is only read.
+  expect_errors(evaluate(scatter("torch.scatter_", 0, sliding, i64({1, 1}, {5}), src)),
+                {EC::IndexOutOfBounds, EC::OverlappingOutput});
+  EXPECT_TRUE(succeeds(evaluate(scatter("torch.scatter", 0, sliding, i64({1, 1}, {0}), src))));
 }
 
 TEST(ReferenceTorchScatter, DuplicatesAreASetAndReductionsAnInterval) {

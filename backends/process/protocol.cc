@@ -7,6 +7,7 @@
 // this file names no op and no argument.
 #include "backends/process/protocol.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -307,6 +308,43 @@ bool shares_storage(const OpCall& call) {
   return false;
 }
 
+OperandStorages operand_storages(const OpCall& call) {
+  OperandStorages out;
+  std::set<const void*> seen;
+  for (const auto& [name, t] : call.tensors)
+    if (t.storage() && seen.insert(t.storage().get()).second) out.emplace_back(name, t.storage());
+  return out;
+}
+
+json encode_operands(const OperandStorages& operands) {
+  json j = json::object();
+  for (const auto& [name, storage] : operands) j[name] = base64_encode(storage->data(), storage->size());
+  return j;
+}
+
+void apply_operands(const json& response, const OpCall& call) {
+  const json& given = field(response, "operands", "response");
+  if (!given.is_object()) throw ProtocolError("response field 'operands' is not an object");
+  const OperandStorages want = operand_storages(call);
+  std::vector<std::vector<std::byte>> decoded;
+  for (const auto& [name, storage] : want) {
+    auto it = given.find(name);
+    if (it == given.end()) throw ProtocolError("response field 'operands' lacks operand " + name);
+    if (!it->is_string()) throw ProtocolError("response field 'operands' entry " + name + " is not a string");
+    decoded.push_back(base64_decode(it->get_ref<const std::string&>()));
+    if (decoded.back().size() != storage->size())
+      throw ProtocolError("response field 'operands' returns " + std::to_string(decoded.back().size()) +
+                          " bytes of storage for operand " + name + ", which was sent with " +
+                          std::to_string(storage->size()));
+  }
+  if (given.size() != want.size())
+    for (const auto& [name, value] : given.items())
+      if (std::none_of(want.begin(), want.end(), [&](const auto& w) { return w.first == name; }))
+        throw ProtocolError("response field 'operands' names " + name +
+                            ", which is not an operand the request sent with a storage");
+  for (size_t i = 0; i < want.size(); ++i) std::copy(decoded[i].begin(), decoded[i].end(), want[i].second->begin());
+}
+
 json encode_request(uint64_t id, const OpCall& call) {
   json args = json::object();
   for (const auto& [name, arg] : call.args) args[name] = encode_arg(arg);
@@ -373,6 +411,7 @@ json encode_hello(const Hello& hello) {
       {"type", "hello"}, {"protocol", kVersion}, {"name", hello.name}, {"version", hello.version}, {"ops", hello.ops}};
   if (!hello.abi.empty()) j["abi"] = hello.abi;
   if (hello.shared_storage) j["shared_storage"] = true;
+  if (hello.operands) j["operands"] = true;
   if (hello.framework) j["framework"] = {{"name", hello.framework->name}, {"version", hello.framework->version}};
   return j;
 }
@@ -391,6 +430,7 @@ Hello decode_hello(const json& j) {
     for (const json& op : *ops)
       if (op.is_string()) hello.ops.push_back(op.get<std::string>());
   hello.shared_storage = j.contains("shared_storage") && j["shared_storage"] == true;
+  hello.operands = j.contains("operands") && j["operands"] == true;
   if (auto fw = j.find("framework"); fw != j.end())
     hello.framework = FrameworkVersion{string_field(*fw, "name", "hello field 'framework'"),
                                        string_field(*fw, "version", "hello field 'framework'")};

@@ -19,6 +19,13 @@
 //                        (category null: an error the adapter cannot map to the taxonomy)
 //                      | {"type":"unsupported","id":7,"reason":"..."}
 //   harness -> backend   {"type":"bye"}            (then the backend exits 0)
+// Operands after the call (optional part of version 2, negotiated): the
+// harness's hello says "operands": true; a backend that answers with
+// "operands": true in its hello adds to every result, error and unsupported
+//   "operands":{"self":"<base64>","index":"<base64>",...}
+// — the whole storage of every operand the request sent with "storage", as
+// the call left it, so the harness sees writes into read-only inputs and
+// into self before an error. Without it those are "not observable".
 // A backend that cannot serve (its framework is not installed) answers the
 // hello with {"type":"unavailable","reason":"..."} and exits.
 // Every request gets exactly one response line; anything else on stdout is
@@ -86,12 +93,17 @@ inline constexpr int kMaxJsonDepth = 64;
 // is room for an op whose output outgrows its operands (index_select with a
 // repeated index, a broadcasting take_along_dim).
 inline constexpr size_t kMaxStorageBytes = size_t{1} << 25;
-// The longest line: the base64 of kMaxStorageBytes (4 characters per 3
-// bytes) plus 1 MiB for the JSON around it (field names, shapes and strides
-// of up to 32 dimensions, messages). A correct answer carrying up to
-// kMaxStorageBytes of storage always fits (45 787 820 bytes); the supervisor
-// never buffers more than this (plus one read) of a line.
-inline constexpr size_t kMaxLineBytes = (kMaxStorageBytes + 2) / 3 * 4 + (size_t{1} << 20);
+// The operands' storages an answer sends back ("operands"): at most the
+// case's, the spec files' per-case limit (2^24 bytes, half kMaxStorageBytes;
+// tests/hostile_process_test.cc checks it).
+inline constexpr size_t kMaxOperandStorageBytes = kMaxStorageBytes / 2;
+// The longest line: the base64 of kMaxStorageBytes of outputs plus
+// kMaxOperandStorageBytes of operands (4 characters per 3 bytes) plus 1 MiB
+// for the JSON around it (field names, shapes and strides of up to 32
+// dimensions, messages). A correct answer carrying up to kMaxStorageBytes of
+// outputs and the case's operands always fits (68 157 440 bytes); the
+// supervisor never buffers more than this (plus one read) of a line.
+inline constexpr size_t kMaxLineBytes = (kMaxStorageBytes + kMaxOperandStorageBytes + 2) / 3 * 4 + (size_t{1} << 20);
 
 // Empty, or why `text` nests deeper than `max_depth` (brackets inside JSON
 // strings do not count). Linear, no allocation.
@@ -126,6 +138,9 @@ struct Hello {
   // (Backend::framework()); absent for an implementation of the documents.
   std::optional<FrameworkVersion> framework;
   std::string abi;  // the plugin host's: the plugin's ABI version (informational)
+  // "operands": true — every answer carries "operands" (the storages after
+  // the call). The harness's own hello says it too, asking for them.
+  bool operands = false;
 };
 nlohmann::json encode_hello(const Hello& hello);
 // Decodes a {"type":"hello"} answer (the caller has checked type and
@@ -138,5 +153,18 @@ nlohmann::json encode_outcome(uint64_t id, const Outcome& outcome);  // result |
 // Throws ProtocolError on garbage, an unknown category, or an id other than
 // `expected_id` (a backend answering the wrong request).
 Outcome decode_response(const nlohmann::json& j, uint64_t expected_id);
+
+// The operands that carry a storage in a request (the first operand by name
+// of each storage; the others are sent with "storage_of"), with their
+// storages: what an answer's "operands" returns.
+using OperandStorages = std::vector<std::pair<std::string, std::shared_ptr<std::vector<std::byte>>>>;
+OperandStorages operand_storages(const OpCall& call);
+// {"self":"<base64>",...} of those storages as they are now.
+nlohmann::json encode_operands(const OperandStorages& operands);
+// Copies a response's "operands" into `call`'s storages (the ones
+// operand_storages(call) names). ProtocolError, before anything is copied,
+// when the field is missing or not an object, names another operand set,
+// or a storage is not base64 of exactly the size that was sent.
+void apply_operands(const nlohmann::json& response, const OpCall& call);
 
 }  // namespace sp::protocol

@@ -45,6 +45,7 @@ std::optional<std::string> receive(const Channel& ch) {
 }
 
 int serve(const Channel& ch, const Handlers& handlers) {
+  bool operands = false;  // the harness asked for the operands after each call
   while (std::optional<std::string> line = receive(ch)) {
     nlohmann::json message;
     std::string type;
@@ -55,7 +56,10 @@ int serve(const Channel& ch, const Handlers& handlers) {
       die(ch.program, kExitBadRequest, std::string("undecodable message from the harness: ") + e.what());
     }
     if (type == "hello") {
-      send(ch, encode_hello(handlers.hello()));
+      operands = message.contains("operands") && message["operands"] == true;
+      Hello hello = handlers.hello();
+      hello.operands = operands;
+      send(ch, encode_hello(hello));
     } else if (type == "bye") {
       break;
     } else if (type == "run") {
@@ -66,7 +70,13 @@ int serve(const Channel& ch, const Handlers& handlers) {
       } catch (const ProtocolError& e) {
         die(ch.program, kExitBadRequest, std::string("bad run request from the harness: ") + e.what());
       }
-      send(ch, handlers.run(id, call));
+      // The storages the request carried, held before the handler runs (it
+      // may replace an operand, e.g. a mis-shaped out by a fresh one): what
+      // "operands" returns, as the call left them.
+      const OperandStorages sent = operand_storages(call);
+      nlohmann::json response = handlers.run(id, call);
+      if (operands && response.is_object()) response["operands"] = encode_operands(sent);
+      send(ch, response);
     } else {
       die(ch.program, kExitBadRequest, "unknown message type '" + type + "' from the harness");
     }

@@ -61,7 +61,10 @@ struct Handlers {
   std::function<nlohmann::json(uint64_t id, OpCall& call)> run;
 };
 
-// The loop: returns 0 after "bye" or end of input; dies with kExitBadRequest
+// The loop: when the harness's hello asks for "operands", the program's
+// hello says "operands": true and every answer to a run request carries
+// the storages of the operands the request sent, as the handler left them
+// (PROTOCOL.md "Operands after the call"). Returns 0 after "bye" or end of input; dies with kExitBadRequest
 // on a message it cannot decode (not JSON, an unknown type, a run request
 // decode_request refuses).
 int serve(const Channel& ch, const Handlers& handlers);

@@ -116,6 +116,20 @@ std::string shorten(const std::string& s, size_t limit) {
   return s.size() <= limit ? s : s.substr(0, limit) + "... (" + std::to_string(s.size()) + " bytes)";
 }
 
+// What the comparator cannot see of a program that does not return its
+// operands (its hello lacks "operands": true).
+std::string unobservable_reason(const OpCall& call, const Outcome& outcome) {
+  const std::string written = written_operand(call);
+  const bool self_returned = outcome.kind == Outcome::Kind::Outputs && !written.empty();
+  std::string what;
+  for (const auto& [name, storage] : protocol::operand_storages(call))
+    if (!(self_returned && name == written)) what += (what.empty() ? "" : ", ") + name;
+  if (what.empty()) return "";
+  return "the program does not return its operands' storage after a call (its hello lacks \"operands\": true, "
+         "PROTOCOL.md \"Operands after the call\"): writes into " +
+         what + " cannot be seen";
+}
+
 // An in-place op's caller sees the result in its own `self` (backend.h):
 // copy the storage the child returned over the one it was sent. The whole
 // storage travels, so a write outside self's view shows up too. A given
@@ -443,7 +457,10 @@ std::string Supervisor::start() {
   } catch (const std::exception& e) {
     return e.what();
   }
-  const std::string hello = nlohmann::json{{"type", "hello"}, {"protocol", protocol::kVersion}}.dump() + "\n";
+  // "operands": the harness asks for every operand's storage after each call
+  // (PROTOCOL.md "Operands after the call"); a program may decline.
+  const std::string hello =
+      nlohmann::json{{"type", "hello"}, {"protocol", protocol::kVersion}, {"operands", true}}.dump() + "\n";
   const Exchange ex = exchange(hello, options_.start_timeout);
   std::string failure;
   switch (ex.kind) {
@@ -541,6 +558,12 @@ Outcome Supervisor::call(const OpCall& call) {
         // child is restarted before the next request.
         if (!stdout_buffer_.empty()) trusted_ = false;
         Outcome outcome = protocol::decode_response(j, id);
+        // Every operand's storage as the program left it, errors included:
+        // the comparator's side-effect checks see them in the caller's call.
+        if (info_.operands)
+          protocol::apply_operands(j, call);
+        else
+          outcome.side_effects_unobservable = unobservable_reason(call, outcome);
         if (outcome.kind == Outcome::Kind::Outputs && !written_operand(call).empty()) {
           if (std::string bad = write_back_self(call, outcome); !bad.empty()) {
             trusted_ = false;

@@ -86,7 +86,11 @@
  *     keep pointers to any of it; copy what must outlive the call.
  *   - Tensor data: the host allocates every buffer. The plugin writes only to
  *     tensors whose `writable` is non-zero: `self` for in-place ops, `out`
- *     for out-of-place ops. Inputs are read-only.
+ *     for out-of-place ops. Inputs are read-only. The host hands every
+ *     buffer, read-only ones included, back to the harness after each call,
+ *     errors included: a write into an input is reported ("input
+ *     modified"), and so is a write into self or out before an error the
+ *     op checks before writing (reference/SEMANTICS.md "Side effects").
  *   - sp_result.message is owned by the plugin; it must stay valid until the
  *     next call into the plugin (a static or thread-local buffer is fine).
  *
