@@ -66,11 +66,11 @@ def to_paddle(wire):
     """A Paddle tensor of the operand's values; bfloat16 from its bits (Paddle has the dtype, NumPy has not)."""
     if wire.dtype == "bfloat16":
         tensor = paddle.to_tensor(np.ascontiguousarray(wire.view())).view(paddle.bfloat16)
-        track_values(wire, lambda: tensor.view(paddle.uint16).numpy())
+        track_values(wire, lambda: tensor.view(paddle.uint16).numpy().reshape(wire.shape))
         return tensor
     tensor = paddle.to_tensor(wire.array())
     # The response's "operands" carry the tensor as the call left it (PROTOCOL.md).
-    track_values(wire, tensor.numpy)
+    track_values(wire, lambda: tensor.numpy().reshape(wire.shape))
     return tensor
 
 

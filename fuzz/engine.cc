@@ -67,6 +67,16 @@ bool is_new_finding(const Trial& t, Backend* baseline) {
   return !baseline || !is_finding(judge_call(*baseline, t.call).verdict.kind);
 }
 
+Trial run_case(Backend& backend, const FuzzScope& scope, uint64_t seed, uint64_t i, FuzzStats& stats) {
+  Choices choices(seed * 0x9e3779b97f4a7c15ull + i);
+  const OpCall call = generate_call(choices, scope.ops);
+  Trial t = judge_call(backend, call);
+  ++stats.cases;
+  if (t.expectation.expects_error()) ++stats.invalid;
+  if (t.verdict.kind == Verdict::Kind::Unsupported) ++stats.unsupported;
+  return t;
+}
+
 FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
                         const std::function<void(const FuzzStats&)>& progress, Backend* baseline,
                         const FuzzScope& scope) {
@@ -82,14 +92,7 @@ FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
       progress(result.stats);
       last_progress = now;
     }
-    // One generator per case, seeded from (seed, i): any case of a run can
-    // be regenerated alone.
-    Choices choices(limits.seed * 0x9e3779b97f4a7c15ull + i);
-    const OpCall call = generate_call(choices, scope.ops);
-    Trial t = judge_call(backend, call);
-    ++result.stats.cases;
-    if (t.expectation.expects_error()) ++result.stats.invalid;
-    if (t.verdict.kind == Verdict::Kind::Unsupported) ++result.stats.unsupported;
+    Trial t = run_case(backend, scope, limits.seed, i, result.stats);
     if (known_deviation(scope, t)) {
       ++result.stats.known;
       continue;

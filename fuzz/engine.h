@@ -74,6 +74,11 @@ struct FuzzStats {
   uint64_t known = 0;        // findings a known deviation covers (FuzzScope)
   double seconds = 0.0;
 };
+// Case `i` of a run seeded `seed` — one generator per case, seeded from
+// (seed, i), so any case of a run can be regenerated alone — generated from
+// `scope`'s ops, judged, and counted in `stats` (cases, invalid, unsupported).
+Trial run_case(Backend& backend, const FuzzScope& scope, uint64_t seed, uint64_t i, FuzzStats& stats);
+
 struct FuzzResult {
   FuzzStats stats;
   std::optional<Trial> finding;  // the first one, unshrunk

@@ -127,14 +127,7 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
       progress(result.stats, result.buckets.size());
       last_progress = now;
     }
-    // One generator per case, seeded from (seed, i), as fuzz_backend: any
-    // case of a run can be regenerated alone.
-    Choices choices(limits.seed * 0x9e3779b97f4a7c15ull + i);
-    const OpCall call = generate_call(choices, scope.ops);
-    Trial t = judge_call(backend, call);
-    ++result.stats.cases;
-    if (t.expectation.expects_error()) ++result.stats.invalid;
-    if (t.verdict.kind == Verdict::Kind::Unsupported) ++result.stats.unsupported;
+    Trial t = run_case(backend, scope, limits.seed, i, result.stats);
     if (!is_finding(t.verdict.kind)) continue;
     if (!scope.framework) scope.framework = backend.framework();
     if (const ExpectationEntry* known = known_deviation(scope, t)) {
