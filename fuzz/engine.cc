@@ -74,6 +74,7 @@ Trial run_case(Backend& backend, const FuzzScope& scope, uint64_t seed, uint64_t
   ++stats.cases;
   if (t.expectation.expects_error()) ++stats.invalid;
   if (t.verdict.kind == Verdict::Kind::Unsupported) ++stats.unsupported;
+  if (is_finding(t.verdict.kind)) t.choices = choices.consumed();  // a finding is replayed and shrunk from them
   return t;
 }
 
@@ -98,7 +99,6 @@ FuzzResult fuzz_backend(Backend& backend, const FuzzLimits& limits,
       continue;
     }
     if (is_new_finding(t, baseline)) {
-      t.choices = choices.consumed();
       result.finding = std::move(t);
       break;
     }

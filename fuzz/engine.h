@@ -76,7 +76,8 @@ struct FuzzStats {
 };
 // Case `i` of a run seeded `seed` — one generator per case, seeded from
 // (seed, i), so any case of a run can be regenerated alone — generated from
-// `scope`'s ops, judged, and counted in `stats` (cases, invalid, unsupported).
+// `scope`'s ops, judged, and counted in `stats` (cases, invalid, unsupported);
+// a finding's Trial holds the choices it consumed.
 Trial run_case(Backend& backend, const FuzzScope& scope, uint64_t seed, uint64_t i, FuzzStats& stats);
 
 struct FuzzResult {

@@ -142,7 +142,6 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
       ++result.buckets[it->second].hits;
       continue;
     }
-    t.choices = choices.consumed();
     by_key.emplace(key, result.buckets.size());
     Bucket b;
     b.signature = std::move(sig);
