@@ -96,6 +96,14 @@ endif()
 add_test(NAME adapter_classifiers
          COMMAND ${PROJECT_SOURCE_DIR}/.venv/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_classifiers.py)
 
+# The mindspore adapter returns its operands after every call
+# (adapters/test_mindspore_operands.py, unittest; PROTOCOL.md "Operands after
+# the call"): it runs the adapter with the venv's interpreter, as the
+# mindspore backend does. Without MindSpore it fails with the adapter's
+# "unavailable" reason, as the adapter suites do: never skipped.
+add_test(NAME adapter_mindspore_operands
+         COMMAND ${PROJECT_SOURCE_DIR}/.venv/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_mindspore_operands.py)
+
 # specs/onnx is generated from ONNX's backend node tests
 # (scripts/import-onnx-tests, run with .venv-current's interpreter, which
 # holds onnx): --check fails when the checked-in files differ from what the

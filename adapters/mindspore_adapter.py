@@ -17,6 +17,13 @@ only says "resize failed", by the reason it logged, which with_kernel_log
 reads from MindSpore's C++ log). Layout cases whose
 self aliases itself (stride 0) cannot be built from host arrays and are
 reported unsupported.
+
+Every response carries the operands as the call left them ("operands",
+PROTOCOL.md): MindSpore runs on tensors built from copies of the wire
+arrays, each registered with track_values and read back from MindSpore
+after the call, errors included. Self is the tensor Tensor.scatter_ was
+called on, then handed to the CPU kernel; when the kernel's result is
+written back, that result is what the call left in self.
 """
 import os
 import re
@@ -25,7 +32,7 @@ import tempfile
 
 os.environ.setdefault("GLOG_v", "3")  # MindSpore logs warnings at import; errors only
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import Row, Unsupported, classifier, serve  # noqa: E402
+from common import Row, Unsupported, classifier, serve, track_values  # noqa: E402
 
 try:
     import mindspore
@@ -62,6 +69,14 @@ CATEGORIES = [
     # vector]{3, 1}; updates shape: [const vector]{3, 2}." (the kernel wants src's shape to be index's)
     Row(RuntimeError, r"For 'TensorScatterElements', the shape of 'indices' and the shape of 'updates' should be same",
         "shape_mismatch"),
+    # The backward (run_backward) differentiates the CPU kernel through GatherD, which refuses an index value the
+    # forward kernel took: "For 'GatherD', the value of 'index' must be in [-4, 4), but got: 4" (MS-B1's range
+    # [-s, s); the call is unspecified there, an error is allowed and is this one)
+    Row(RuntimeError, r"For 'GatherD', the value of 'index' must be in \[", "index_out_of_bounds"),
+    # mindspore.vjp refuses a grad_output (its "sens") of another rank than the output's: "For grad interface or
+    # custom function, grad tensor should be broadcast to expected shape, but got [const vector]{} vs [const
+    # vector]{1}" (MS-GR3: grad_output has the output's shape)
+    Row(RuntimeError, r"grad tensor should be broadcast to expected shape", "shape_mismatch"),
     # "Framework Unexpected Exception" with no logged reason is MindSpore saying it failed internally: that is no
     # documented error, so it stays without a category.
     Row(RuntimeError, r"Framework Unexpected Exception", None),
@@ -75,7 +90,10 @@ CATEGORIES = [
     # "For primitive[TensorScatterElements], the input type must be same."
     Row(TypeError, r"type must be (the )?same|(dtype|data type).*(same|equal|match)", "dtype_mismatch"),
     # "For TensorScatterElements, 'input_x_shape', 'indices_shape' and 'updates_shape' dims must be greater than 1.
-    # but got input_x_shape:[const vector]{}, ..." (a rank-0 self)
+    # but got input_x_shape:[const vector]{}, ..." (a rank-0 self, index or src): a rule on the operands' number
+    # of dimensions (rank >= 1), so rank_mismatch, as ONNX-SE3's "rank r >= 1" (MS-S1: a rank-0 index or src
+    # beside a rank-1 self)
+    Row(ValueError, r"'updates_shape' dims must be greater than", "rank_mismatch"),
     Row(ValueError, r"shape|\bsize", "shape_mismatch"),
     # The backward (run_backward): mindspore.vjp refuses a grad_output (its "sens") not shaped or typed like the
     # output: "The shape should be [const vector]{2, 3}, but got [const vector]{1, 3}, , sens gradient abs
@@ -106,22 +124,35 @@ def run(op, args, tensors):
     self_wire = tensors["self"]
     if self_wire.has_internal_overlap():
         raise Unsupported("an overlapping (stride-0) self cannot be built as a MindSpore tensor from host memory")
-    # Fresh copies: Tensor(ndarray) may share the array's memory.
-    index = Tensor(tensors["index"].array())
-    operand = Tensor(tensors["src"].array()) if "src" in tensors else args["value"]
+    index = tracked(tensors["index"])
+    operand = tracked(tensors["src"]) if "src" in tensors else args["value"]
     kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
+    # self as the call leaves it: the tensor scatter_ writes in place, or
+    # the CPU kernel's result once it is written back.
+    self_state = {"tensor": Tensor(self_wire.array())}
+    track_values(self_wire, lambda: self_state["tensor"].asnumpy().reshape(self_wire.shape))
     try:
         # The documented API, as written: MindSpore validates dim, reduce,
         # dtypes and shapes here before it looks for a kernel.
-        result = Tensor(self_wire.array()).scatter_(args["dim"], index, operand, **kwargs).asnumpy()
+        result = self_state["tensor"].scatter_(args["dim"], index, operand, **kwargs)
     except RuntimeError as exc:
         if not no_cpu_kernel(exc):
             raise
-        result = run_on_cpu_kernel(self_wire, args, index, operand)
-    return [self_wire.with_values(result)]
+        result = run_on_cpu_kernel(self_state["tensor"], args, index, operand)
+    self_state["tensor"] = result
+    return [self_wire.with_values(result.asnumpy())]
 
 
-def run_on_cpu_kernel(self_wire, args, index, operand):
+def tracked(wire):
+    """A MindSpore tensor of the operand's elements (a fresh copy:
+    Tensor(ndarray) may share the array's memory), read back after the call
+    for the response's "operands"."""
+    tensor = Tensor(wire.array())
+    track_values(wire, lambda: tensor.asnumpy().reshape(wire.shape))
+    return tensor
+
+
+def run_on_cpu_kernel(self_tensor, args, index, operand):
     """Tensor.scatter_ passed MindSpore's checks but has no CPU kernel: run the
     same scatter through ops.tensor_scatter_elements, the CPU kernel of the
     src overloads. Tensor.scatter (the out-of-place twin) is not used: on
@@ -140,8 +171,7 @@ def run_on_cpu_kernel(self_wire, args, index, operand):
     else:
         raise Unsupported("reduce=%r: the CPU kernel (TensorScatterElements) supports none/add only "
                           "('reduce_type: 2 not support now')" % reduce)
-    return with_kernel_log(lambda: ops.tensor_scatter_elements(Tensor(self_wire.array()), index, operand, args["dim"],
-                                                               reduction).asnumpy())
+    return with_kernel_log(lambda: ops.tensor_scatter_elements(self_tensor, index, operand, args["dim"], reduction))
 
 
 def run_backward(args, tensors):
@@ -153,10 +183,13 @@ def run_backward(args, tensors):
     and src, and applies the request's grad_output as it is (its dtype and
     shape: what vjp checks of them is under test). Non-floating operands
     are passed as they are: MindSpore does not refuse them."""
-    index = Tensor(tensors["index"].array())
-    operand = Tensor(tensors["src"].array()) if "src" in tensors else args["value"]
+    index = tracked(tensors["index"])
+    operand = tracked(tensors["src"]) if "src" in tensors else args["value"]
+    self_tensor = tracked(tensors["self"])  # only read: a backward writes no operand
+    grad_output = tracked(tensors["grad_output"])
     kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
     try:
+        # On a copy of self: the validation call must not write self.
         Tensor(tensors["self"].array()).scatter_(args["dim"], index, operand, **kwargs)
     except RuntimeError as exc:
         if not no_cpu_kernel(exc):
@@ -172,8 +205,8 @@ def run_backward(args, tensors):
         return ops.tensor_scatter_elements(self_t, index, src_t, args["dim"], reduction)
 
     def gradients():
-        _, vjp_fn = mindspore.vjp(forward, Tensor(tensors["self"].array()), Tensor(tensors["src"].array()))
-        return [g.asnumpy() for g in vjp_fn(Tensor(tensors["grad_output"].array()))]
+        _, vjp_fn = mindspore.vjp(forward, self_tensor, operand)
+        return [g.asnumpy() for g in vjp_fn(grad_output)]
 
     return with_kernel_log(gradients)  # fresh contiguous arrays: grad_self, grad_src
 
@@ -213,4 +246,4 @@ def with_kernel_log(call):
 
 serve("mindspore", mindspore.__version__ + " (Tensor.scatter_ has no CPU kernel: src overloads run ops.tensor_scatter_elements, written back)",
       {"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"]}, run, classify,
-      framework=("mindspore", mindspore.__version__))
+      framework=("mindspore", mindspore.__version__), operands=True)

@@ -11,11 +11,18 @@ opset's release accepts (measured: onnxruntime 1.32.0 loads IR 7..14; onnx
 1.23.2 writes IR 14 by default, which an older onnxruntime would reject). Inputs and the output are declared
 with their element type and no shape, so the runtime's own shape checks (not
 ONNX's shape inference at load) answer for mis-shaped operands.
+
+The feeds are the arrays the runtime reads: build() registers each with
+common.track_values, so a response's "operands" (PROTOCOL.md, "Operands
+after the call") carry those very arrays as the call left them. ONNX nodes
+are out of place, so they must come back unchanged; a runtime that wrote
+into a feed would be seen ("input modified"), which returning the request's
+own wire arrays would hide.
 """
 import onnx
 from onnx import TensorProto, helper
 
-from common import Unsupported
+from common import Unsupported, track_values
 
 # op id -> (node op_type, operand names in node input order, attributes the node takes, default opset)
 OPS = {
@@ -53,6 +60,9 @@ def build(op, args, tensors):
             # TensorProto.BFLOAT16 exists, but a feed is a NumPy array and NumPy has no bfloat16.
             raise Unsupported("bfloat16 operand %s: NumPy has no bfloat16 dtype to feed the model with" % name)
     feeds = {name: tensors[name].array() for name in operands}
+    for name, fed in feeds.items():
+        # Read back after the call, result or error: the fed array itself, not a copy of the request.
+        track_values(tensors[name], lambda fed=fed: fed)
     node = helper.make_node(op_type, operands, ["out"], **{a: args[a] for a in attrs if a in args})
     out_type = ELEM_TYPES[tensors["data"].dtype]
     graph = helper.make_graph(

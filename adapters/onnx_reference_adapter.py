@@ -58,4 +58,7 @@ def run(op, args, tensors):
     return [evaluator.run(["out"], feeds)[0]]
 
 
-serve("onnx-reference", onnx.__version__, onnx_model.ADAPTER_OPS, run, classifier(CATEGORIES, onnx.__version__))
+# operands=True: the evaluator runs on the feeds onnx_model.build tracks, so every
+# response carries them as the call left them (PROTOCOL.md, "Operands after the call").
+serve("onnx-reference", onnx.__version__, onnx_model.ADAPTER_OPS, run, classifier(CATEGORIES, onnx.__version__),
+      operands=True)

@@ -98,5 +98,7 @@ def run(op, args, tensors):
         raise
 
 
+# operands=True: the session runs on the feeds onnx_model.build tracks, so every
+# response carries them as the call left them (PROTOCOL.md, "Operands after the call").
 serve("onnxruntime", onnxruntime.__version__, onnx_model.ADAPTER_OPS, run,
-      classifier(CATEGORIES, onnxruntime.__version__))
+      classifier(CATEGORIES, onnxruntime.__version__), operands=True)

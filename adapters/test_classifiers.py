@@ -229,6 +229,9 @@ SAMPLES = {
         ((T113, T215), RuntimeError,
          "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got sum.", "invalid_reduce",
          "torch/index_reduce-errors/reduce-sum"),
+        ((T215,), RuntimeError,
+         "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got max.", "invalid_reduce",
+         "torch/regression/scatter-reduce-max-min-aliases-backward"),
         ((T113, T215), RuntimeError,
          "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
          "contiguous subspaces). Use .reshape(...) instead.", "invalid_argument",
@@ -344,7 +347,23 @@ SAMPLES = {
         ((MINDSPORE,), ValueError,
          "For TensorScatterElements, 'input_x_shape', 'indices_shape' and 'updates_shape' dims must be greater than 1. "
          "but got input_x_shape:[const vector]{}, indices_shape:[const vector]{}, updates_shape: [const vector]{}.",
-         "shape_mismatch", "mindspore/scatter-shape/rank0"),
+         "rank_mismatch", "mindspore/scatter-shape/rank0"),
+        ((MINDSPORE,), ValueError,
+         "For TensorScatterElements, 'input_x_shape', 'indices_shape' and 'updates_shape' dims must be greater than 1. "
+         "but got input_x_shape:[const vector]{1}, indices_shape:[const vector]{}, updates_shape: [const vector]{1}.",
+         "rank_mismatch", "fuzz repro-mindspore-e6e05f110931 (a rank-0 index on a rank-1 self, MS-S1)"),
+        # the backward's GatherD (run_backward) on an index value the forward kernel took
+        ((MINDSPORE,), RuntimeError,
+         "For 'GatherD', the value of 'index' must be in [-4, 4), but got: 4\n\n"
+         "----------------------------------------------------\n- C++ Call Stack: (For framework developers)\n"
+         "----------------------------------------------------\nmindspore/ops/kernel/cpu/native/gather_d_cpu_kernel.cc:143 "
+         "LaunchKernel", "index_out_of_bounds", "fuzz repro-mindspore-3ee67e402503"),
+        ((MINDSPORE,), RuntimeError,
+         "For grad interface or custom function, grad tensor should be broadcast to expected shape, but got [const "
+         "vector]{} vs [const vector]{1}\n\n----------------------------------------------------\n- C++ Call Stack: "
+         "(For framework developers)\n----------------------------------------------------\n"
+         "mindspore/ccsrc/pynative/backward/grad_utils.cc:792 AutoCastAndReduce", "shape_mismatch",
+         "fuzz repro-mindspore-7f3761520cfd"),
         # mindspore.vjp's checks of grad_output (its "sens"), run_backward
         ((MINDSPORE,), ValueError,
          "The shape should be [const vector]{2, 3}, but got [const vector]{1, 3}, , sens gradient abs "

@@ -152,6 +152,8 @@ CATEGORIES = [
     Row(RuntimeError, r"setStorage: sizes .*are out of bounds for storage of size", "index_out_of_bounds"),
     # index_reduce_ (libtorch_errors.cc has the same row)
     Row(RuntimeError, r"Expected reduce to be one of prod, mean, amax or amin", "invalid_reduce"),
+    # scatter_reduce's backward (2.15; its forward takes 'max'/'min' as 'amax'/'amin', the backward refuses them)
+    Row(RuntimeError, r"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin'", "invalid_reduce"),
     # index_select of a 0-d input with an index of more than one value (SEMANTICS.md T-IS7: the call is
     # unspecified; 1.13 wrote past the 0-d out): 2.x refuses it, "index_select(): Index to scalar can have only 1
     # value, got 3 value(s)". An argument rule, as the cpu backend words and classifies the same refusal

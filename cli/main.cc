@@ -9,20 +9,26 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/common/resource_paths.h"
 #include "bench/bench.h"
 #include "cli/op_text.h"
 #include "fuzz/fuzz_cli.h"
+#include "harness/build_info.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
 #include "harness/expectations.h"
@@ -33,6 +39,7 @@
 #include "reference/reference.h"
 #include "reference/versions.h"
 #include "reports/report_dir.h"
+#include "reports/report_html.h"
 #include "reports/report_writers.h"
 #include "reports/result_stream.h"
 
@@ -52,13 +59,109 @@ extern "C" void on_stop_signal(int signal_number) {
   std::signal(signal_number, SIG_DFL);
 }
 
-int command_run(const std::vector<std::string>& paths, RunOptions options, const std::string& report_dir) {
-  auto progress = [verbose = options.verbose](const ResultRecord& r) {
-    // Without -v only what needs a look is printed: unexpected results.
-    if (!verbose && !verdict_is_unexpected(r.verdict)) return;
-    fmt::print("{:<11} {:<24} {}: {}\n", verdict_name(r.verdict), result_column(r), r.case_id, r.detail);
-    if (r.verdict != Verdict::Kind::Pass) fmt::print("            repro: {}\n", r.repro);
+// The progress line of `run` when stdout is a terminal: cases done (of the
+// total, once counted), rate, ETA and unexpected results so far, redrawn in
+// place with \r at most 4 times a second, from the first second on (a short
+// run shows none), erased before every other line printed and at the end.
+// Never drawn when stdout is not a terminal (a pipe, a CI log).
+class ProgressLine {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit ProgressLine(bool enabled) : enabled_(enabled), start_(Clock::now()) {}
+  bool enabled() const { return enabled_; }
+
+  void set_total(size_t total) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    total_ = total;
+  }
+  void case_done() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++done_;
+    draw_if_due();
+  }
+  // A result: counted when unexpected; `line` (may be empty) is printed
+  // above the progress line.
+  void result(bool unexpected, const std::string& line) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (unexpected) ++unexpected_;
+    if (!line.empty()) {
+      erase();
+      std::fputs(line.c_str(), stdout);
+      std::fflush(stdout);
+    }
+    draw_if_due();
+  }
+  // Erases the line for good (before the run's last words).
+  void finish() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    erase();
+    enabled_ = false;
+  }
+
+ private:
+  void erase() {
+    if (!shown_) return;
+    std::fputs("\r\033[K", stdout);
     std::fflush(stdout);
+    shown_ = false;
+  }
+  void draw_if_due() {
+    if (!enabled_) return;
+    const Clock::time_point now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    if (elapsed < 1.0 || (shown_ && now - last_draw_ < std::chrono::milliseconds(250))) return;
+    last_draw_ = now;
+    const double rate = static_cast<double>(done_) / elapsed;
+    std::string text = total_ ? fmt::format("{}/{} cases", done_, *total_) : fmt::format("{} cases", done_);
+    text += fmt::format(", {:.1f}/s", rate);
+    if (total_ && rate > 0 && *total_ >= done_) {
+      const auto left = static_cast<long long>(static_cast<double>(*total_ - done_) / rate + 0.5);
+      text += left >= 3600 ? fmt::format(", ETA {}:{:02}:{:02}", left / 3600, left / 60 % 60, left % 60)
+                           : fmt::format(", ETA {}:{:02}", left / 60, left % 60);
+    }
+    text += fmt::format(", {} unexpected", unexpected_);
+    std::fputs(("\r\033[K" + text).c_str(), stdout);
+    std::fflush(stdout);
+    shown_ = true;
+  }
+
+  std::mutex mutex_;
+  bool enabled_;
+  bool shown_ = false;
+  Clock::time_point start_, last_draw_;
+  size_t done_ = 0, unexpected_ = 0;
+  std::optional<size_t> total_;
+};
+
+int command_run(const std::vector<std::string>& paths, RunOptions options, const std::string& report_dir) {
+  ProgressLine progress_line(::isatty(STDOUT_FILENO) == 1);
+  // The total, counted beside the run (the run itself streams the specs and
+  // never knows it in advance): the cases the filters and the shard select.
+  std::jthread counter;
+  if (progress_line.enabled()) {
+    counter = std::jthread(
+        [&progress_line, &paths, filters = options.filters, index = options.shard_index, count = options.shard_count] {
+          size_t matching = 0, selected = 0;
+          stream_specs(
+              paths,
+              [&](Case&& c) {
+                if (case_matches(c, filters) && matching++ % static_cast<size_t>(count) == static_cast<size_t>(index))
+                  ++selected;
+              },
+              [](SpecError&&) {});
+          progress_line.set_total(selected);
+        });
+    options.on_case_done = [&progress_line] { progress_line.case_done(); };
+  }
+  auto progress = [verbose = options.verbose, &progress_line](const ResultRecord& r) {
+    const bool unexpected = verdict_is_unexpected(r.verdict);
+    // Without -v only what needs a look is printed: unexpected results.
+    std::string line;
+    if (verbose || unexpected) {
+      line = fmt::format("{:<11} {:<24} {}: {}\n", verdict_name(r.verdict), result_column(r), r.case_id, r.detail);
+      if (r.verdict != Verdict::Kind::Pass) line += fmt::format("            repro: {}\n", r.repro);
+    }
+    progress_line.result(unexpected, line);
   };
   // SIGINT/SIGTERM: the record being made is finished and flushed, no new
   // case starts, the reports are rebuilt from what finished, the backends
@@ -71,8 +174,13 @@ int command_run(const std::vector<std::string>& paths, RunOptions options, const
   sigaction(SIGTERM, &action, nullptr);
   options.stop = &g_stop_signal;
   const RunSummary s = run_specs_reported(paths, options, report_dir, progress);
+  progress_line.finish();
   if (!s.message.empty()) {
-    fmt::print(stderr, "scatterproof: {}\n", s.message);
+    const bool names_next_step = s.message.find("scatterproof backends") != std::string::npos;
+    fmt::print(stderr, "scatterproof: {}{}\n", s.message,
+               s.exit_code == exit_code::kBackendUnavailable && !names_next_step
+                   ? "\n  `scatterproof backends --names` lists the backends usable on this machine"
+                   : "");
     if (!s.interrupted_by) return s.exit_code;
   }
   size_t total = 0;
@@ -113,6 +221,16 @@ int command_validate(const std::vector<std::string>& paths) {
   return errors == 0 ? exit_code::kOk : exit_code::kBadSpecInput;
 }
 
+// The spec suite a command uses when given no paths: ./specs where it is a
+// directory, else the installed share/scatterproof/specs (or, in a build
+// tree, the source tree's), else "specs" (so the error names it).
+std::string default_specs_dir() {
+  std::error_code ec;
+  if (std::filesystem::is_directory("specs", ec)) return "specs";
+  const std::filesystem::path found = resources::find("specs");
+  return found.empty() ? std::string("specs") : found.string();
+}
+
 int command_explain(const std::string& target, const std::string& case_id_option, std::vector<std::string> paths) {
   // The target is a spec file or a case id. A path that exists but is no
   // regular file (a directory, a FIFO — never opened: it would block —, a
@@ -139,7 +257,7 @@ int command_explain(const std::string& target, const std::string& case_id_option
   if (target_is_file)
     paths = {target};
   else if (paths.empty())
-    paths = {"specs"};
+    paths = {default_specs_dir()};
   // Streamed: only the case asked for (or the file's first) is kept.
   std::optional<Case> found;
   size_t seen = 0;
@@ -158,7 +276,8 @@ int command_explain(const std::string& target, const std::string& case_id_option
   }
   if (!found) {
     print_spec_errors(errors);
-    fmt::print(stderr, "scatterproof: no case with id '{}' in {}\n", wanted_id, fmt::join(paths, ", "));
+    fmt::print(stderr, "scatterproof: no case with id '{}' in {}: `scatterproof list {}` lists the ids\n", wanted_id,
+               fmt::join(paths, ", "), fmt::join(paths, " "));
     return errors.empty() ? exit_code::kUsage : exit_code::kBadSpecInput;
   }
   const Case& c = *found;
@@ -215,19 +334,77 @@ int command_schema() {
   return exit_code::kOk;
 }
 
+// The backends that can be created here (a GPU backend without a GPU, a
+// framework that is not installed, a prefix like "process:" are left out).
+std::vector<std::string> usable_backend_names() {
+  std::vector<std::string> names;
+  for (const BackendInfo& b : registered_backends()) {
+    std::string why;
+    if (b.name.back() != ':' && make_backend(b.name, BackendOptions{}, &why)) names.push_back(b.name);
+  }
+  return names;
+}
+
 int command_backends(bool names_only) {
-  const std::vector<BackendInfo> all = registered_backends();
   if (names_only) {
-    // Only backends that can be created here (a GPU backend without a GPU is left out).
-    for (const BackendInfo& b : all) {
-      std::string why;
-      if (b.name.back() != ':' && make_backend(b.name, BackendOptions{}, &why)) fmt::print("{}\n", b.name);
-    }
+    for (const std::string& name : usable_backend_names()) fmt::print("{}\n", name);
     return exit_code::kOk;
   }
+  const std::vector<BackendInfo> all = registered_backends();
   size_t width = 0;
   for (const BackendInfo& b : all) width = std::max(width, b.name.size());
   for (const BackendInfo& b : all) fmt::print("{:<{}}  {}\n", b.name, width, b.summary);
+  return exit_code::kOk;
+}
+
+// `run` with no --backend: nothing runs; what would run is printed (the
+// backends usable here, the cases found) with the exact command that runs
+// them: the same command line with --backend and every usable backend.
+int command_run_plan(const std::vector<std::string>& paths, bool paths_given, const RunOptions& options,
+                     const std::vector<std::string>& argv) {
+  size_t cases = 0, selected = 0, matching = 0, errors = 0;
+  std::set<std::string> files;
+  stream_specs(
+      paths,
+      [&](Case&& c) {
+        ++cases;
+        files.insert(c.file);
+        if (case_matches(c, options.filters) &&
+            matching++ % static_cast<size_t>(options.shard_count) == static_cast<size_t>(options.shard_index))
+          ++selected;
+      },
+      [&](SpecError&&) { ++errors; });
+  const std::vector<std::string> backends = usable_backend_names();
+  fmt::print("scatterproof run: no backend named (--backend), so nothing was run. What would run:\n");
+  fmt::print("  backends usable here (`scatterproof backends --names`): {}\n",
+             backends.empty() ? "none" : fmt::format("{}", fmt::join(backends, ", ")));
+  fmt::print("  specs: {} case(s) in {} file(s) under {}", cases, files.size(), fmt::join(paths, " "));
+  if (selected != cases) fmt::print(", {} selected by --filter/--shard", selected);
+  fmt::print("\n");
+  if (errors)
+    fmt::print("  {} spec error(s): `scatterproof validate {}` names them\n", errors,
+               fmt::join(paths.begin(), paths.end(), " "));
+  if (backends.empty()) {
+    fmt::print("No backend is usable here: `scatterproof backends` lists what this build has.\n");
+    return exit_code::kOk;
+  }
+  // The command as given, with --backend after `run` (and the paths found,
+  // when none were given).
+  std::vector<std::string> command;
+  bool inserted = false;
+  for (const std::string& arg : argv) {
+    command.push_back(shell_quote(arg));
+    if (!inserted && arg == "run") {
+      command.push_back("--backend");
+      command.push_back(shell_quote(fmt::format("{}", fmt::join(backends, ","))));
+      inserted = true;
+    }
+  }
+  if (!inserted) return exit_code::kOk;
+  if (!paths_given)
+    for (const std::string& p : paths) command.push_back(shell_quote(p));
+  fmt::print("To run them on every backend usable here (or name fewer with --backend):\n  {}\n",
+             fmt::join(command, " "));
   return exit_code::kOk;
 }
 
@@ -252,7 +429,10 @@ bool parse_shard(const std::string& text, RunOptions* options) {
       count = 0;
     }
     if (count < 1 || index < 0 || index >= count) {
-      fmt::print(stderr, "scatterproof: bad GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX\n");
+      fmt::print(stderr,
+                 "scatterproof: bad GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX ('{}' / '{}'): they want 0 <= index < "
+                 "total; unset them or pass --shard i/n\n",
+                 total, at ? at : "");
       return false;
     }
     if (const char* status = std::getenv("GTEST_SHARD_STATUS_FILE")) std::ofstream{status};
@@ -284,7 +464,10 @@ int command_update_expectations(const std::string& dir, const std::string& out, 
 
 int command_report(const std::string& dir, bool xpass_warn) {
   if (!std::filesystem::is_regular_file(dir + "/results.jsonl")) {
-    fmt::print(stderr, "scatterproof: {}/results.jsonl does not exist (not a report directory)\n", dir);
+    fmt::print(stderr,
+               "scatterproof: {}/results.jsonl does not exist (not a report directory): give the --report-dir of a "
+               "`scatterproof run`\n",
+               dir);
     return exit_code::kUsage;
   }
   std::string why;
@@ -313,6 +496,30 @@ int command_report(const std::string& dir, bool xpass_warn) {
   return unexpected ? exit_code::kUnexpectedResults : spec_error ? exit_code::kBadSpecInput : exit_code::kOk;
 }
 
+// `report --html OUT DIR...`: one page over several runs' results.jsonl,
+// each run's backends and versions as its own columns (report_html.h).
+int command_report_html(const std::string& out, const std::vector<std::string>& dirs) {
+  std::vector<std::unique_ptr<ResultsFileSource>> sources;
+  std::vector<HtmlRun> runs;
+  try {
+    for (const std::string& dir : dirs) {
+      if (!std::filesystem::is_regular_file(dir + "/results.jsonl")) {
+        fmt::print(stderr, "scatterproof: {}/results.jsonl does not exist (not a report directory)\n", dir);
+        return exit_code::kUsage;
+      }
+      sources.push_back(std::make_unique<ResultsFileSource>(dir + "/results.jsonl"));
+      runs.push_back(
+          HtmlRun{dirs.size() > 1 ? dir : std::string(), sources.back().get(), read_run_record(dir + "/run.json")});
+    }
+    write_report_html_file(runs, out);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "scatterproof: {}\n", e.what());
+    return exit_code::kUsage;
+  }
+  fmt::print("{} run(s) in {}\n", dirs.size(), out);
+  return exit_code::kOk;
+}
+
 std::vector<std::string> split_commas(const std::vector<std::string>& items) {
   std::vector<std::string> out;
   for (const std::string& item : items) {
@@ -330,13 +537,17 @@ int run_cli(int argc, char** argv) {
   CLI::App app{"scatterproof — conformance tests for gather/scatter ops of PyTorch, MindSpore and PaddlePaddle"};
   app.footer(exit_code::kHelpText);
   app.require_subcommand(1);
+  app.set_version_flag("--version", tool_version_line(), "print the version and the git commit it was built from");
 
   RunOptions run_options;
   std::string run_report_dir = "reports-out";
-  std::vector<std::string> run_paths, run_backends{"reference"};
+  std::vector<std::string> run_paths, run_backends;
   CLI::App* run = app.add_subcommand("run", "run spec cases through the reference and backends, write reports");
-  run->add_option("--backend", run_backends, "backends to run, comma-separated (see `scatterproof backends`)")
-      ->capture_default_str()
+  run->footer(
+      "Without --backend nothing runs: run prints the backends usable here, the cases found in PATHS (default: "
+      "./specs, else the installed share/scatterproof/specs) and the exact command that runs them all.");
+  run->add_option("--backend", run_backends,
+                  "backends to run, comma-separated (see `scatterproof backends`); none: print what would run")
       ->allow_extra_args(false);
   run->add_option("--filter", run_options.filters, "case id glob, or tag:NAME; repeatable (any matches)")
       ->allow_extra_args(false);
@@ -376,7 +587,9 @@ int run_cli(int argc, char** argv) {
   run->add_option("--shard", shard,
                   "i/n: run the i-th of n slices of the cases (1-based; default from GTEST_SHARD_INDEX and "
                   "GTEST_TOTAL_SHARDS)");
-  run->add_option("paths", run_paths, "spec files or directories")->required();
+  run->add_option("paths", run_paths,
+                  "spec files or directories (without --backend: default ./specs, else the installed "
+                  "<prefix>/share/scatterproof/specs)");
 
   std::vector<std::string> list_paths, list_filters;
   CLI::App* list = app.add_subcommand("list", "list cases: id, op, source document");
@@ -393,7 +606,8 @@ int run_cli(int argc, char** argv) {
       app.add_subcommand("explain", "show the reference's reasoning for one case: checks, writes, allowed set");
   explain->add_option("case", explain_target, "a case id, or a spec file")->required();
   explain->add_option("--case", explain_case, "the case id when CASE is a file with several cases");
-  explain->add_option("paths", explain_paths, "where to look for the case id (default: specs)");
+  explain->add_option("paths", explain_paths,
+                      "where to look for the case id (default: ./specs, else the installed share/scatterproof/specs)");
 
   std::vector<std::string> ops_ids;
   CLI::App* ops = app.add_subcommand("ops", "the op table: every op's operands, arguments and output");
@@ -406,10 +620,13 @@ int run_cli(int argc, char** argv) {
   bool backend_names_only = false;
   backends->add_flag("--names", backend_names_only, "print only the names of backends usable on this machine");
 
-  std::string report_dir;
+  std::vector<std::string> report_dirs;
+  std::string report_html_out;
   CLI::App* report =
-      app.add_subcommand("report", "rebuild report.json, junit.xml and report.md from DIR/results.jsonl");
-  report->add_option("dir", report_dir, "a report directory")->required();
+      app.add_subcommand("report", "rebuild report.json, junit.xml, report.md and report.html from DIR/results.jsonl");
+  report->add_option("dir", report_dirs, "a report directory (with --html: one or more)")->required();
+  report->add_option("--html", report_html_out,
+                     "write only this HTML page, comparing the runs of every DIR (their backends and versions)");
   std::string report_xpass = "fail";
   report->add_option("--xpass", report_xpass, "fail (default) or warn, as for run")
       ->check(CLI::IsMember({"fail", "warn"}));
@@ -461,7 +678,9 @@ int run_cli(int argc, char** argv) {
       ->capture_default_str();
   mutants_cmd->add_option("--json", mutants_options.json_file, "also write the table as JSON");
   mutants_cmd->add_option("--seed", mutants_options.seed, "fuzzing seed");
-  mutants_cmd->add_option("--specs", mutants_options.spec_paths, "spec paths (default: the source tree's specs/)");
+  mutants_cmd->add_option(
+      "--specs", mutants_options.spec_paths,
+      "spec paths (default: the installed share/scatterproof/specs, else the source tree's specs/)");
   mutants_cmd->add_option("--only", mutants_options.only, "only these mutants")->delimiter(',');
 
   try {
@@ -473,9 +692,21 @@ int run_cli(int argc, char** argv) {
 
   if (*run) {
     run_options.backends = split_commas(run_backends);
-    if (run_options.backends.empty()) {
-      fmt::print(stderr, "scatterproof: --backend needs at least one name\n");
+    const bool plan = run->count("--backend") == 0;
+    if (!plan && run_options.backends.empty()) {
+      fmt::print(stderr,
+                 "scatterproof: --backend needs at least one name: `scatterproof backends --names` lists those "
+                 "usable here\n");
       return exit_code::kUsage;
+    }
+    const bool paths_given = !run_paths.empty();
+    if (!paths_given) {
+      if (!plan) {
+        fmt::print(stderr, "scatterproof: run: give the spec files or directories to run (e.g. {})\n",
+                   default_specs_dir());
+        return exit_code::kUsage;
+      }
+      run_paths = {default_specs_dir()};
     }
     for (const std::string& layout : split_commas(run_layouts)) {
       if (layout == "all") {
@@ -505,10 +736,13 @@ int run_cli(int argc, char** argv) {
     try {
       run_options.expectations = load_expectation_files(expectation_files);
     } catch (const SpecError& e) {
-      fmt::print(stderr, "scatterproof: {}\n", e.what());
+      fmt::print(stderr,
+                 "scatterproof: {}\n  fix the expectation file (format: README.md, \"CI gates\") or leave it out\n",
+                 e.what());
       return exit_code::kBadSpecInput;
     }
     if (!parse_shard(shard, &run_options)) return exit_code::kUsage;
+    if (plan) return command_run_plan(run_paths, paths_given, run_options, std::vector<std::string>(argv, argv + argc));
     return command_run(run_paths, run_options, run_report_dir);
   }
   if (*list) return command_list(list_paths, list_filters);
@@ -517,7 +751,14 @@ int run_cli(int argc, char** argv) {
   if (*ops) return command_ops(ops_ids);
   if (*schema) return command_schema();
   if (*backends) return command_backends(backend_names_only);
-  if (*report) return command_report(report_dir, report_xpass == "warn");
+  if (*report) {
+    if (!report_html_out.empty()) return command_report_html(report_html_out, report_dirs);
+    if (report_dirs.size() != 1) {
+      fmt::print(stderr, "scatterproof: report takes one report directory (several only with --html OUT)\n");
+      return exit_code::kUsage;
+    }
+    return command_report(report_dirs.front(), report_xpass == "warn");
+  }
   if (*update) return command_update_expectations(update_dir, update_out, update_reason);
   if (*bench) return run_bench(bench_options);
   if (*fuzz_cmd) return fuzz::fuzz_main(fuzz_options);
@@ -533,7 +774,10 @@ int main(int argc, char** argv) {
   try {
     return sp::run_cli(argc, argv);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "scatterproof: internal error: {}\n", e.what());
+    fmt::print(stderr,
+               "scatterproof: internal error: {}\n  this is a bug in scatterproof: please report it with the "
+               "command line and `scatterproof --version`\n",
+               e.what());
     return sp::exit_code::kInternalError;
   }
 }

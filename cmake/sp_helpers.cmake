@@ -23,11 +23,20 @@ function(sp_op_files target dir)
   target_include_directories(${target} PRIVATE ${generated_dir})
 endfunction()
 
+# SP_LIB_FUZZING_ENGINE: the OSS-Fuzz build contract (.clusterfuzzlite/build.sh).
+# When set, fuzz_NAME is compiled with CMAKE_CXX_FLAGS only (the base image's
+# $CXXFLAGS: sanitizer and coverage flags, which differ per build) and linked
+# with this value ($LIB_FUZZING_ENGINE: -fsanitize=fuzzer, or a fuzzing
+# engine's library), and the project adds no sanitizer flag of its own.
+set(SP_LIB_FUZZING_ENGINE "" CACHE STRING
+    "Link fuzz targets with this ($LIB_FUZZING_ENGINE); compile flags from CMAKE_CXX_FLAGS only")
+
 # sp_add_fuzz_target(NAME LIBS lib...)
 # A libFuzzer target: targets/NAME.cc (beside the calling CMakeLists.txt)
 # defines LLVMFuzzerTestOneInput. With SP_FUZZERS=ON (clang) it becomes the
 # libFuzzer binary fuzz_NAME, built with -fsanitize=fuzzer and SP_FUZZ_FLAGS
-# (the top level's ASan+UBSan flags). Every build also makes
+# (the top level's ASan+UBSan flags); with SP_LIB_FUZZING_ENGINE set, fuzz_NAME
+# is built as OSS-Fuzz builds it (see above). Every build also makes
 # fuzz_NAME_replay (the target plus targets/replay_main.cc) and, with
 # SP_BUILD_TESTS, the CTest test
 # fuzz_corpus_NAME that replays corpus/NAME and crashes/NAME, so a build
@@ -36,7 +45,17 @@ endfunction()
 function(sp_add_fuzz_target name)
   cmake_parse_arguments(arg "" "" "LIBS" ${ARGN})
   set(source ${CMAKE_CURRENT_SOURCE_DIR}/targets/${name}.cc)
-  if(SP_FUZZERS)
+  if(SP_LIB_FUZZING_ENGINE)
+    if(SP_FUZZERS OR SP_SANITIZE)
+      message(FATAL_ERROR "SP_LIB_FUZZING_ENGINE takes the sanitizer flags from CMAKE_CXX_FLAGS: "
+                          "configure with SP_FUZZERS=OFF and SP_SANITIZE=OFF")
+    endif()
+    separate_arguments(engine UNIX_COMMAND "${SP_LIB_FUZZING_ENGINE}")
+    add_executable(fuzz_${name} ${source})
+    # After the objects, as OSS-Fuzz links: $CXX $CXXFLAGS objects $LIB_FUZZING_ENGINE.
+    target_link_libraries(fuzz_${name} PRIVATE ${arg_LIBS} ${engine})
+    target_compile_options(fuzz_${name} PRIVATE ${SP_WARNINGS})
+  elseif(SP_FUZZERS)
     add_executable(fuzz_${name} ${source})
     target_link_libraries(fuzz_${name} PRIVATE ${arg_LIBS})
     target_compile_options(fuzz_${name} PRIVATE -fsanitize=fuzzer ${SP_FUZZ_FLAGS} ${SP_WARNINGS})

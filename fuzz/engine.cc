@@ -50,8 +50,11 @@ const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t) 
       case_id = repro_case(t, scope.backend_name).id;
       break;
     }
-  return find_expectation(scope.known, case_id, scope.backend_name, t.call.op, cited_clauses(t.expectation),
-                          scope.framework);
+  // The clauses the reference cites, and the one a NaN-bits failure broke
+  // (failure_clause: C-3, C-4), which no expectation cites.
+  std::string clauses = cited_clauses(t.expectation);
+  if (const std::string broken = failure_clause(t); !broken.empty()) clauses += (clauses.empty() ? "" : " ") + broken;
+  return find_expectation(scope.known, case_id, scope.backend_name, t.call.op, clauses, scope.framework);
 }
 
 Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices, const FuzzScope& scope) {
@@ -154,6 +157,22 @@ size_t loose_elements(const Expectation& e) {
 
 }  // namespace
 
+namespace {
+
+// A repro's strings must load again: the loader refuses any JSON string
+// longer than kMaxJsonStringChars (a backend's message or an outcome can be
+// longer). Cut at a UTF-8 character boundary, saying how much was left out.
+std::string fit_spec_string(std::string s) {
+  if (s.size() <= kMaxJsonStringChars) return s;
+  const size_t total = s.size();
+  size_t cut = kMaxJsonStringChars - 64;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  s.resize(cut);
+  return s + fmt::format(" ...({} of {} bytes left out)", total - cut, total);
+}
+
+}  // namespace
+
 Case repro_case(const Trial& trial, const std::string& backend_name) {
   Case c;
   c.file = "<fuzz>";
@@ -165,11 +184,11 @@ Case repro_case(const Trial& trial, const std::string& backend_name) {
   std::string example = "found by fuzzing backend " + backend_name + ": " + trial.verdict.detail;
   if (e.unspecified) {
     c.expect.kind = CaseExpect::Kind::Unspecified;
-    c.expect.text = e.unspecified_reason;
+    c.expect.text = fit_spec_string(e.unspecified_reason);
   } else if (e.expects_error()) {
     c.expect.kind = CaseExpect::Kind::Error;
     c.expect.error = e.errors.front();
-    c.expect.text = e.error_message;
+    c.expect.text = fit_spec_string(e.error_message);
   } else if (e.outputs && !e.outputs->empty()) {
     c.expect.kind = CaseExpect::Kind::Output;
     c.expect.outputs = {e.outputs->front().exact};
@@ -187,7 +206,7 @@ Case repro_case(const Trial& trial, const std::string& backend_name) {
           "representative, the reference's own visit order)",
           loose);
   }
-  c.source.example = example;
+  c.source.example = fit_spec_string(std::move(example));
   c.tags = {"fuzz", "regression"};
   c.id = "regression/fuzz-pending";
   const uint64_t h = fnv1a(case_to_json(c).dump());

@@ -35,7 +35,18 @@ std::string failure_class(const std::string& detail) {
   if (detail.rfind("output ", 0) == 0) {
     if (has(": dtype ")) return "dtype";
     if (has(": shape ")) return "shape";
-    if (has(": allowed ")) return "value";
+    if (const size_t a = detail.find(": allowed "); a != std::string::npos) {
+      // A NaN where a NaN (alone or in a set of writers' values) was due,
+      // with other bits.
+      const size_t b = detail.find(", actual ", a);
+      if (b != std::string::npos) {
+        const std::string allowed = detail.substr(a, b - a), actual = detail.substr(b + 9);
+        if (allowed.find("nan") != std::string::npos &&
+            (actual.rfind("nan (", 0) == 0 || actual.rfind("-nan (", 0) == 0))
+          return "nan_bits";
+      }
+      return "value";
+    }
   }
   return "other";
 }
@@ -55,6 +66,12 @@ std::string message_shape(const std::string& message) {
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
+}
+
+std::string failure_clause(const Trial& t) {
+  if (t.verdict.kind != Verdict::Kind::Fail || t.outcome.kind != Outcome::Kind::Outputs) return "";
+  if (failure_class(t.verdict.detail) != "nan_bits") return "";
+  return t.verdict.detail.find("; no writer") != std::string::npos ? "C-3" : "C-4";
 }
 
 Signature signature_of(const Trial& t) {
@@ -82,6 +99,7 @@ Signature signature_of(const Trial& t) {
       s.actual = t.verdict.kind == Verdict::Kind::Fail && s.expected == "outputs"
                      ? "outputs:" + failure_class(t.verdict.detail)
                      : "outputs";
+      if (s.clause.empty()) s.clause = failure_clause(t);
       break;
     case Outcome::Kind::Error:
       if (!t.outcome.error) {

@@ -13,7 +13,11 @@
 // "shape", "output_count", "input_modified", "self_modified_on_error",
 // "written_outside_view",
 // "self_not_updated", "out_not_written", "side_effect_while_unsupported",
-// "other").
+// "nan_bits" — a NaN came back as a NaN with other bits where the exact bits
+// were due —, "other"). A "nan_bits" finding has no expected error, so its
+// clause is the one the comparison itself broke (failure_clause): C-3 for an
+// element nothing writes, C-4 for a copied element; campaigns key known
+// deviations of that kind by it.
 //
 // A campaign (fuzz_campaign) keeps the first trial of each signature (its
 // bucket's repro) and counts the others; it stops when the time or case
@@ -53,6 +57,10 @@ Signature signature_of(const Trial& t);
 // The failure class of a fail verdict's detail where outputs were expected
 // and given (see the file comment).
 std::string failure_class(const std::string& detail);
+// The reference/SEMANTICS.md clause a failed output comparison broke where
+// its detail says which: "C-3" (an untouched element's NaN bits rewritten),
+// "C-4" (a copied NaN's bits not kept); else empty.
+std::string failure_clause(const Trial& t);
 // A message's first line with every number (a run of digits, with its minus
 // sign) replaced by '#' (at most
 // 160 characters): "dimension 0 to 9, but received 10" -> "dimension # to #,

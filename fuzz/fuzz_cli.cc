@@ -12,6 +12,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "backends/common/resource_paths.h"
 #include "backends/mutant/mutant.h"
 #include "fuzz/engine.h"
 #include "fuzz/findings.h"
@@ -208,8 +209,11 @@ int repro_main(const ReproOptions& options) {
 }
 
 int mutants_main(const MutantsOptions& options) {
+  // Default: the installed share/scatterproof/specs, else the source tree's.
+  const std::filesystem::path suite = resources::find("specs");
   const std::vector<std::string> paths =
-      options.spec_paths.empty() ? std::vector<std::string>{std::string(SP_SOURCE_DIR) + "/specs"} : options.spec_paths;
+      options.spec_paths.empty() ? std::vector<std::string>{suite.empty() ? std::string("specs") : suite.string()}
+                                 : options.spec_paths;
   const LoadedSpecs specs = load_specs(paths);
   std::cout << fmt::format("{} spec cases ({} spec errors) from {}\n", specs.cases.size(), specs.errors.size(),
                            fmt::join(paths, ", "));

@@ -86,23 +86,28 @@ struct Mismatch {
   uint64_t bits = 0;
 };
 
+// The one per-element check: is `bits` (of dtype `t`, at `idx`, row-major
+// `linear`) allowed by `expected`? With atol > 0 an element also passes
+// when it lies within atol of the reference's exact value.
+bool element_allowed(const ExpectedTensor& expected, DType t, const Shape& idx, int64_t linear, uint64_t bits,
+                     double atol) {
+  if (expected.allows(linear, bits)) return true;
+  if (atol <= 0) return false;
+  const double got = value_from_bits(t, bits).as_double();
+  const double want = value_from_bits(t, expected.exact.bits_at(idx)).as_double();
+  return std::isfinite(got) && std::isfinite(want) && std::fabs(got - want) <= atol;
+}
+
 // The first element of `actual` (row-major logical order) that `expected`
 // does not allow. With atol > 0 an element also passes when it lies within
 // atol of the reference's exact value (documents print rounded values).
 std::optional<Mismatch> first_disallowed(const ExpectedTensor& expected, const Tensor& actual, double atol) {
   if (actual.numel() <= 0) return std::nullopt;
-  const DType t = actual.dtype();
   Shape idx(actual.shape().size(), 0);
   int64_t linear = 0;
   do {
     const uint64_t bits = actual.bits_at(idx);
-    bool ok = expected.allows(linear, bits);
-    if (!ok && atol > 0) {
-      const double got = value_from_bits(t, bits).as_double();
-      const double want = value_from_bits(t, expected.exact.bits_at(idx)).as_double();
-      ok = std::isfinite(got) && std::isfinite(want) && std::fabs(got - want) <= atol;
-    }
-    if (!ok) return Mismatch{idx, linear, bits};
+    if (!element_allowed(expected, actual.dtype(), idx, linear, bits, atol)) return Mismatch{idx, linear, bits};
     ++linear;
   } while (next_index(idx, actual.shape()));
   return std::nullopt;
@@ -195,6 +200,39 @@ std::string render_tensor_values(const Tensor& t, int64_t max_elements) {
     s.append(closes, ']');
   } while (next_index(idx, t.shape()));
   return s;
+}
+
+std::optional<OutputPicture> output_picture(const ExpectedTensor& expected, const Tensor& actual) {
+  if (actual.dtype() != expected.exact.dtype() || actual.shape() != expected.exact.shape() || actual.numel() <= 0)
+    return std::nullopt;
+  OutputPicture p;
+  p.output = expected.name;
+  p.dtype = std::string(dtype_name(actual.dtype()));
+  p.shape.assign(actual.shape().begin(), actual.shape().end());
+  p.numel = actual.numel();
+  Shape idx(actual.shape().size(), 0);
+  int64_t linear = 0;
+  do {
+    const uint64_t bits = actual.bits_at(idx);
+    p.actual.push_back(format_value(actual.dtype(), bits));
+    if (!element_allowed(expected, actual.dtype(), idx, linear, bits, 0.0)) {
+      p.bad.push_back(linear);
+      if (p.allowed.size() < OutputPicture::kMaxAllowedTexts) p.allowed.push_back(expected.describe_allowed(linear));
+    }
+    ++linear;
+  } while (linear < OutputPicture::kMaxPictureElements && next_index(idx, actual.shape()));
+  p.bad_total = static_cast<int64_t>(p.bad.size());
+  if (p.bad.empty()) return std::nullopt;
+  return p;
+}
+
+std::optional<OutputPicture> output_picture(const Expectation& exp, const Outcome& out) {
+  if (out.kind != Outcome::Kind::Outputs || exp.unspecified || !exp.outputs ||
+      exp.outputs->size() != out.outputs.size())
+    return std::nullopt;
+  for (size_t i = 0; i < out.outputs.size(); ++i)
+    if (std::optional<OutputPicture> p = output_picture((*exp.outputs)[i], out.outputs[i])) return p;
+  return std::nullopt;
 }
 
 bool promises_no_write_on_error(const Expectation& exp) {

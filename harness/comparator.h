@@ -7,6 +7,7 @@
 
 #include "backends/backend.h"
 #include "harness/case.h"
+#include "harness/result_record.h"
 #include "harness/verdict.h"
 #include "reference/expectation.h"
 #include "reference/op_call.h"
@@ -61,6 +62,15 @@ std::optional<std::string> storage_guard_violation(const OpCall& before, const O
 // "document" check). Also checks that an erratum's claimed output really is
 // rejected by the reference (else: error "erratum is not an erratum").
 Verdict check_reference_against_document(const Case& c, const Expectation& exp);
+
+// A produced output element by element against the reference's allowed set
+// (the comparator's own per-element check), for the HTML report's picture:
+// the first kMaxPictureElements elements, each value as text, which are
+// outside the allowed set and what is allowed there. nullopt when dtype or
+// shape differ, the output is empty, or every shown element is allowed.
+std::optional<OutputPicture> output_picture(const ExpectedTensor& expected, const Tensor& actual);
+// The picture of the first of `out`'s outputs with a disallowed element.
+std::optional<OutputPicture> output_picture(const Expectation& exp, const Outcome& out);
 
 // A small tensor rendered as nested lists of its values ("[[0, 0], [1, 2]]");
 // elided after `max_elements`.

@@ -123,9 +123,10 @@ std::optional<OpCall> relayout(const OpCall& call, const std::string& layout) {
     // with another operand (out= over an input), keeps its layout: a
     // re-layout would turn it into a different call.
     if (t.has_internal_overlap()) continue;
-    const bool shares_storage = std::any_of(call.tensors.begin(), call.tensors.end(), [&](const auto& other) {
-      return other.first != name && other.second.storage() && other.second.storage() == t.storage();
-    });
+    const bool shares_storage =
+        std::any_of(call.tensors.begin(), call.tensors.end(), [&, &name = name, &t = t](const auto& other) {
+          return other.first != name && other.second.storage() && other.second.storage() == t.storage();
+        });
     if (shares_storage) continue;
     std::optional<Tensor> moved;
     if (layout == "transposed")

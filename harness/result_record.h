@@ -7,6 +7,7 @@
 // own.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,23 @@
 #include "harness/verdict.h"
 
 namespace sp {
+
+// A failing output, element by element (harness/comparator.h,
+// output_picture): what the backend produced and which elements the
+// reference's allowed set rejects. For the HTML report's picture; bounded
+// (kMaxPictureElements of the output's row-major elements).
+struct OutputPicture {
+  static constexpr int64_t kMaxPictureElements = 1024;
+  static constexpr size_t kMaxAllowedTexts = 256;
+  std::string output;  // the output's name ("self", "out")
+  std::string dtype;
+  std::vector<int64_t> shape;
+  int64_t numel = 0;                 // the output's elements; actual holds the first min(numel, kMax...)
+  std::vector<std::string> actual;   // row-major values, as text
+  std::vector<int64_t> bad;          // row-major indices (< actual.size()) outside the allowed set
+  std::vector<std::string> allowed;  // what the reference allows at bad[i], for the first kMaxAllowedTexts
+  int64_t bad_total = 0;             // outside the allowed set among actual's elements
+};
 
 struct ResultRecord {
   std::string case_id;
@@ -54,11 +72,34 @@ struct ResultRecord {
   std::vector<std::string> tags;
   double duration_ms = 0.0;
   std::string repro;  // a command line that reruns just this result
+  // A fail on a produced output: the output, element by element (optional
+  // in results.jsonl: "picture").
+  std::optional<OutputPicture> picture;
+  // A result that did not pass: the reference's explanation of the call
+  // (the lines `scatterproof explain` prints: checks, writes, result),
+  // bounded by explanation_lines() (optional in results.jsonl: "explanation").
+  std::vector<std::string> explanation;
 };
+
+// The reference's explanation of `call` for a result that did not pass:
+// explain's lines, at most kMaxExplanationLines of at most
+// kMaxExplanationLineChars each, then a line saying how many were left out
+// and the command that prints them all. A call of more than
+// kMaxExplainedElements elements (every tensor) is not traced (a trace holds
+// every write): one line names the command instead.
+inline constexpr size_t kMaxExplanationLines = 60;
+inline constexpr size_t kMaxExplanationLineChars = 200;
+inline constexpr int64_t kMaxExplainedElements = 1 << 16;
+std::vector<std::string> explanation_lines(const OpCall& call, const std::string& explain_command);
 
 // `scatterproof run --backend B --filter 'ID' FILE`, shell-quoted.
 std::string repro_command(const std::string& backend, const std::string& case_id, const std::string& file);
 std::string shell_quote(const std::string& s);
+// The detail of a not_applicable result for an op `backend` does not
+// implement at all (the op is the record's own field): "backend numpy does
+// not implement this op; nothing was run". One text per backend, so the
+// reports group these results by (backend, reason).
+std::string not_implemented_detail(const std::string& backend);
 
 // Where a run's records go. The runner calls open() once, after the run's
 // backends exist and before the first record (so a run that cannot start

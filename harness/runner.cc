@@ -289,6 +289,20 @@ class CaseRunner {
       OpCall call = c.call;
       call.framework_version = version_for(c.call, *backend);
       r.rules_version = rules_version_label(call);
+      // An op the backend does not implement at all (not in its op list: a
+      // process backend's hello does not name it) is not applicable: nothing
+      // runs, and it is no finding. "unsupported" stays for a call the
+      // backend implements but declines (a dtype, a kernel it lacks). A call
+      // with a signature problem is left to run_backend, which answers it.
+      if (!backend->implements(call.op) && !check_signature(call)) {
+        r.verdict = Verdict::Kind::NotApplicable;
+        r.detail = not_implemented_detail(backend->name());
+        r.backend_version = backend->version();
+        r.framework = backend->framework();
+        r.duration_ms = ms_since(start);
+        emit(r);
+        continue;
+      }
       const Expectation* answer = exp;
       std::string why_not;
       if (call.framework_version != c.call.framework_version) {
@@ -333,6 +347,12 @@ class CaseRunner {
         r.outcome = outcome_summary(j.outcome);
         r.verdict = j.verdict.kind;
         r.detail = std::move(j.verdict.detail);
+        // A wrong output, element by element, for the HTML report's picture.
+        if (r.verdict == Verdict::Kind::Fail) r.picture = output_picture(*answer, j.outcome);
+        // What the reference did with the call, for the reports (bounded).
+        if (verdict_is_unexpected(r.verdict))
+          r.explanation = explanation_lines(
+              call, fmt::format("scatterproof explain {} {}", shell_quote(r.case_id), shell_quote(r.file)));
       }
       r.duration_ms = ms_since(start);
       emit(r);
@@ -425,7 +445,10 @@ RunSummary run_fed(const std::function<void(const CaseFn&, const ErrorFn&)>& pro
           queue.pop_front();
           changed.notify_all();
         }
-        if (!runner.stopping()) runner.run_case(*next, backends);
+        if (!runner.stopping()) {
+          runner.run_case(*next, backends);
+          if (options.on_case_done) options.on_case_done();
+        }
       }
     } catch (...) {
       fail(std::current_exception());
@@ -443,6 +466,7 @@ RunSummary run_fed(const std::function<void(const CaseFn&, const ErrorFn&)>& pro
     if (workers == 1) {
       if (!failure) try {
           runner.run_case(c, backend_sets.front());
+          if (options.on_case_done) options.on_case_done();
         } catch (...) {
           failure = std::current_exception();
         }

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -66,6 +67,10 @@ struct RunOptions {
   // has, closes the sink (reports rebuilt), destroys the backends (their
   // processes killed) and returns with exit_code::interrupted(signal).
   const std::atomic<int>* stop = nullptr;
+  // Called once per selected case when it has finished (all its backends
+  // and layouts), from the thread that ran it: the CLI's progress line.
+  // Several threads may call it at once.
+  std::function<void()> on_case_done;
 };
 
 struct RunSummary {

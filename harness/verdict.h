@@ -15,9 +15,13 @@
 //               gap in the classifier, never a pass — not even where the
 //               reference leaves the call unspecified — and distinct from
 //               "raised nothing" (that is a fail where an error is expected)
-//   not_applicable the case does not apply to the framework version this
+//   not_applicable the backend does not implement the op at all (it is not
+//               in its op list; a process backend's hello does not name it),
+//               or the case does not apply to the framework version this
 //               backend answers for (the case's "versions" range, FORMAT.md):
-//               nothing was run; not a finding and not "unsupported"
+//               nothing was run; not a finding and not "unsupported" (which
+//               is a call of an op the backend implements, declined for a
+//               reason). The reports show it as "n/a", grouped by reason.
 #pragma once
 
 #include <optional>

@@ -76,14 +76,30 @@ struct Product {
   bool overflows = false;
 };
 
+// The sign of (alpha * s, exactly) - d, for d = alpha * s rounded to a
+// double. fma(alpha, s, -d) is that difference only where it is
+// representable: where the product is subnormal (or underflows to zero) the
+// difference is below the smallest subnormal and the fma rounds it to 0, so
+// 1.5 * 5e-324 (rounded: 1e-323) would pass for exact. Here the significands
+// are multiplied apart from the exponents, where nothing underflows.
+int product_error_sign(double alpha, double s, double d) {
+  int ea = 0, es = 0;
+  const double ma = std::frexp(alpha, &ea), ms = std::frexp(s, &es);  // |m| in [0.5, 1) or 0
+  const double pm = ma * ms;
+  const double em = std::fma(ma, ms, -pm);      // exact: pm + em = ma * ms
+  const double ds = std::ldexp(d, -(ea + es));  // exact: d's significand on pm's scale
+  const double diff = (pm - ds) + em;           // pm - ds exact (Sterbenz, or ds = 0)
+  return (diff > 0) - (diff < 0);
+}
+
 Product float_product(DType t, double alpha, double s) {
   Product p;
-  const double d = alpha * s;  // exact for the dtypes below float64
+  const double d = alpha * s;  // the product rounded to a double (alpha may have 53 bits)
   p.rounded = value_from_bits(t, bits_from_value(t, Value::of_float(d))).f;
   p.overflows = std::isinf(p.rounded) && std::isfinite(alpha) && std::isfinite(s);
   p.lo = p.hi = d;
-  if (t == DType::Float64 && std::isfinite(d)) {
-    const double err = std::fma(alpha, s, -d);  // exact product - d
+  if (std::isfinite(d)) {
+    const int err = product_error_sign(alpha, s, d);  // sign of the exact product - d
     if (err > 0) p.hi = std::nextafter(d, INFINITY);
     if (err < 0) p.lo = std::nextafter(d, -INFINITY);
   }
@@ -245,9 +261,10 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
       bool differ = false;
       for (size_t k = 0; k < lo.size(); ++k) differ |= lo[k] != hi[k];
       if (!differ) continue;
+      const int64_t flat = linear;  // clang < 16 cannot capture a structured binding in a lambda
       const Shape pos = [&] {
         Shape p(self_logical.size(), 0);
-        int64_t rest = linear;
+        int64_t rest = flat;
         for (size_t d = p.size(); d-- > 0;) {
           p[d] = rest % self_logical[d];
           rest /= self_logical[d];

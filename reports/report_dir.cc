@@ -22,7 +22,8 @@ std::optional<ReportDirLock> ReportDirLock::acquire(const std::string& dir, std:
   const std::string path = dir + "/.scatterproof.lock";
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) {
-    *why = fmt::format("{}: cannot create the report directory's lock: {}", path, std::strerror(errno));
+    *why = fmt::format("{}: cannot create the report directory's lock: {}; choose another --report-dir", path,
+                       std::strerror(errno));
     return std::nullopt;
   }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -52,9 +53,10 @@ namespace {
 // empty. An existing file is opened for appending, so nothing is lost.
 std::string unwritable(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return fmt::format("{} is a directory, not a file", path);
+  if (std::filesystem::is_directory(path, ec))
+    return fmt::format("{} is a directory, not a file; remove it or choose another --report-dir", path);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) return fmt::format("{}: cannot write: {}", path, std::strerror(errno));
+  if (fd < 0) return fmt::format("{}: cannot write: {}; choose another --report-dir", path, std::strerror(errno));
   ::close(fd);
   return {};
 }
@@ -64,17 +66,20 @@ std::string unwritable(const std::string& path) {
 std::string ReportDirSink::open() {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
-  if (ec) return fmt::format("{}: cannot create report directory: {}", dir_, ec.message());
-  if (!std::filesystem::is_directory(dir_, ec)) return fmt::format("{}: not a directory", dir_);
+  if (ec) return fmt::format("{}: cannot create report directory: {}; choose another --report-dir", dir_, ec.message());
+  if (!std::filesystem::is_directory(dir_, ec))
+    return fmt::format("{}: not a directory; choose another --report-dir", dir_);
   std::string why;
   lock_ = ReportDirLock::acquire(dir_, &why);
   if (!lock_) return why;
-  for (const char* name : {"results.jsonl", "report.json", "junit.xml", "report.md"})
+  for (const char* name : {"results.jsonl", "run.json", "report.json", "junit.xml", "report.md", "report-full.md"})
     if (std::string problem = unwritable(dir_ + "/" + name); !problem.empty()) {
       lock_.reset();
       return problem;
     }
   try {
+    // Which scatterproof, from which commit, on which machine (result_stream.h).
+    write_run_record(dir_ + "/run.json", run_record_json());
     stream_.emplace(dir_ + "/results.jsonl");
   } catch (const std::exception& e) {
     lock_.reset();

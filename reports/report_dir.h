@@ -10,8 +10,8 @@
 //            DIR/results.jsonl (truncating an old one)
 //   write()  appends the record to results.jsonl and flushes it, so a
 //            killed run keeps every result it finished
-//   close()  rebuilds report.json, junit.xml and report.md from
-//            results.jsonl alone (as `scatterproof report DIR` does),
+//   close()  rebuilds report.json, junit.xml, report.md and report-full.md
+//            from results.jsonl alone (as `scatterproof report DIR` does),
 //            streaming it (ResultsFileSource), then drops the lock
 //
 // Thread-safety: the runner calls it serialized; one run per instance.

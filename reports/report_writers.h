@@ -5,8 +5,16 @@
 //   junit.xml    one <testsuite> per column, one <testcase> per result
 //                (classname = op, name = case id); fail/xpass -> <failure>,
 //                crash/timeout/error -> <error>, unsupported/xfail -> <skipped>
-//   report.md    op x column matrix of verdict counts, every non-pass with
-//                its repro command, the document errata found, the sources
+//   report.md    the summary a person reads in a minute, under 100 KB (a
+//                GitHub job summary): backends and versions, the op x
+//                column matrix of verdict counts (not_applicable as "n/a"),
+//                the failures with their repro commands (a bounded share of
+//                each op x column group, then how many more), unclassified
+//                errors, expected failures, document errata, unsupported and
+//                n/a results grouped by (backend, reason) with counts, the
+//                sources
+//   report-full.md  every result that did not pass, one by one with its
+//                repro, column by column; n/a results grouped by reason
 //
 // A "column" is a backend, with the reference's document check shown as
 // its own column "reference (document)".
@@ -73,8 +81,11 @@ std::string format_counts(const std::map<Verdict::Kind, size_t>& counts);
 std::string report_json(const std::vector<ResultRecord>& records);
 std::string junit_xml(const std::vector<ResultRecord>& records);
 std::string report_markdown(const std::vector<ResultRecord>& records);
+std::string report_full_markdown(const std::vector<ResultRecord>& records);
 
-// Writes report.json, junit.xml and report.md into `dir` (which must exist);
+// Writes report.json, junit.xml, report.md, report-full.md and report.html
+// (report_html.h) into `dir`
+// (which must exist);
 // throws std::runtime_error naming the file on failure. Each file is
 // written to a temporary name and renamed, so a reader never sees half a
 // report.

@@ -1,11 +1,19 @@
 #include "reports/result_stream.h"
 
 #include <fmt/format.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <stdexcept>
+#include <thread>
+
+#include "harness/build_info.h"
 
 namespace sp {
 
@@ -38,6 +46,11 @@ nlohmann::json record_to_json(const ResultRecord& r) {
   if (r.erratum)
     j["erratum"] = {
         {"document", r.erratum->document}, {"claim", r.erratum->claim}, {"reference_says", r.erratum->reference_says}};
+  if (r.picture)
+    j["picture"] = {{"output", r.picture->output},   {"dtype", r.picture->dtype},        {"shape", r.picture->shape},
+                    {"numel", r.picture->numel},     {"actual", r.picture->actual},      {"bad", r.picture->bad},
+                    {"allowed", r.picture->allowed}, {"bad_total", r.picture->bad_total}};
+  if (!r.explanation.empty()) j["explanation"] = r.explanation;
   return j;
 }
 
@@ -53,6 +66,31 @@ std::string string_field(const json& j, const char* key) {
 std::string optional_string(const json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The optional "picture" of a failing record; bounded as written
+// (OutputPicture), a malformed one is dropped, not an error.
+std::optional<OutputPicture> picture_from_json(const json& p) {
+  try {
+    OutputPicture pic;
+    pic.output = optional_string(p, "output");
+    pic.dtype = optional_string(p, "dtype");
+    pic.shape = p.at("shape").get<std::vector<int64_t>>();
+    pic.numel = p.at("numel").get<int64_t>();
+    pic.actual = p.at("actual").get<std::vector<std::string>>();
+    pic.bad = p.at("bad").get<std::vector<int64_t>>();
+    if (auto a = p.find("allowed"); a != p.end()) pic.allowed = a->get<std::vector<std::string>>();
+    if (auto b = p.find("bad_total"); b != p.end()) pic.bad_total = b->get<int64_t>();
+    const auto shown = static_cast<int64_t>(pic.actual.size());
+    if (shown > OutputPicture::kMaxPictureElements || pic.bad.size() > pic.actual.size() ||
+        pic.allowed.size() > pic.bad.size())
+      return std::nullopt;
+    for (int64_t b : pic.bad)
+      if (b < 0 || b >= shown) return std::nullopt;
+    return pic;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -91,6 +129,11 @@ ResultRecord record_from_json(const nlohmann::json& j) {
       if (tag.is_string()) r.tags.push_back(tag.get<std::string>());
   if (auto d = j.find("duration_ms"); d != j.end() && d->is_number()) r.duration_ms = d->get<double>();
   r.repro = optional_string(j, "repro");
+  if (auto p = j.find("picture"); p != j.end() && p->is_object()) r.picture = picture_from_json(*p);
+  if (auto e = j.find("explanation"); e != j.end() && e->is_array())
+    for (const json& line : *e)
+      if (line.is_string() && r.explanation.size() <= kMaxExplanationLines)
+        r.explanation.push_back(line.get<std::string>());
   return r;
 }
 
@@ -109,6 +152,64 @@ void ResultStream::write(const ResultRecord& r) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
     throw std::runtime_error(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
+}
+
+namespace {
+
+// PRETTY_NAME of /etc/os-release, or empty.
+std::string distribution() {
+  std::ifstream in("/etc/os-release");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.starts_with("PRETTY_NAME=")) continue;
+    std::string v = line.substr(12);
+    if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
+      v = v.substr(1, v.size() - 2);
+    return v;
+  }
+  return {};
+}
+
+}  // namespace
+
+nlohmann::json run_record_json() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+  struct utsname u = {};
+  const std::string os = ::uname(&u) == 0 ? fmt::format("{} {} {}", u.sysname, u.release, u.machine) : "";
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc = {};
+  gmtime_r(&now, &utc);
+  char started[32] = {};
+  std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return json{{"format", "scatterproof-run/1"},
+              {"tool_version", tool_version()},
+              {"commit", tool_commit()},
+              {"started_at", started},
+              {"machine",
+               {{"hostname", host},
+                {"os", os},
+                {"distribution", distribution()},
+                {"cpu_count", std::thread::hardware_concurrency()}}}};
+}
+
+void write_run_record(const std::string& path, const nlohmann::json& record) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << record.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    if (!out.flush()) throw std::runtime_error(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+}
+
+std::optional<nlohmann::json> read_run_record(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  return j;
 }
 
 void for_each_result_at(const std::string& path, const std::function<void(const ResultRecord&, uint64_t)>& fn) {

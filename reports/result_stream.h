@@ -42,6 +42,22 @@ class ResultStream {
   std::string path_;
 };
 
+// The run record, DIR/run.json beside results.jsonl (written when a run
+// opens its report directory; `scatterproof report DIR` leaves it as it is):
+//   {"format": "scatterproof-run/1", "tool_version": "0.1.0",
+//    "commit": "f5a7ff6-dirty" | "unknown commit", "started_at": "2026-11-26T04:55:30Z",
+//    "machine": {"hostname": ..., "os": "Linux 6.1.0-28-amd64 x86_64",
+//                "distribution": "Debian GNU/Linux 12 (bookworm)", "cpu_count": 16}}
+// tool_version and commit are harness/build_info.h's; the backends'
+// framework versions are in each result (backend_version, framework).
+nlohmann::json run_record_json();
+// Written under a temporary name and renamed into place; throws
+// std::runtime_error naming the path when it cannot.
+void write_run_record(const std::string& path, const nlohmann::json& record);
+// The record at `path`, or nullopt when it is missing or not a JSON object
+// (a report directory from an older scatterproof).
+std::optional<nlohmann::json> read_run_record(const std::string& path);
+
 // Reads results.jsonl a record at a time, with each record's byte offset;
 // throws std::runtime_error "PATH:LINE: problem". A truncated last line (a
 // run killed mid-write) is skipped.

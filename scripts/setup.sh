@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ ccache
           nlohmann-json3-dev libvalijson-dev libcli11-dev libfmt-dev
           libgtest-dev librapidcheck-dev libtorch-dev clang clang-format libclang-rt-dev
+          zip unzip  # the emulated OSS-Fuzz build (scripts/check-oss-fuzz-build)
+          chromium  # the headless-browser test of report.html (tests/html_report_check.py)
           python3-venv python3-torch)  # the venv's base interpreter and PyTorch-through-Python
 missing=()
 for p in "${packages[@]}"; do

@@ -35,6 +35,17 @@ std::vector<const OpSpec*> ops_of(std::initializer_list<const char*> ids) {
   return ops;
 }
 
+// A campaign of exactly `max_cases` cases (no findings limit; the time
+// budget only guards against a hang).
+CampaignLimits cases_only(uint64_t seed, uint64_t max_cases) {
+  CampaignLimits limits;
+  limits.seed = seed;
+  limits.max_cases = max_cases;
+  limits.max_findings = 0;
+  limits.duration = std::chrono::milliseconds(60000);
+  return limits;
+}
+
 std::string fresh_dir(const std::string& name) {
   const std::filesystem::path p =
       std::filesystem::temp_directory_path() / ("sp-fuzz-campaign-" + name + "-" + std::to_string(::getpid()));
@@ -69,11 +80,7 @@ TEST(FuzzCampaign, GoesOnAfterTheFirstFindingAndBucketsBySignature) {
   ASSERT_TRUE(b);
   FuzzScope scope;
   scope.ops = ops_of({"torch.gather", "torch.scatter_add", "torch.index_select"});
-  CampaignLimits limits;
-  limits.seed = 3;
-  limits.max_cases = 1500;
-  limits.max_findings = 0;
-  limits.duration = std::chrono::milliseconds(60000);
+  CampaignLimits limits = cases_only(3, 1500);
   const CampaignResult r = fuzz_campaign(*b, limits, scope);
   EXPECT_EQ(r.stats.cases, 1500u) << "the campaign stopped early";
   ASSERT_GE(r.buckets.size(), 2u);
@@ -102,11 +109,7 @@ TEST(FuzzCampaign, AnUnclassifiedErrorIsOneBucketNotTheEnd) {
   UnclassifiedIndexSelect b;
   FuzzScope scope;
   scope.ops = ops_of({"torch.gather", "torch.index_select"});
-  CampaignLimits limits;
-  limits.seed = 5;
-  limits.max_cases = 800;
-  limits.max_findings = 0;
-  limits.duration = std::chrono::milliseconds(60000);
+  CampaignLimits limits = cases_only(5, 800);
   const CampaignResult r = fuzz_campaign(b, limits, scope);
   EXPECT_EQ(r.stats.cases, 800u);
   ASSERT_FALSE(r.buckets.empty());
@@ -133,11 +136,7 @@ TEST(FuzzCampaign, ShrinkingKeepsTheSignature) {
   ASSERT_TRUE(b);
   FuzzScope scope;
   scope.ops = ops_of({"torch.gather", "torch.scatter_add", "torch.index_select"});
-  CampaignLimits limits;
-  limits.seed = 3;
-  limits.max_cases = 1500;
-  limits.max_findings = 0;
-  limits.duration = std::chrono::milliseconds(60000);
+  CampaignLimits limits = cases_only(3, 1500);
   const CampaignResult r = fuzz_campaign(*b, limits, scope);
   size_t not_first_op = 0;
   ShrinkLimits shrink_limits;
@@ -157,11 +156,7 @@ TEST(FuzzCampaign, KnownDeviationsAreCountedNotFindings) {
   FuzzScope scope;
   scope.ops = ops_of({"torch.index_select"});
   scope.backend_name = "mutant:index-select-clamps-index";
-  CampaignLimits limits;
-  limits.seed = 11;
-  limits.max_cases = 1500;
-  limits.max_findings = 0;
-  limits.duration = std::chrono::milliseconds(60000);
+  CampaignLimits limits = cases_only(11, 1500);
   const CampaignResult unscoped = fuzz_campaign(*clamps, limits, scope);
   ASSERT_FALSE(unscoped.buckets.empty());
   EXPECT_EQ(unscoped.stats.known, 0u);
@@ -198,6 +193,38 @@ TEST(FuzzCampaign, KnownDeviationsAreCountedNotFindings) {
   const CampaignResult other = fuzz_campaign(*clamps, limits, scope);
   EXPECT_EQ(other.buckets.size(), unscoped.buckets.size());
   EXPECT_EQ(other.stats.known, 0u);
+}
+
+TEST(FuzzCampaign, NanBitsFindingsCiteTheClauseTheyBreak) {
+  // A backend that hands back NaNs with other bits: its findings are their
+  // own failure class and cite C-3 (an untouched element) or C-4 (a copy),
+  // so a campaign can list that deviation by clause.
+  auto canon = backend_named("mutant:canonicalize-bits");
+  ASSERT_TRUE(canon);
+  FuzzScope scope;
+  scope.ops = ops_of({"torch.gather", "torch.scatter", "torch.scatter_add"});
+  scope.backend_name = "mutant:canonicalize-bits";
+  CampaignLimits limits = cases_only(17, 3000);
+  const CampaignResult r = fuzz_campaign(*canon, limits, scope);
+  std::set<std::string> nan_clauses;
+  for (const Bucket& b : r.buckets)
+    if (b.signature.actual == "outputs:nan_bits") {
+      EXPECT_EQ(b.signature.expected, "outputs");
+      nan_clauses.insert(b.signature.clause);
+      EXPECT_EQ(failure_clause(b.first), b.signature.clause);
+    }
+  EXPECT_EQ(nan_clauses, (std::set<std::string>{"C-3", "C-4"}));
+
+  ExpectationEntry by_clause;
+  by_clause.backend_pattern = "mutant:*";
+  by_clause.clause_pattern = "C-[34]";
+  by_clause.op_pattern = "torch.*";
+  by_clause.reason = "rewrites NaN bits";
+  by_clause.file = "clause.json";
+  scope.known = {by_clause};
+  const CampaignResult known = fuzz_campaign(*canon, limits, scope);
+  EXPECT_GT(known.stats.known, 0u);
+  for (const Bucket& b : known.buckets) EXPECT_NE(b.signature.actual, "outputs:nan_bits") << b.signature.key();
 }
 
 // Splits a command line the way sh does, by running it through sh -c.

@@ -466,5 +466,26 @@ TEST(FuzzEngine, ReproCaseIsAValidSpecFile) {
   EXPECT_EQ(loaded[0].expect.kind, CaseExpect::Kind::Output);
 }
 
+TEST(FuzzEngine, ReproOfALongMessageStillLoads) {
+  // A backend's message (a crash's stderr tail, a framework's traceback)
+  // can exceed the loader's string limit: the repro keeps what fits, cut
+  // at a character boundary, and says how much was left out.
+  auto off_by_one = mutant("bound-off-by-one");
+  ASSERT_TRUE(off_by_one);
+  Trial t = replay_trial(*off_by_one, {});
+  std::string detail;
+  while (detail.size() < 3 * kMaxJsonStringChars) detail += "traceback line \xe2\x86\x92 \u2192 ";
+  t.verdict.detail = detail;
+  t.expectation.unspecified = true;
+  t.expectation.unspecified_reason = detail;
+  const Case c = repro_case(t, "mutant:bound-off-by-one");
+  EXPECT_LE(c.source.example.size(), kMaxJsonStringChars);
+  EXPECT_NE(c.source.example.find("bytes left out)"), std::string::npos) << c.source.example.substr(0, 80);
+  EXPECT_LE(c.expect.text.size(), kMaxJsonStringChars);
+  const std::vector<Case> loaded = load_spec_text(spec_file_json({c}, "test").dump(), "repro.json");
+  ASSERT_EQ(loaded.size(), 1u);
+  EXPECT_EQ(loaded[0].expect.kind, CaseExpect::Kind::Unspecified);
+}
+
 }  // namespace
 }  // namespace sp::fuzz

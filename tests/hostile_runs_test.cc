@@ -168,6 +168,7 @@ TEST(HostileReports, ReportsFromResultsJsonlEqualReportsFromMemory) {
   EXPECT_EQ(read("report.json"), report_json(records));
   EXPECT_EQ(read("junit.xml"), junit_xml(records));
   EXPECT_EQ(read("report.md"), report_markdown(records));
+  EXPECT_EQ(read("report-full.md"), report_full_markdown(records));
   const json j = json::parse(read("report.json"));
   ASSERT_EQ(j["results"].size(), 6u);
   // Grouped by column, in run order within one.
@@ -205,7 +206,7 @@ TEST(HostileReportDir, OneRunAtATimePerDirectory) {
 }
 
 TEST(HostileReportDir, ReportPathsThatCannotBeFilesAreNamed) {
-  for (const char* name : {"results.jsonl", "report.json", "junit.xml", "report.md"}) {
+  for (const char* name : {"results.jsonl", "report.json", "junit.xml", "report.md", "report-full.md"}) {
     const auto dir = fresh_dir(std::string("dir-") + name);
     std::filesystem::create_directories(dir / name);
     ReportDirSink sink(dir.string());

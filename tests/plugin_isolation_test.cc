@@ -282,6 +282,67 @@ TEST(ExamplePlugin, GatherOutputTakesTheShapeTheOpTableNames) {
   EXPECT_VERDICT(run_and_judge(*backend, call), Verdict::Kind::Pass);
 }
 
+// A float32 view of `storage` (T-OUT3's cases are views of one storage).
+Tensor view_of(const Tensor& storage, const Shape& shape, const Shape& strides, int64_t offset) {
+  return Tensor::view(DType::Float32, shape, strides, offset, storage.storage());
+}
+
+// op (torch.gather or torch.index_select, dim 0) of a 1-D input into a
+// caller's out, index reversing: out[i] = input[n - 1 - i].
+OpCall with_out(const std::string& op, const Tensor& input, const Tensor& out) {
+  OpCall call;
+  call.op = op;
+  call.set_arg("dim", Arg::of_int(0));
+  call.tensors["input"] = input;
+  call.tensors["out"] = out;
+  Tensor index = Tensor::zeros(DType::Int64, {out.size(0)});
+  for (int64_t i = 0; i < out.size(0); ++i) index.set_bits_at({i}, static_cast<uint64_t>(out.size(0) - 1 - i));
+  call.tensors["index"] = index;
+  return call;
+}
+
+TEST(ExamplePlugin, AnOutInterleavingWithItsInputWithoutSharingAnElementRuns) {
+  // out = s[0::2], input = s[1::2]: their byte ranges overlap, no element
+  // is shared, so PyTorch (T-OUT3) and the reference run the op.
+  auto backend = start(example_plugin());
+  ASSERT_TRUE(backend);
+  for (const char* op : {"torch.gather", "torch.index_select"}) {
+    SCOPED_TRACE(op);
+    const Tensor storage = float_tensor({12}, 0.0f);
+    const OpCall call = with_out(op, view_of(storage, {6}, {2}, 1), view_of(storage, {6}, {2}, 0));
+    const OpCall mine = call.deep_copy();
+    const Outcome outcome = backend->run(mine);
+    ASSERT_EQ(outcome.kind, Outcome::Kind::Outputs) << outcome.message;
+    EXPECT_VERDICT(judge(call, evaluate(call), outcome, mine), Verdict::Kind::Pass);
+    // out[0] = input[5] = s[11]; the odd elements (input) are untouched.
+    EXPECT_EQ(mine.tensor("out")->value_at({0}).f, 11.0);
+    EXPECT_EQ(mine.tensor("input")->value_at({0}).f, 1.0);
+  }
+}
+
+TEST(ExamplePlugin, AnOutSharingAnElementWithItsInputIsStillRefused) {
+  auto backend = start(example_plugin());
+  ASSERT_TRUE(backend);
+  const Tensor storage = float_tensor({13}, 0.0f);
+  // Dense views a row apart: the reference expects the error (T-OUT3).
+  const Tensor rows = float_tensor({9}, 0.0f);
+  OpCall shifted = with_out("torch.gather", view_of(rows, {6}, {1}, 0), view_of(rows, {6}, {1}, 3));
+  EXPECT_VERDICT(run_and_judge(*backend, shifted), Verdict::Kind::Pass);
+  // Strided views sharing every other element, or exactly one (s[4]):
+  // PyTorch does not check these (T-OUT7), the example refuses any
+  // shared element.
+  const OpCall cases[] = {
+      with_out("torch.gather", view_of(storage, {6}, {2}, 2), view_of(storage, {6}, {2}, 0)),
+      with_out("torch.index_select", view_of(storage, {4}, {3}, 1), view_of(storage, {3}, {4}, 0)),
+  };
+  for (const OpCall& call : cases) {
+    SCOPED_TRACE(call.describe());
+    const Outcome outcome = backend->run(call.deep_copy());
+    ASSERT_EQ(outcome.kind, Outcome::Kind::Error) << outcome.message;
+    EXPECT_EQ(outcome.error, ErrorCategory::OverlappingOutput) << outcome.message;
+  }
+}
+
 TEST(PluginSdk, UnknownArgHelperNamesTheFirstArgumentNotListed) {
   const sp_arg args[] = {{"dim", SP_ARG_INT, 0, nullptr, {}}, {"include_self", SP_ARG_BOOL, 0, nullptr, {}}};
   sp_call call{};

@@ -174,6 +174,28 @@ TEST(ReferenceIndexAdd, FloatProductRoundingIsSoundAndTight) {
   EXPECT_FALSE(allows(d, 0, DType::Float32, exact + 1e-4));
 }
 
+// T-IA11 where the product is subnormal: 1 + 1.5 * 1 + 1.5 * 1 in units of
+// the smallest float64 subnormal (5e-324). Each product rounds to 2 units
+// (a tie, to even) or is added exactly (fma): LibTorch 1.13 and torch 2.15
+// give 4 units (found by scatterproof fuzz --backend torch-python-current).
+// An fma-based exactness test sees no error there (it underflows) and
+// allowed only 5 units.
+TEST(ReferenceIndexAdd, SubnormalProductsAreNotMistakenForExact) {
+  const double u = std::numeric_limits<double>::denorm_min();
+  const Expectation e = evaluate(
+      add_call(test::f64({1, 2}, {u, 1}), 0, i64({2}, {0, 0}), test::f64({2, 2}, {u, 1, u, 1}), Scalar::of_float(1.5)));
+  EXPECT_TRUE(allows(e, 0, DType::Float64, 4 * u));  // measured
+  EXPECT_TRUE(allows(e, 0, DType::Float64, 5 * u));  // 1 + 2 + 2: each product rounded first
+  EXPECT_FALSE(allows(e, 0, DType::Float64, 8 * u));
+  EXPECT_TRUE(allows(e, 1, DType::Float64, 4.0));  // products of normals stay exact
+  EXPECT_FALSE(allows(e, 1, DType::Float64, std::nextafter(4.0, 5.0)));
+  // A product that underflows to zero is not exact either.
+  const Expectation z =
+      evaluate(add_call(test::f64({1}, {0.0}), 0, i64({1}, {0}), test::f64({1}, {u}), Scalar::of_float(0.25)));
+  EXPECT_TRUE(allows(z, 0, DType::Float64, 0.0));
+  EXPECT_TRUE(allows(z, 0, DType::Float64, u));
+}
+
 TEST(ReferenceIndexAdd, SpecialsAndSignedZeros) {
   const double inf = std::numeric_limits<double>::infinity();
   const Expectation nan = evaluate(add_call(f32({1}, {inf}), 0, i64({1}, {0}), f32({1}, {-inf})));

@@ -1,5 +1,6 @@
 // Report writers: the JSONL round trip, junit.xml well-formedness and
-// escaping, and report.md's matrix, repro lines and errata.
+// escaping, report.md's matrix, repro lines, errata, n/a and unsupported
+// groups and size bound, and report-full.md's listing.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -213,9 +214,133 @@ TEST(ReportMarkdown, ExpectedFailuresAreListedAsDeviationsNotAsFailures) {
   const size_t deviations = md.find("## Known deviations");
   ASSERT_NE(deviations, std::string::npos);
   EXPECT_NE(md.find("accepts a 2-D index", deviations), std::string::npos);
-  const std::string not_passing = md.substr(md.find("## Not passing"), deviations - md.find("## Not passing"));
+  const std::string not_passing = md.substr(md.find("## Failures"), deviations - md.find("## Failures"));
   EXPECT_EQ(not_passing.find("paddle/index-2d"), std::string::npos);
   EXPECT_NE(not_passing.find("torch/x"), std::string::npos);
+}
+
+// The text of report.md's section `title` (up to the next "## ").
+std::string section(const std::string& md, const std::string& title) {
+  const size_t at = md.find("\n## " + title + "\n");
+  if (at == std::string::npos) return {};
+  const size_t end = md.find("\n## ", at + 1);
+  return md.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+// An op the backend does not implement at all is "n/a" in the matrix and
+// grouped by reason, never listed result by result (report.md nor
+// report-full.md); junit.xml and report.json still carry each one.
+TEST(ReportMarkdown, AnOpTheBackendDoesNotImplementIsNaAndNotListedOneByOne) {
+  std::vector<ResultRecord> records;
+  for (int i = 0; i < 3; ++i) {
+    ResultRecord r = sample("paddle/case-" + std::to_string(i), "numpy", Verdict::Kind::NotApplicable,
+                            not_implemented_detail("numpy"));
+    r.op = "paddle.scatter";
+    records.push_back(r);
+  }
+  records.push_back(sample("torch/a", "numpy", Verdict::Kind::Pass));
+  records.push_back(sample("torch/b", "numpy", Verdict::Kind::Unsupported, "no bfloat16"));
+  const std::string md = report_markdown(records);
+  EXPECT_NE(md.find("| paddle.scatter | n/a |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| torch.scatter_ | 1 pass, 1 unsupported |"), std::string::npos) << md;
+  EXPECT_NE(md.find("5 results: 1 pass, 1 unsupported, 3 n/a."), std::string::npos) << md;
+  EXPECT_NE(section(md, "Not applicable (n/a), by reason")
+                .find("| numpy | backend numpy does not implement this op; nothing was run | 3 | paddle.scatter |"),
+            std::string::npos)
+      << md;
+  const std::string full = report_full_markdown(records);
+  for (const std::string& text : {md, full})
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(text.find("paddle/case-" + std::to_string(i)), std::string::npos) << text;
+  EXPECT_NE(full.find("| numpy | backend numpy does not implement this op; nothing was run | 3 | paddle.scatter |"),
+            std::string::npos)
+      << full;
+  const std::string xml = junit_xml(records);
+  EXPECT_NE(xml.find("skipped=\"4\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("name=\"paddle/case-2\""), std::string::npos);
+  EXPECT_NE(xml.find("<skipped message=\"not_applicable: backend numpy does not implement this op"), std::string::npos);
+  EXPECT_NE(full.find("`torch/b`"), std::string::npos) << full;  // numpy's column is listed
+  EXPECT_EQ(nlohmann::json::parse(report_json(records))["results"].size(), 5u);
+}
+
+// Unsupported (an op the backend implements, a call it declines) is grouped
+// by (backend, reason) with counts in report.md, and listed one by one in
+// report-full.md.
+TEST(ReportMarkdown, UnsupportedIsGroupedByBackendAndReasonWithCounts) {
+  std::vector<ResultRecord> records;
+  for (int i = 0; i < 5; ++i)
+    records.push_back(sample("torch/bf16-" + std::to_string(i), "numpy", Verdict::Kind::Unsupported,
+                             "reduce on bfloat16: NumPy has no bfloat16 arithmetic"));
+  for (int i = 0; i < 2; ++i) {
+    records.push_back(sample("torch/out-" + std::to_string(i), "numpy", Verdict::Kind::Unsupported,
+                             "this adapter does not implement the out= operand"));
+    records.back().op = "torch.gather";
+  }
+  records.push_back(sample("torch/bf16-0", "libtorch", Verdict::Kind::Unsupported,
+                           "reduce on bfloat16: NumPy has no bfloat16 arithmetic"));
+  const std::string md = report_markdown(records);
+  const std::string table = section(md, "Unsupported, by reason");
+  EXPECT_NE(table.find("| numpy | reduce on bfloat16: NumPy has no bfloat16 arithmetic | 5 | torch.scatter_ |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(table.find("| numpy | this adapter does not implement the out= operand | 2 | torch.gather |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(table.find("| libtorch | reduce on bfloat16: NumPy has no bfloat16 arithmetic | 1 | torch.scatter_ |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("torch/bf16-3"), std::string::npos) << md;  // not one by one
+  EXPECT_NE(md.find("| torch.scatter_ | 1 unsupported | 5 unsupported |"), std::string::npos) << md;
+  const std::string full = report_full_markdown(records);
+  for (int i = 0; i < 5; ++i) EXPECT_NE(full.find("`torch/bf16-" + std::to_string(i) + "`"), std::string::npos);
+}
+
+// A large run's report.md stays a summary under 100 KB (a GitHub job
+// summary): thousands of unsupported and n/a results grouped, failures past
+// the bound counted with a pointer to report-full.md, which lists every one.
+TEST(ReportMarkdown, ALargeRunsSummaryStaysUnder100KBAndTheFullListingHasEveryFailure) {
+  const auto dir = fresh_dir("large");
+  const std::string long_detail(900, 'x');
+  std::vector<std::string> failure_ids;
+  {
+    ResultStream stream((dir / "results.jsonl").string());
+    const std::vector<std::string> backends = {"cpu", "libtorch", "numpy", "paddle", "mindspore"};
+    const std::vector<std::string> ops = {"torch.scatter_", "torch.gather", "paddle.scatter", "mindspore.scatter_"};
+    for (int i = 0; i < 20000; ++i) {
+      const std::string& backend = backends[i % backends.size()];
+      ResultRecord r = sample("suite/case-" + std::to_string(i), backend, Verdict::Kind::Pass);
+      r.op = ops[(i / 5) % ops.size()];
+      if (i % 33 == 0 && failure_ids.size() < 600) {
+        r.verdict = Verdict::Kind::Fail;
+        r.detail = "self[3]: allowed 1, actual 2; " + long_detail;
+        failure_ids.push_back(r.case_id);
+      } else if (i % 4 == 1) {
+        r.verdict = Verdict::Kind::Unsupported;
+        r.detail = "no kernel for dtype d" + std::to_string(i % 40) + " on CPU";
+      } else if (i % 4 == 2) {
+        r.verdict = Verdict::Kind::NotApplicable;
+        r.detail = not_implemented_detail(backend);
+      } else if (i % 97 == 3) {
+        r.verdict = Verdict::Kind::XFail;
+        r.detail = "expected fail, listed in real.json: " + long_detail;
+      }
+      stream.write(r);
+    }
+  }
+  ASSERT_EQ(failure_ids.size(), 600u);
+  write_reports(ResultsFileSource((dir / "results.jsonl").string()), dir.string());
+  const std::string md = slurp(dir / "report.md");
+  EXPECT_LT(md.size(), 100u * 1024u);
+  EXPECT_NE(md.find("600 results failed"), std::string::npos) << md.substr(0, 4000);
+  EXPECT_NE(md.find("more failures are not listed here"), std::string::npos);
+  EXPECT_NE(md.find("report-full.md"), std::string::npos);
+  // Every op x backend group with failures has some listed.
+  for (const char* backend : {"cpu", "libtorch", "numpy", "paddle", "mindspore"})
+    EXPECT_NE(section(md, "Failures").find(std::string("**fail** ") + backend + " "), std::string::npos) << backend;
+  const std::string full = slurp(dir / "report-full.md");
+  for (const std::string& id : failure_ids) EXPECT_NE(full.find("`" + id + "`"), std::string::npos) << id;
+  const auto j = nlohmann::json::parse(slurp(dir / "report.json"));
+  EXPECT_EQ(j["results"].size(), 20000u);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ReportJson, SummaryCountsPerVerdictAndBackend) {
@@ -231,6 +356,38 @@ TEST(ReportJson, SummaryCountsPerVerdictAndBackend) {
   EXPECT_EQ(j["results"].size(), 3u);
   EXPECT_TRUE(std::filesystem::exists(dir / "junit.xml"));
   EXPECT_TRUE(std::filesystem::exists(dir / "report.md"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "report-full.md"));
+}
+
+TEST(Reports, EveryReportNamesTheToolCommitAndMachineOfItsRun) {
+  const auto dir = fresh_dir("run-record");
+  const nlohmann::json run = {{"format", "scatterproof-run/1"},
+                              {"tool_version", "9.8.7"},
+                              {"commit", "abc1234-dirty"},
+                              {"started_at", "2026-11-26T05:00:00Z"},
+                              {"machine",
+                               {{"hostname", "ci--runner"},
+                                {"os", "Linux 6.1 x86_64"},
+                                {"distribution", "Debian GNU/Linux 12"},
+                                {"cpu_count", 2}}}};
+  write_run_record((dir / "run.json").string(), run);
+  write_reports({sample("a", "cpu", Verdict::Kind::Pass)}, dir.string());
+  const std::string line =
+      "scatterproof 9.8.7 (commit abc1234-dirty), run 2026-11-26T05:00:00Z on ci--runner (Linux 6.1 x86_64, Debian "
+      "GNU/Linux 12, 2 CPUs)";
+  EXPECT_NE(slurp(dir / "report.md").find(line), std::string::npos) << slurp(dir / "report.md").substr(0, 400);
+  const auto j = nlohmann::json::parse(slurp(dir / "report.json"));
+  EXPECT_EQ(j["run"], run);
+  const std::string junit = slurp(dir / "junit.xml");
+  EXPECT_NE(junit.find("scatterproof 9.8.7 (commit abc1234-dirty)"), std::string::npos);
+  EXPECT_EQ(junit.find("ci--runner"), std::string::npos) << "a comment may not hold --";
+  // Without a run record (reports rebuilt from a results.jsonl alone) the
+  // reports say nothing rather than something made up.
+  std::filesystem::remove(dir / "run.json");
+  write_reports({sample("a", "cpu", Verdict::Kind::Pass)}, dir.string());
+  EXPECT_EQ(slurp(dir / "report.md").find("(commit "), std::string::npos);
+  EXPECT_FALSE(nlohmann::json::parse(slurp(dir / "report.json")).contains("run"));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

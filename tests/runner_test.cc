@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -24,12 +25,13 @@ namespace {
 // Answers like the reference, then applies `tamper` to the output.
 class ScriptedBackend final : public Backend {
  public:
-  enum class Mode { FlipLastBit, Throw, Unsupported, WriteIndex };
+  enum class Mode { FlipLastBit, Throw, Unsupported, WriteIndex, GatherOnly };
   ScriptedBackend(std::string name, Mode mode) : name_(std::move(name)), mode_(mode) {}
   std::string name() const override { return name_; }
   std::string description() const override { return "runner_test backend"; }
-  bool implements(std::string_view) const override { return true; }
+  bool implements(std::string_view op) const override { return mode_ != Mode::GatherOnly || op == "torch.gather"; }
   Outcome run(const OpCall& call) override {
+    if (mode_ == Mode::GatherOnly) throw std::logic_error("run() called for an op this backend does not implement");
     if (mode_ == Mode::Throw) throw std::runtime_error("kernel exploded");
     if (mode_ == Mode::Unsupported) return Outcome::unsupported("not today");
     const Expectation e = evaluate(call);
@@ -59,6 +61,7 @@ void register_test_backends() {
   add("test-throws", ScriptedBackend::Mode::Throw);
   add("test-unsupported", ScriptedBackend::Mode::Unsupported);
   add("test-writes-index", ScriptedBackend::Mode::WriteIndex);
+  add("test-gather-only", ScriptedBackend::Mode::GatherOnly);
 }
 
 Tensor f32(const std::vector<float>& values) {
@@ -126,6 +129,24 @@ TEST_F(RunnerTest, AllPassingGivesExitZeroAndWritesEveryReport) {
   EXPECT_EQ(records[1].repro, "scatterproof run --backend reference --filter 't/a' mem.json");
   for (const char* f : {"report.json", "junit.xml", "report.md"})
     EXPECT_TRUE(std::filesystem::exists(o.report_dir + "/" + f)) << f;
+}
+
+// An op the backend does not implement at all is not applicable (nothing
+// runs, no finding); a call of an op it implements but declines stays
+// unsupported.
+TEST_F(RunnerTest, AnOpTheBackendDoesNotImplementIsNotApplicableNotUnsupported) {
+  const TestRunOptions o = options_for("n/a", {"test-gather-only", "test-unsupported"});
+  const RunSummary s = run_cases({scatter_case("t/a")}, {}, o);
+  EXPECT_EQ(s.exit_code, exit_code::kOk) << s.message;
+  const std::vector<ResultRecord> records = read_results(o.report_dir + "/results.jsonl");
+  ASSERT_EQ(records.size(), 3u);  // the document check, then each backend
+  EXPECT_EQ(records[1].backend, "test-gather-only");
+  EXPECT_EQ(records[1].verdict, Verdict::Kind::NotApplicable) << records[1].detail;
+  EXPECT_EQ(records[1].detail, not_implemented_detail("test-gather-only"));
+  EXPECT_FALSE(records[1].backend_version.empty());  // what it would have run, as for any result
+  EXPECT_EQ(records[2].backend, "test-unsupported");
+  EXPECT_EQ(records[2].verdict, Verdict::Kind::Unsupported);
+  EXPECT_EQ(records[2].detail, "not today");
 }
 
 TEST_F(RunnerTest, WrongOutputGivesExitOne) {
@@ -340,6 +361,24 @@ TEST_F(RunnerTest, ShardsPartitionTheCases) {
     total += n;
   }
   EXPECT_EQ(total, cases.size());
+}
+
+// RunOptions::on_case_done (the CLI's progress line) is called once per
+// case the run selects, when it has finished, on one thread or several.
+TEST_F(RunnerTest, EachSelectedCaseIsReportedDoneOnce) {
+  std::vector<Case> cases;
+  for (int i = 0; i < 7; ++i) cases.push_back(scatter_case("d/" + std::to_string(i)));
+  for (int threads : {1, 3}) {
+    TestRunOptions o = options_for("done" + std::to_string(threads), {"reference"});
+    o.threads = threads;
+    o.layouts = {"transposed"};
+    o.shard_index = 1;
+    o.shard_count = 2;  // cases 1, 3, 5
+    std::atomic<size_t> done{0};
+    o.on_case_done = [&done] { ++done; };
+    run_cases(cases, {}, o);
+    EXPECT_EQ(done.load(), 3u) << threads << " thread(s)";
+  }
 }
 
 }  // namespace

@@ -179,6 +179,9 @@ constexpr LibTorchErrorRow kRows[] = {
      "index_add_(): source.dim() (2) must one or zero for given self.dim() (1)"},
     {"Expected reduce to be one of prod, mean, amax or amin", "", C::InvalidReduce, "", "", "",
      "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got sum."},
+    // scatter_reduce's backward (2.15; its forward takes 'max'/'min' as 'amax'/'amin')
+    {"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin'", "", C::InvalidReduce, "", "", "",
+     "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got max."},
 };
 
 bool matches(std::string_view message, std::string_view op, const LibTorchErrorRow& row) {

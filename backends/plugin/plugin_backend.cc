@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "backends/common/resource_paths.h"
 #include "backends/process/supervisor.h"
 #include "reference/op_table.h"
 
@@ -82,13 +83,8 @@ std::unique_ptr<Backend> make_from_name(const std::string& name, const BackendOp
 }  // namespace
 
 std::string plugin_host_path() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path beside = self.parent_path() / kHostName;
-    if (access(beside.c_str(), X_OK) == 0) return beside.string();
-  }
-  return SP_PLUGIN_HOST_BUILD_PATH;
+  // Beside the running executable (an installed tree), else this build's.
+  return resources::helper_program(kHostName, SP_PLUGIN_HOST_BUILD_PATH);
 }
 
 std::unique_ptr<Backend> make_plugin_backend(const std::string& library, std::chrono::milliseconds case_timeout,
@@ -105,7 +101,13 @@ std::unique_ptr<Backend> make_plugin_backend(const std::string& library, std::ch
   }
   // The handshake gets kStartTimeoutFactor x the case timeout, as every
   // process backend's.
-  SupervisorOptions options = supervisor_options({plugin_host_path(), path.string()}, case_timeout);
+  const std::string host = plugin_host_path();
+  if (host.empty()) {
+    *why = std::string("no ") + kHostName + " beside " + resources::executable_dir().string() +
+           " (an installed tree has it in bin/ with scatterproof: reinstall with `cmake --install`)";
+    return nullptr;
+  }
+  SupervisorOptions options = supervisor_options({host, path.string()}, case_timeout);
   options.stop = stop;
   auto backend = std::make_unique<PluginBackend>("plugin:" + library, std::move(options));
   if (std::string failure = backend->start(); !failure.empty()) {

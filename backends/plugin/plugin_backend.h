@@ -23,7 +23,8 @@
 
 namespace sp {
 
-// The plugin host executable this build uses.
+// The plugin host executable this build uses: beside the running program,
+// else this build tree's ("" when neither; resources::helper_program).
 std::string plugin_host_path();
 
 // Starts the host for `library` (made absolute) and performs the handshake.

@@ -8,15 +8,19 @@
 //                          entry of adapters/manifest.json (backend name,
 //                          script, description, optional venv), run with the
 //                          interpreter of the entry's virtual environment
-//                          (<source>/<venv>/bin/python; venv defaults to
-//                          .venv; scripts/setup-python.sh makes .venv and
-//                          .venv-current)
+//                          (<venv root>/<venv>/bin/python; venv defaults to
+//                          .venv; the root is $SCATTERPROOF_VENV_ROOT, else
+//                          the source tree; scripts/setup-python.sh makes
+//                          .venv and .venv-current)
 //
 // The manifest is the one list of adapters: this file registers what it
 // names and CMake (adapters/adapter_tests.cmake) adds their conformance
 // tests from it, so adding an adapter is one Python file and one manifest
-// entry. Its path, like the adapters' and the venv's, is the source tree
-// this build was configured from (SP_PROCESS_SOURCE_DIR). A missing
+// entry. The manifest and the adapters are found by resources::find
+// (backends/common/resource_paths.h: <prefix>/share/scatterproof/adapters of
+// an installed tree, else the source tree this build was configured from),
+// the venvs by resources::venv_dir ($SCATTERPROOF_VENV_ROOT, else the source
+// tree). A missing
 // manifest registers no adapter backend (a tree without adapters/); a
 // malformed one, or a malformed entry, is reported on stderr naming the
 // field, and the entries that are well formed are still registered.
@@ -41,6 +45,7 @@
 #include <sstream>
 
 #include "backends/backend.h"
+#include "backends/common/resource_paths.h"
 #include "backends/process/supervisor.h"
 
 namespace sp {
@@ -100,22 +105,26 @@ std::unique_ptr<Backend> make_command_backend(const std::string& name, const Bac
 
 constexpr const char* kDefaultVenv = ".venv";
 
-BackendFactory python_adapter(std::string script, std::string venv) {
-  return [script, venv](const std::string& name, const BackendOptions& options) -> std::unique_ptr<Backend> {
-    const std::filesystem::path source = SP_PROCESS_SOURCE_DIR;
-    std::string python = (source / venv / "bin" / "python").string();
-    const char* override_python = std::getenv("SCATTERPROOF_PYTHON");
-    if (venv == kDefaultVenv && override_python && *override_python)
-      python = override_python;
-    else if (!std::filesystem::exists(python)) {
-      std::fprintf(
-          stderr,
-          "scatterproof: backend '%s' is unavailable: no Python environment at %s (run scripts/setup-python.sh)\n",
-          name.c_str(), python.c_str());
-      return nullptr;
-    }
-    return start_or_explain(name, {python, (source / "adapters" / script).string()}, options);
-  };
+BackendFactory python_adapter(std::filesystem::path adapters_dir, std::string script, std::string venv) {
+  return
+      [adapters_dir, script, venv](const std::string& name, const BackendOptions& options) -> std::unique_ptr<Backend> {
+        const std::filesystem::path venv_path = resources::venv_dir(venv);
+        std::string python = venv_path.empty() ? std::string() : (venv_path / "bin" / "python").string();
+        const char* override_python = std::getenv("SCATTERPROOF_PYTHON");
+        if (venv == kDefaultVenv && override_python && *override_python)
+          python = override_python;
+        else if (python.empty() || !std::filesystem::exists(python)) {
+          const std::string where = python.empty() ? "no Python environment " + venv + " (no source tree to look in)"
+                                                   : "no Python environment at " + python;
+          std::fprintf(stderr,
+                       "scatterproof: backend '%s' is unavailable: %s: set SCATTERPROOF_VENV_ROOT to the directory "
+                       "holding %s (made by scripts/setup-python.sh)%s\n",
+                       name.c_str(), where.c_str(), venv.c_str(),
+                       venv == kDefaultVenv ? ", or SCATTERPROOF_PYTHON to an interpreter with the framework" : "");
+          return nullptr;
+        }
+        return start_or_explain(name, {python, (adapters_dir / script).string()}, options);
+      };
 }
 
 // One adapter of adapters/manifest.json (the fields adapters/README.md
@@ -188,8 +197,15 @@ std::vector<ManifestAdapter> read_manifest(const std::filesystem::path& path, st
 // versions cannot share one process; its hello names the version it runs
 // ("LibTorch 2.15.0") and its framework (torch 2.15.0).
 std::unique_ptr<Backend> make_libtorch_current(const std::string& name, const BackendOptions& options) {
-  const std::filesystem::path serve =
-      std::filesystem::path(SP_PROCESS_SOURCE_DIR) / "build-libtorch-current" / "scatterproof-serve";
+  // A build beside the source tree only (not installed).
+  const std::filesystem::path source = resources::source_fallback_dir();
+  if (source.empty()) {
+    explain_unavailable(
+        "it runs the source tree's build-libtorch-current/scatterproof-serve, and the source-tree "
+        "fallback is disabled (SCATTERPROOF_NO_SOURCE_FALLBACK)");
+    return nullptr;
+  }
+  const std::filesystem::path serve = source / "build-libtorch-current" / "scatterproof-serve";
   if (!std::filesystem::exists(serve)) {
     explain_unavailable("no " + serve.string() +
                         " (run scripts/setup-libtorch-current.sh to build it against the PyTorch wheel in "
@@ -201,11 +217,13 @@ std::unique_ptr<Backend> make_libtorch_current(const std::string& name, const Ba
 
 void register_manifest_adapters() {
   constexpr bool kOutOfProcess = false;
-  const std::filesystem::path manifest = std::filesystem::path(SP_PROCESS_SOURCE_DIR) / "adapters" / "manifest.json";
+  const std::filesystem::path manifest = resources::find("adapters/manifest.json");
+  if (manifest.empty()) return;  // a tree without adapters/
   std::vector<std::string> problems;
   for (const ManifestAdapter& a : read_manifest(manifest, &problems))
     register_backend(a.backend, a.description + " through adapters/" + a.script + " (" + a.venv + ")",
-                     python_adapter(a.script, a.venv), kOutOfProcess, BackendOrigin::ThirdParty);
+                     python_adapter(manifest.parent_path(), a.script, a.venv), kOutOfProcess,
+                     BackendOrigin::ThirdParty);
   for (const std::string& problem : problems)
     std::fprintf(stderr, "scatterproof: %s: %s\n", manifest.c_str(), problem.c_str());
 }

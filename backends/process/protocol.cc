@@ -339,7 +339,7 @@ void apply_operands(const json& response, const OpCall& call) {
   }
   if (given.size() != want.size())
     for (const auto& [name, value] : given.items())
-      if (std::none_of(want.begin(), want.end(), [&](const auto& w) { return w.first == name; }))
+      if (std::none_of(want.begin(), want.end(), [&key = name](const auto& w) { return w.first == key; }))
         throw ProtocolError("response field 'operands' names " + name +
                             ", which is not an operand the request sent with a storage");
   for (size_t i = 0; i < want.size(); ++i) std::copy(decoded[i].begin(), decoded[i].end(), want[i].second->begin());

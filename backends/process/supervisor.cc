@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "backends/common/resource_paths.h"
 #include "backends/process/protocol.h"
 #include "reference/op_table.h"
 
@@ -182,15 +183,8 @@ SupervisorOptions supervisor_options(std::vector<std::string> argv, std::chrono:
 }
 
 std::string reaper_path() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path beside = self.parent_path() / kReaperName;
-    if (::access(beside.c_str(), X_OK) == 0) return beside.string();
-  }
-  if (::access(SP_REAPER_BUILD_PATH, X_OK) == 0) return SP_REAPER_BUILD_PATH;
-  return {};
+  // Beside the running executable (an installed tree), else this build's.
+  return resources::helper_program(kReaperName, SP_REAPER_BUILD_PATH);
 }
 
 struct Supervisor::Exchange {

@@ -12,6 +12,9 @@
  * category LibTorch documents, checked in LibTorch's order (a call breaking
  * several rules may report any of them; the bounds check runs last).
  *
+ * Whether out= shares memory with an input is decided element by element
+ * (shares_memory), so an out interleaving with its input is run.
+ *
  * It also implements the backward of torch.gather for float32 (ABI 2.2's
  * optional backward entry point, plugin.h "Backward").
  *
@@ -20,6 +23,7 @@
  */
 #include <scatterproof/plugin.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,10 +184,66 @@ static int spans_overlap(const sp_tensor* a, const sp_tensor* b) {
   return a_lo < a_hi && b_lo < b_hi && a_lo < b_hi && b_lo < a_hi;
 }
 
+static int compare_addresses(const void* x, const void* y) {
+  const uintptr_t a = *(const uintptr_t*)x, b = *(const uintptr_t*)y;
+  return (a > b) - (a < b);
+}
+
+/* The start addresses of t's `count` elements, sorted (NULL: out of memory). */
+static uintptr_t* sorted_addresses(const sp_tensor* t, int64_t count) {
+  uintptr_t* addresses = malloc((size_t)count * sizeof *addresses);
+  int64_t pos[64] = {0}, n = 0;
+  if (!addresses) return NULL;
+  do addresses[n++] = (uintptr_t)element(t, pos);
+  while (next_position(pos, t));
+  qsort(addresses, (size_t)count, sizeof *addresses, compare_addresses);
+  return addresses;
+}
+
+/* Does one of the elements starting at sorted[0..count), `width` bytes
+ * each, share a byte with [lo, hi)? Binary search for the first element
+ * that ends after lo; it shares a byte when it starts before hi. */
+static int any_element_in(const uintptr_t* sorted, int64_t count, size_t width, uintptr_t lo, uintptr_t hi) {
+  int64_t first = 0, last = count;
+  while (first < last) {
+    const int64_t mid = first + (last - first) / 2;
+    if (sorted[mid] + width <= lo)
+      first = mid + 1;
+    else
+      last = mid;
+  }
+  return first < count && sorted[first] < hi;
+}
+
+/* Do a and b share a memory location (a byte of some element of each)?
+ * That, not overlapping address ranges, is PyTorch's rule (T-OUT3): two
+ * views of one storage may interleave without sharing an element, e.g.
+ * out = s[0::2] and input = s[1::2], and such an out is allowed. Exact for
+ * any strided layout: the smaller view's element addresses are sorted and
+ * each element of the other is looked up among them, so memory and time are
+ * bounded by the two tensors' sizes. 1: shared, 0: not, -1: out of memory. */
+static int shares_memory(const sp_tensor* a, const sp_tensor* b) {
+  if (!spans_overlap(a, b)) return 0; /* disjoint byte ranges (or an empty view): nothing to enumerate */
+  const sp_tensor* listed = numel(a) <= numel(b) ? a : b; /* the smaller view */
+  const sp_tensor* other = listed == a ? b : a;
+  const int64_t count = numel(listed);
+  uintptr_t* starts = sorted_addresses(listed, count);
+  if (!starts) return -1;
+  const size_t listed_width = sp_dtype_size(listed->dtype), other_width = sp_dtype_size(other->dtype);
+  int64_t pos[64] = {0};
+  int shared = 0;
+  do {
+    const uintptr_t lo = (uintptr_t)element(other, pos);
+    shared = any_element_in(starts, count, listed_width, lo, lo + other_width);
+  } while (!shared && next_position(pos, other));
+  free(starts);
+  return shared;
+}
+
 /* The out a gather-like op writes: the host's (contiguous, the result's
  * dtype) or, from ABI 2.1, the caller's out= — then its dtype, its own
- * overlap and its overlap with the inputs are checked as PyTorch does
- * (conservatively: any overlap of the byte spans counts). */
+ * overlap and whether it shares an element with an input are checked as
+ * PyTorch does. */
 static int check_out(const sp_tensor* out, const sp_tensor* input, const sp_tensor* index, sp_result* result) {
   if (out->dtype != input->dtype)
     return fail(result, SP_ERROR_DTYPE_MISMATCH, "Expected out tensor to have dtype %d, but got %d instead",
@@ -192,7 +252,10 @@ static int check_out(const sp_tensor* out, const sp_tensor* input, const sp_tens
     return fail(
         result, SP_ERROR_OVERLAPPING_OUTPUT,
         "unsupported operation: more than one element of the written-to tensor refers to a single memory location");
-  if (spans_overlap(out, input) || spans_overlap(out, index))
+  const int with_input = shares_memory(out, input);
+  const int with_index = with_input == 1 ? 0 : shares_memory(out, index);
+  if (with_input < 0 || with_index < 0) return decline(result, "vendor_scatter: out of memory checking out='s overlap");
+  if (with_input || with_index)
     return fail(result, SP_ERROR_OVERLAPPING_OUTPUT,
                 "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
                 "single memory location");

@@ -72,7 +72,7 @@ def check_far_views_are_spec_errors_in_run_repro_and_explain(ctx):
     cases[-1]["inputs"]["out"] = {"view_of": "input", "shape": [1], "offset": INT64_MAX}
     path = ctx.tmp / "far.json"
     path.write_text(spec(cases))
-    r = ctx.run(["run", path, "--report-dir", ctx.tmp / "reports"], timeout=120)
+    r = ctx.run(["run", "--backend", "reference", path, "--report-dir", ctx.tmp / "reports"], timeout=120)
     assert_spec_error(r, "run", *[f"far.json: case {c['id']}: field cases[{i}].inputs." for i, c in enumerate(cases)])
     for command in (["repro", path], ["explain", path, "--case", "far/int8/data/offset"], ["explain", path]):
         r = ctx.run(command)
@@ -119,7 +119,7 @@ def check_spec_dir_with_loops_dangling_and_fifo(ctx):
         assert line, f"no spec error for {bad}:\n{r.stderr}"
         assert words in line[0], f"{bad}: {line[0]}"
     # run: the valid file beside them runs.
-    r = ctx.run(["run", d, "--report-dir", ctx.tmp / "reports", "-v"], timeout=60)
+    r = ctx.run(["run", "--backend", "reference", d, "--report-dir", ctx.tmp / "reports", "-v"], timeout=60)
     assert r.returncode == 3 and "internal error" not in r.stderr, f"run: exit {r.returncode}\n{r.stderr[-2000:]}"
     assert "ok/one" in r.stdout, f"the valid case did not run:\n{r.stdout[-2000:]}"
 
@@ -172,7 +172,7 @@ def check_minus_zero_is_negative_zero(ctx):
             ' "expect": {"output": {"data": ["0x80000000"]}}}]}')
     path = ctx.tmp / "z.json"
     path.write_text(text)
-    r = ctx.run(["run", path, "--report-dir", ctx.tmp / "rep", "-v"])
+    r = ctx.run(["run", "--backend", "reference", path, "--report-dir", ctx.tmp / "rep", "-v"])
     assert r.returncode == 0, f"exit {r.returncode}:\n{r.stdout[-2000:]}{r.stderr[-2000:]}"
     r = ctx.run(["explain", path])
     assert "reference out: [-0.0]" in r.stdout, r.stdout[-2000:]

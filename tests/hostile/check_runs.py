@@ -111,14 +111,14 @@ def check_a_second_run_into_the_same_report_dir_fails_at_once(ctx):
     path = ctx.tmp / "many.json"
     path.write_text(spec([small_case(i) for i in range(20000)]))
     out = ctx.tmp / "out"
-    first = subprocess.Popen([ctx.scatterproof, "run", "--report-dir", str(out), str(path)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen([ctx.scatterproof, "run", "--backend", "reference", "--report-dir", str(out), str(path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30
         while not (out / "results.jsonl").exists() or (out / "results.jsonl").stat().st_size == 0:
             assert time.monotonic() < deadline, "the first run wrote nothing in 30 s"
             time.sleep(0.05)
-        second = ctx.run(["run", "--report-dir", out, path], timeout=30)
+        second = ctx.run(["run", "--backend", "reference", "--report-dir", out, path], timeout=30)
         assert first.poll() is None, "the first run ended too early for the check to mean anything"
         assert second.returncode == 2, f"second run: exit {second.returncode}: {second.stderr}"
         assert "in use by another scatterproof run" in second.stderr and str(first.pid) in second.stderr, second.stderr
@@ -140,12 +140,12 @@ def check_report_paths_that_cannot_be_written_are_usage_errors(ctx):
     as_file.write_text("x")
     for report_dir, bad in [(as_file, str(as_file)), (as_file / "sub", str(as_file)),
                             ("/proc/self/no-such-dir", "/proc/self/no-such-dir")]:
-        r = ctx.run(["run", "--report-dir", report_dir, path])
+        r = ctx.run(["run", "--backend", "reference", "--report-dir", report_dir, path])
         assert r.returncode == 2 and bad in r.stderr, f"--report-dir {report_dir}: exit {r.returncode}: {r.stderr}"
     for name in ["results.jsonl", "report.md", "junit.xml"]:
         out = ctx.tmp / f"out-{name}"
         (out / name).mkdir(parents=True)
-        r = ctx.run(["run", "--report-dir", out, path])
+        r = ctx.run(["run", "--backend", "reference", "--report-dir", out, path])
         assert r.returncode == 2 and str(out / name) in r.stderr and "directory" in r.stderr, \
             f"{name} a directory: exit {r.returncode}: {r.stderr}"
 
@@ -154,8 +154,8 @@ def interrupt(ctx, signum, expected_exit):
     path = ctx.tmp / "many.json"
     path.write_text(spec([small_case(i) for i in range(50000)]))
     out = ctx.tmp / "out"
-    run = subprocess.Popen([ctx.scatterproof, "run", "--report-dir", str(out), str(path)], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
+    run = subprocess.Popen([ctx.scatterproof, "run", "--backend", "reference", "--report-dir", str(out), str(path)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
     while not (out / "results.jsonl").exists() or (out / "results.jsonl").stat().st_size < 10000:
         assert time.monotonic() < deadline and run.poll() is None, "the run did not get going"
@@ -185,7 +185,7 @@ def check_report_md_escapes_control_bytes_from_provenance(ctx):
     case = small_case(0, source={"document": "doc\u0000with\u001bNUL-and-ESC", "example": "e\u0007"})
     case["expect"] = {"output": {"data": [1.0]}}  # a wrong document claim: the case is listed as not passing
     path.write_text(spec([case]))
-    r = ctx.run(["run", "--report-dir", ctx.tmp / "out", path])
+    r = ctx.run(["run", "--backend", "reference", "--report-dir", ctx.tmp / "out", path])
     assert r.returncode in (0, 1), r.stderr
     md = (ctx.tmp / "out" / "report.md").read_bytes()
     for byte in (b"\x00", b"\x1b", b"\x07"):
