@@ -46,11 +46,6 @@ std::string run_line(const std::optional<json>& run) {
   return line;
 }
 
-json picture_json(const OutputPicture& p) {
-  return {{"output", p.output}, {"dtype", p.dtype}, {"shape", p.shape},     {"numel", p.numel},
-          {"actual", p.actual}, {"bad", p.bad},     {"allowed", p.allowed}, {"bad_total", p.bad_total}};
-}
-
 // The page's data, collected over every run.
 struct HtmlData {
   json runs = json::array();
@@ -99,16 +94,12 @@ struct HtmlData {
                   {"outcome", clip_text(r.outcome, 400)},
                   {"clause", clip_text(r.clause, 200)},
                   {"rules", r.rules_version},
-                  {"source",
-                   {{"document", r.source.document},
-                    {"example", r.source.example},
-                    {"doc_version", r.source.doc_version},
-                    {"kind", r.source.kind}}},
+                  {"source", provenance_to_json(r.source)},
                   {"repro", clip_text(r.repro, 600)}};
         if (!r.explanation.empty()) f["explanation"] = r.explanation;  // bounded by the runner
         if (r.picture) {
           if (pictures < kHtmlMaxPictures) {
-            f["picture"] = picture_json(*r.picture);
+            f["picture"] = picture_to_json(*r.picture);
             ++pictures;
           } else {
             ++pictures_left_out;

@@ -19,6 +19,15 @@ namespace sp {
 
 using nlohmann::json;
 
+nlohmann::json provenance_to_json(const Provenance& p) {
+  return {{"document", p.document}, {"example", p.example}, {"doc_version", p.doc_version}, {"kind", p.kind}};
+}
+
+nlohmann::json picture_to_json(const OutputPicture& p) {
+  return {{"output", p.output}, {"dtype", p.dtype}, {"shape", p.shape},     {"numel", p.numel},
+          {"actual", p.actual}, {"bad", p.bad},     {"allowed", p.allowed}, {"bad_total", p.bad_total}};
+}
+
 nlohmann::json record_to_json(const ResultRecord& r) {
   json j = {
       {"case_id", r.case_id},
@@ -33,11 +42,7 @@ nlohmann::json record_to_json(const ResultRecord& r) {
       {"backend_version", r.backend_version},
       {"rules_version", r.rules_version},
       {"outcome", r.outcome},
-      {"source",
-       {{"document", r.source.document},
-        {"example", r.source.example},
-        {"doc_version", r.source.doc_version},
-        {"kind", r.source.kind}}},
+      {"source", provenance_to_json(r.source)},
       {"tags", r.tags},
       {"duration_ms", r.duration_ms},
       {"repro", r.repro},
@@ -46,10 +51,7 @@ nlohmann::json record_to_json(const ResultRecord& r) {
   if (r.erratum)
     j["erratum"] = {
         {"document", r.erratum->document}, {"claim", r.erratum->claim}, {"reference_says", r.erratum->reference_says}};
-  if (r.picture)
-    j["picture"] = {{"output", r.picture->output},   {"dtype", r.picture->dtype},        {"shape", r.picture->shape},
-                    {"numel", r.picture->numel},     {"actual", r.picture->actual},      {"bad", r.picture->bad},
-                    {"allowed", r.picture->allowed}, {"bad_total", r.picture->bad_total}};
+  if (r.picture) j["picture"] = picture_to_json(*r.picture);
   if (!r.explanation.empty()) j["explanation"] = r.explanation;
   return j;
 }

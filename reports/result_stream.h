@@ -23,6 +23,9 @@
 namespace sp {
 
 nlohmann::json record_to_json(const ResultRecord& r);
+// The parts of a record's JSON the HTML report embeds as they are.
+nlohmann::json provenance_to_json(const Provenance& p);
+nlohmann::json picture_to_json(const OutputPicture& p);
 // Throws std::runtime_error naming the missing/ill-typed field.
 ResultRecord record_from_json(const nlohmann::json& j);
 

@@ -46,6 +46,18 @@ CampaignLimits cases_only(uint64_t seed, uint64_t max_cases) {
   return limits;
 }
 
+// An expectation entry keyed by clause (as fuzz-campaigns.json keys them).
+ExpectationEntry clause_entry(const std::string& backend, const std::string& clause, const std::string& op,
+                              const std::string& reason) {
+  ExpectationEntry e;
+  e.backend_pattern = backend;
+  e.clause_pattern = clause;
+  e.op_pattern = op;
+  e.reason = reason;
+  e.file = "clause.json";
+  return e;
+}
+
 std::string fresh_dir(const std::string& name) {
   const std::filesystem::path p =
       std::filesystem::temp_directory_path() / ("sp-fuzz-campaign-" + name + "-" + std::to_string(::getpid()));
@@ -162,12 +174,7 @@ TEST(FuzzCampaign, KnownDeviationsAreCountedNotFindings) {
   EXPECT_EQ(unscoped.stats.known, 0u);
 
   // Keyed by clause (a documented rule the backend does not follow).
-  ExpectationEntry by_clause;
-  by_clause.backend_pattern = "mutant:*";
-  by_clause.clause_pattern = "T-IS6";
-  by_clause.op_pattern = "torch.index_select";
-  by_clause.reason = "clamps";
-  by_clause.file = "clause.json";
+  ExpectationEntry by_clause = clause_entry("mutant:*", "T-IS6", "torch.index_select", "clamps");
   scope.known = {by_clause};
   const CampaignResult known = fuzz_campaign(*clamps, limits, scope);
   EXPECT_TRUE(known.buckets.empty()) << known.buckets.front().signature.key();
@@ -215,13 +222,7 @@ TEST(FuzzCampaign, NanBitsFindingsCiteTheClauseTheyBreak) {
     }
   EXPECT_EQ(nan_clauses, (std::set<std::string>{"C-3", "C-4"}));
 
-  ExpectationEntry by_clause;
-  by_clause.backend_pattern = "mutant:*";
-  by_clause.clause_pattern = "C-[34]";
-  by_clause.op_pattern = "torch.*";
-  by_clause.reason = "rewrites NaN bits";
-  by_clause.file = "clause.json";
-  scope.known = {by_clause};
+  scope.known = {clause_entry("mutant:*", "C-[34]", "torch.*", "rewrites NaN bits")};
   const CampaignResult known = fuzz_campaign(*canon, limits, scope);
   EXPECT_GT(known.stats.known, 0u);
   for (const Bucket& b : known.buckets) EXPECT_NE(b.signature.actual, "outputs:nan_bits") << b.signature.key();
