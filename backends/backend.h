@@ -64,6 +64,11 @@ struct BackendOptions {
   // stop, harness/runner.h RunOptions::stop), a call in flight is abandoned
   // within 100 ms: the child is killed and the call answers HarnessError.
   const std::atomic<int>* stop = nullptr;
+  // Backends that keep released output storage for the next output of the
+  // same size (the cpu backend's OutputPool) do so only when set; false:
+  // every output is allocated anew, as a framework does (the bench's
+  // cpu-fresh row, so its ratios compare like with like).
+  bool reuse_outputs = true;
 };
 
 class Backend {

@@ -1,263 +1,76 @@
+// bench.cc — `scatterproof bench` (bench.h): the contenders, the
+// out-of-process timing of libtorch-current through
+// scatterproof-bench-worker, the table and the JSON report. The workloads
+// and the timing loop are bench_core.cc, shared with the worker.
 #include "bench/bench.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <functional>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <numeric>
 #include <optional>
-#include <random>
 #include <thread>
 
 #include "backends/backend.h"
+#include "backends/common/resource_paths.h"
+#include "bench/bench_core.h"
 #include "harness/exit_codes.h"
-#include "reference/op_table.h"
+
+extern char** environ;
 
 namespace sp {
 namespace {
 
+using bench::Timing;
+using bench::Workload;
+using bench::WorkloadSpec;
 using Clock = std::chrono::steady_clock;
 
-// One workload: the call, and the minimum bytes it must move (the bandwidth
-// numerator). `int64_twin` is the same call with an int64 index, timed for a
-// backend that rejects the int32 index (LibTorch 1.13 does), so the row still
-// compares like with like and says so.
-struct Workload {
-  OpCall call;
-  double min_bytes = 0;
-  std::optional<OpCall> int64_twin;
-};
-
-struct WorkloadSpec {
-  std::string name;
-  std::string description;
-  std::function<Workload(double scale)> build;
-};
-
-int64_t scaled(int64_t n, double scale) { return std::max<int64_t>(1, std::llround(static_cast<double>(n) * scale)); }
-
-template <typename T>
-T* data_of(const Tensor& t) {
-  return reinterpret_cast<T*>(t.storage()->data()) + t.offset();
-}
-
-// Values are small integers so that float sums are exact in any order: the
-// backends' outputs must then agree bit for bit, duplicates included.
-Tensor small_int_values(DType dtype, const Shape& shape, int64_t max_value, std::mt19937_64& rng) {
-  Tensor t = Tensor::zeros(dtype, shape);
-  std::uniform_int_distribution<int64_t> pick(0, max_value);
-  const int64_t n = t.numel();
-  if (dtype == DType::Float32) {
-    float* p = data_of<float>(t);
-    for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(pick(rng));
-  } else {
-    uint16_t* p = data_of<uint16_t>(t);
-    for (int64_t i = 0; i < n; ++i) p[i] = float_to_bf16_bits(static_cast<float>(pick(rng)));
-  }
-  return t;
-}
-
-// `n` index values drawn by `value(i)`, stored as int64 or int32.
-Tensor index_values(DType dtype, int64_t n, const std::function<int64_t(int64_t)>& value) {
-  Tensor t = Tensor::zeros(dtype, {n});
-  for (int64_t i = 0; i < n; ++i) {
-    if (dtype == DType::Int64)
-      data_of<int64_t>(t)[i] = value(i);
-    else
-      data_of<int32_t>(t)[i] = static_cast<int32_t>(value(i));
-  }
-  return t;
-}
-
-// A per-row index of `rows` values broadcast along `cols` (strides [1, 0]):
-// every element of a row addresses the same row of the other operand.
-Tensor expanded_row_index(const Tensor& per_row, int64_t cols) {
-  return Tensor::view(per_row.dtype(), {per_row.numel(), cols}, {1, 0}, 0, per_row.storage());
-}
-
-OpCall make_call(std::string op, int64_t dim, std::map<std::string, Tensor> tensors) {
-  OpCall c;
-  c.op = std::move(op);
-  c.set_arg("dim", Arg::of_int(dim));
-  c.tensors = std::move(tensors);
-  return c;
-}
-
-// The same call with an int32 copy of its int64 index (same layout).
-OpCall with_int32_index(const OpCall& call) {
-  OpCall c = call;
-  const Tensor& index = call.tensors.at("index");
-  const int64_t* values = reinterpret_cast<const int64_t*>(index.storage()->data());
-  const Tensor storage =
-      index_values(DType::Int32, static_cast<int64_t>(index.storage_elements()), [&](int64_t i) { return values[i]; });
-  c.tensors["index"] = Tensor::view(DType::Int32, index.shape(), index.strides(), index.offset(), storage.storage());
-  return c;
-}
-
-// 1: out = input.gather(1, index), [4096, 4096], index uniform.
-// Bytes: read index + write out + read the gathered input elements.
-Workload gather_last_dim(double scale) {
-  std::mt19937_64 rng(1);
-  const int64_t rows = scaled(4096, scale), cols = 4096;
-  std::uniform_int_distribution<int64_t> col(0, cols - 1);
-  const Tensor input = small_int_values(DType::Float32, {rows, cols}, 1023, rng);
-  const Tensor flat = index_values(DType::Int64, rows * cols, [&](int64_t) { return col(rng); });
-  const Tensor index = Tensor::view(DType::Int64, {rows, cols}, {cols, 1}, 0, flat.storage());
-  const double n = static_cast<double>(rows * cols);
-  return {make_call("torch.gather", 1, {{"input", input}, {"index", index}}), n * (8 + 4 + 4), std::nullopt};
-}
-
-// 2: out [1M, 128] = input [100k, 128].gather(0, index), index
-// [1M, 128] with strides [1, 0] (one uniform row per output row).
-// Bytes: read the index's 1M distinct values + write out + read the
-// gathered input elements.
-Workload row_gather(double scale) {
-  std::mt19937_64 rng(2);
-  const int64_t out_rows = scaled(1'000'000, scale), in_rows = scaled(100'000, scale), cols = 128;
-  std::uniform_int_distribution<int64_t> row(0, in_rows - 1);
-  const Tensor input = small_int_values(DType::Float32, {in_rows, cols}, 1023, rng);
-  const Tensor index =
-      expanded_row_index(index_values(DType::Int64, out_rows, [&](int64_t) { return row(rng); }), cols);
-  const double n = static_cast<double>(out_rows * cols);
-  return {make_call("torch.gather", 0, {{"input", input}, {"index", index}}),
-          static_cast<double>(out_rows) * 8 + n * (4 + 4), std::nullopt};
-}
-
-// 3: self [R, 4096].scatter_(1, index, src), each index row a permutation.
-// Bytes: read index + read src + write self.
-Workload scatter_permutation(double scale) {
-  std::mt19937_64 rng(3);
-  const int64_t rows = scaled(4096, scale), cols = 4096;
-  Tensor index = Tensor::zeros(DType::Int64, {rows, cols});
-  int64_t* idx = data_of<int64_t>(index);
-  for (int64_t r = 0; r < rows; ++r) {
-    std::iota(idx + r * cols, idx + (r + 1) * cols, int64_t{0});
-    std::shuffle(idx + r * cols, idx + (r + 1) * cols, rng);
-  }
-  const Tensor src = small_int_values(DType::Float32, {rows, cols}, 1023, rng);
-  const double n = static_cast<double>(rows * cols);
-  return {make_call("torch.scatter_", 1,
-                    {{"self", Tensor::zeros(DType::Float32, {rows, cols})}, {"index", index}, {"src", src}}),
-          n * (8 + 4 + 4), std::nullopt};
-}
-
-// 4, 4b, 6: self [100k, 128].scatter_add_(0, index, src [500k, 128]), index
-// expanded like 2; `hot_row_share` of the src rows (every other one when
-// 0.5) aim at row 0. Bytes: read the index's distinct values + read src +
-// read and write self.
-Workload scatter_add_rows(double scale, DType dtype, bool half_to_row_zero) {
-  std::mt19937_64 rng(4);
-  const int64_t src_rows = scaled(500'000, scale), self_rows = scaled(100'000, scale), cols = 128;
-  std::uniform_int_distribution<int64_t> row(0, self_rows - 1);
-  const Tensor src = small_int_values(dtype, {src_rows, cols}, 3, rng);
-  const Tensor index = expanded_row_index(
-      index_values(DType::Int64, src_rows, [&](int64_t i) { return half_to_row_zero && i % 2 == 0 ? 0 : row(rng); }),
-      cols);
-  const double es = static_cast<double>(dtype_size(dtype));
-  return {make_call("torch.scatter_add_", 0,
-                    {{"self", Tensor::zeros(dtype, {self_rows, cols})}, {"index", index}, {"src", src}}),
-          static_cast<double>(src_rows) * 8 + static_cast<double>(src_rows * cols) * es +
-              2 * static_cast<double>(self_rows * cols) * es,
-          std::nullopt};
-}
-
-// 5: self [1M].scatter_add_(0, index [16M] uniform, src [16M]).
-// Bytes: read index + read src + read and write self.
-Workload scatter_add_1d(double scale) {
-  std::mt19937_64 rng(5);
-  const int64_t n = scaled(16'000'000, scale), slots = scaled(1'000'000, scale);
-  std::uniform_int_distribution<int64_t> slot(0, slots - 1);
-  const Tensor src = small_int_values(DType::Float32, {n}, 3, rng);
-  const Tensor index = index_values(DType::Int64, n, [&](int64_t) { return slot(rng); });
-  return {make_call("torch.scatter_add_", 0,
-                    {{"self", Tensor::zeros(DType::Float32, {slots})}, {"index", index}, {"src", src}}),
-          static_cast<double>(n) * (8 + 4) + 2 * static_cast<double>(slots) * 4, std::nullopt};
-}
-
-// 8a, 8b: the aggregation of a graph network layer: as 4, through
-// scatter_reduce_(0, index, src, reduce, include_self=False). Small integer
-// values keep mean and amax exact in any order. Bytes as 4.
-Workload scatter_reduce_rows(double scale, const char* reduce) {
-  Workload w = scatter_add_rows(scale, DType::Float32, false);
-  w.call.op = "torch.scatter_reduce_";
-  w.call.set_arg("reduce", Arg::of_string(reduce));
-  w.call.set_arg("include_self", Arg::of_bool(false));
-  return w;
-}
-
-// 7a, 7b: a workload with its index as int32; 4 bytes less per distinct
-// index value.
-Workload int32_variant(Workload w64) {
-  Workload w32{with_int32_index(w64.call), 0, w64.call};
-  const Tensor& index = w64.call.tensors.at("index");
-  w32.min_bytes = w64.min_bytes - 4.0 * static_cast<double>(index.storage_elements());
-  return w32;
-}
-
-const std::vector<WorkloadSpec>& workload_specs() {
-  static const std::vector<WorkloadSpec> specs = {
-      {"1-gather", "gather dim 1, [4096,4096] f32, uniform int64 index", gather_last_dim},
-      {"2-row-gather", "gather dim 0, out [1M,128] from [100k,128] f32, index strides [1,0]", row_gather},
-      {"3-scatter", "scatter_ dim 1, [4096,4096] f32, a permutation per row", scatter_permutation},
-      {"4-scatter-add", "scatter_add_ dim 0, src [500k,128] into [100k,128] f32, uniform rows",
-       [](double s) { return scatter_add_rows(s, DType::Float32, false); }},
-      {"4b-scatter-add-hot", "as 4, every other src row into row 0",
-       [](double s) { return scatter_add_rows(s, DType::Float32, true); }},
-      {"5-scatter-add-1d", "scatter_add_ 1-D, 16M f32 values into 1M slots", scatter_add_1d},
-      {"6-scatter-add-bf16", "as 4 in bfloat16", [](double s) { return scatter_add_rows(s, DType::BFloat16, false); }},
-      {"7a-gather-int32", "as 1 with an int32 index", [](double s) { return int32_variant(gather_last_dim(s)); }},
-      {"7b-row-gather-int32", "as 2 with an int32 index", [](double s) { return int32_variant(row_gather(s)); }},
-      {"8a-scatter-reduce-amax", "scatter_reduce_ dim 0 amax, include_self=False, shapes as 4",
-       [](double s) { return scatter_reduce_rows(s, "amax"); }},
-      {"8b-scatter-reduce-mean", "scatter_reduce_ dim 0 mean, include_self=False, shapes as 4",
-       [](double s) { return scatter_reduce_rows(s, "mean"); }},
-  };
-  return specs;
-}
-
-bool selected(const std::string& name, const std::vector<std::string>& filter) {
-  if (filter.empty()) return true;
-  const std::string id = name.substr(0, name.find('-'));
-  return std::any_of(filter.begin(), filter.end(), [&](const std::string& f) { return f == name || f == id; });
-}
-
-// FNV-1a over 8-byte words of an output's elements in logical order; equal
-// outputs give equal checksums.
-uint64_t checksum(const Tensor& t) {
-  const Tensor c = t.is_contiguous() ? t : t.contiguous();
-  const size_t bytes = static_cast<size_t>(c.numel()) * dtype_size(c.dtype());
-  const std::byte* p = c.element_ptr(c.offset());
-  uint64_t h = 1469598103934665603ull;
-  size_t i = 0;
-  for (; i + 8 <= bytes; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * 1099511628211ull;
-  }
-  for (; i < bytes; ++i) h = (h ^ static_cast<uint64_t>(p[i])) * 1099511628211ull;
-  return h;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
+constexpr const char* kCurrent = "libtorch-current";
+constexpr const char* kOld = "libtorch";
+constexpr const char* kFresh = "cpu-fresh";
+constexpr const char* kOutOfProcessNote = "out of process (scatterproof-bench-worker, same timing)";
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// Read + write bandwidth of a multi-threaded memcpy of 256 MiB, in bytes/s.
-double copy_bandwidth(int threads, int repeats) {
-  const size_t bytes = size_t{256} << 20;
-  std::vector<std::byte> from(bytes, std::byte{1}), to(bytes, std::byte{0});
-  auto copy_once = [&] {
+// Read + write bandwidth of a multi-threaded memcpy of 256 MiB, in bytes/s,
+// measured again before every workload: on a shared machine it drifts
+// (37-64 GB/s within minutes on the 2-core bench machine), so each
+// workload's "of copy" compares it with the copy measured next to it.
+class CopyMeter {
+ public:
+  explicit CopyMeter(int threads) : threads_(threads), from_(kBytes, std::byte{1}), to_(kBytes, std::byte{0}) {}
+  double measure(int repeats) {
+    copy_once();
+    std::vector<double> times;
+    for (int r = 0; r < repeats; ++r) {
+      const auto t0 = Clock::now();
+      copy_once();
+      times.push_back(seconds_since(t0));
+    }
+    return 2.0 * static_cast<double>(kBytes) / bench::median(times);
+  }
+
+ private:
+  static constexpr size_t kBytes = size_t{256} << 20;
+  void copy_once() {
+    const size_t bytes = kBytes;
+    const int threads = threads_;
+    auto& from = from_;
+    auto& to = to_;
     std::vector<std::thread> workers;
     const size_t chunk = bytes / static_cast<size_t>(threads);
     for (int t = 0; t < threads; ++t) {
@@ -266,190 +79,409 @@ double copy_bandwidth(int threads, int repeats) {
       workers.emplace_back([&, begin, end] { std::memcpy(to.data() + begin, from.data() + begin, end - begin); });
     }
     for (auto& w : workers) w.join();
-  };
-  copy_once();
-  std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) {
-    const auto t0 = Clock::now();
-    copy_once();
-    times.push_back(seconds_since(t0));
   }
-  return 2.0 * static_cast<double>(bytes) / median(times);
-}
-
-struct Timing {
-  std::optional<std::string> failure;  // the backend's error / unsupported text
-  std::vector<double> seconds;
-  uint64_t checksum = 0;
-  std::string note;
+  int threads_;
+  std::vector<std::byte> from_, to_;
 };
 
-// Warm-up (checksummed), then `repeats` timed runs. In-place ops get their
-// self bytes restored before every run, outside the timed region.
-Timing time_backend(Backend& backend, const Workload& w, int repeats) {
-  Timing timing;
-  const OpCall* call = &w.call;
-  const bool in_place = is_inplace_op(call->op);
-  std::vector<std::byte> pristine;
-  auto restore = [&] {
-    if (in_place) std::copy(pristine.begin(), pristine.end(), call->tensors.at("self").storage()->begin());
-  };
-  if (in_place) pristine = *call->tensors.at("self").storage();
+// What a program run by run_program did.
+struct ProgramResult {
+  std::string start_error;  // non-empty: it did not start
+  bool timed_out = false;   // killed at the deadline
+  int status = 0;           // waitpid status
+  std::string out, err;     // err: its last 64 KiB
+};
 
-  Outcome warm = run_backend(backend, *call);
-  if (warm.kind == Outcome::Kind::Error && warm.error == ErrorCategory::IndexDtype && w.int64_twin) {
-    timing.note = fmt::format("rejects {} index ({}); timed with int64 index",
-                              dtype_name(call->tensors.at("index").dtype()), error_name(*warm.error));
-    call = &*w.int64_twin;
-    warm = run_backend(backend, *call);
+std::string describe_exit(const ProgramResult& r, double timeout_s) {
+  if (!r.start_error.empty()) return "did not start: " + r.start_error;
+  if (r.timed_out) return fmt::format("killed after {:.0f} s (worker_timeout_s)", timeout_s);
+  if (WIFSIGNALED(r.status)) return fmt::format("killed by signal {}", WTERMSIG(r.status));
+  return fmt::format("exit {}", WEXITSTATUS(r.status));
+}
+
+// Runs argv (environment inherited, as the libtorch-current backend's
+// scatterproof-serve gets it; the wheel's libraries are found through the
+// build's RPATH), stdin from /dev/null, collecting stdout and stderr until
+// it exits or `timeout_s` passes; then it is killed. Always reaped.
+ProgramResult run_program(const std::vector<std::string>& args, double timeout_s) {
+  ProgramResult result;
+  int out_pipe[2], err_pipe[2];
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
+    result.start_error = std::strerror(errno);
+    return result;
   }
-  if (warm.kind != Outcome::Kind::Outputs || warm.outputs.size() != 1) {
-    timing.failure = fmt::format("{}: {}", outcome_kind_name(warm.kind), warm.message);
-    restore();
-    return timing;
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    result.start_error = std::strerror(errno);
+    ::close(out_pipe[0]);
+    ::close(out_pipe[1]);
+    return result;
   }
-  timing.checksum = checksum(warm.outputs[0]);
-  warm = Outcome{};
-  for (int r = 0; r < repeats; ++r) {
-    restore();
-    const auto t0 = Clock::now();
-    const Outcome out = run_backend(backend, *call);
-    timing.seconds.push_back(seconds_since(t0));
-    if (out.kind != Outcome::Kind::Outputs) {
-      timing.failure = fmt::format("repeat {}: {}: {}", r, outcome_kind_name(out.kind), out.message);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  if (rc != 0) {
+    result.start_error = std::strerror(rc);
+    ::close(out_pipe[0]);
+    ::close(err_pipe[0]);
+    return result;
+  }
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&result.out, &result.err};
+  int open_fds = 2;
+  bool poll_failed = false;
+  while (open_fds > 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) {
+      result.timed_out = true;
       break;
     }
+    const int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left, 1000)));
+    if (n < 0 && errno != EINTR) {
+      poll_failed = true;
+      break;
+    }
+    for (int i = 0; i < 2 && n > 0; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buffer[65536];
+      const ssize_t got = ::read(fds[i].fd, buffer, sizeof buffer);
+      if (got > 0) {
+        sinks[i]->append(buffer, static_cast<size_t>(got));
+        if (i == 1 && result.err.size() > 65536) result.err.erase(0, result.err.size() - 65536);
+      } else if (got == 0 || errno != EINTR) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+      }
+    }
   }
-  restore();
-  return timing;
+  for (pollfd& f : fds)
+    if (f.fd >= 0) ::close(f.fd);
+  if (result.timed_out || poll_failed) ::kill(pid, SIGKILL);
+  while (::waitpid(pid, &result.status, 0) < 0 && errno == EINTR) {
+  }
+  return result;
+}
+
+// One column of the table: a backend in this process, or libtorch-current
+// through its worker.
+struct Contender {
+  std::string name;          // as listed: "cpu", "cpu-fresh", "libtorch-current", ...
+  std::string backend_name;  // the registry's name ("cpu" for cpu-fresh); the worker's BACKEND
+  BackendOptions options;
+  std::unique_ptr<Backend> backend;  // in process; null for a worker
+  std::string worker;                // out of process: the worker's path
+  std::string version;
+  std::string method;  // how it runs, for the header
+};
+
+std::string default_worker_path() {
+  const std::filesystem::path source = resources::source_fallback_dir();
+  if (source.empty()) return {};
+  return (source / "build-libtorch-current" / "scatterproof-bench-worker").string();
+}
+
+std::vector<std::string> worker_args(const Contender& c, const std::string& workload, double scale, int repeats,
+                                     int threads, bool int64_index) {
+  std::vector<std::string> args = {c.worker,     c.backend_name,
+                                   "--workload", workload,
+                                   "--scale",    fmt::format("{:.17g}", scale),
+                                   "--repeats",  std::to_string(repeats),
+                                   "--threads",  std::to_string(threads)};
+  if (!c.options.reuse_outputs) args.push_back("--fresh");
+  if (int64_index) args.push_back("--int64-index");
+  return args;
+}
+
+// The worker's one line, or why there is none.
+std::optional<bench::WorkerReport> worker_report(const ProgramResult& r, double timeout_s, std::string* why) {
+  const std::string stderr_tail = r.err.empty() ? "" : ": " + r.err.substr(0, r.err.find_last_not_of('\n') + 1);
+  if (!r.start_error.empty() || r.timed_out || !WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
+    *why = "scatterproof-bench-worker " + describe_exit(r, timeout_s) + stderr_tail;
+    return std::nullopt;
+  }
+  // Its last non-empty line (a library may print before it).
+  std::string line = r.out.substr(0, r.out.find_last_not_of('\n') + 1);
+  line = line.substr(line.find_last_of('\n') + 1);
+  std::string bad;
+  auto report = bench::parse_worker_json_line(line, &bad);
+  if (!report) *why = "scatterproof-bench-worker printed no report (" + bad + "): '" + line.substr(0, 200) + "'";
+  return report;
+}
+
+// Times `w` on `c` at `threads` threads: in this process, or through its worker.
+Timing time_contender(Contender& c, const WorkloadSpec& spec, const Workload& w, const BenchOptions& opts, int threads,
+                      bool int64_index = false) {
+  if (c.worker.empty()) {
+    if (threads == c.options.threads) return bench::time_backend(*c.backend, w, opts.repeats, int64_index);
+    BackendOptions o = c.options;
+    o.threads = threads;
+    std::string why;
+    auto other = make_backend(c.backend_name, o, &why);
+    if (!other) {
+      Timing t;
+      t.failure = why;
+      return t;
+    }
+    return bench::time_backend(*other, w, opts.repeats, int64_index);
+  }
+  const ProgramResult r =
+      run_program(worker_args(c, spec.name, opts.scale, opts.repeats, threads, int64_index), opts.worker_timeout_s);
+  std::string why;
+  auto report = worker_report(r, opts.worker_timeout_s, &why);
+  if (!report) {
+    Timing t;
+    t.failure = why;
+    t.peak_unavailable = "the worker did not report";
+    return t;
+  }
+  return report->timing;
+}
+
+// Sets up the contenders; an unavailable one ends the run (its message on stderr).
+std::optional<std::vector<Contender>> make_contenders(const BenchOptions& opts, int threads) {
+  std::vector<Contender> contenders;
+  for (const std::string& name : opts.backends) {
+    Contender c;
+    c.name = name;
+    c.backend_name = name == kFresh ? "cpu" : name == kCurrent ? kOld : name;
+    c.options.threads = threads;
+    c.options.reuse_outputs = name != kFresh;
+    if (name == kCurrent) {
+      c.worker = opts.libtorch_current_worker.empty() ? default_worker_path() : opts.libtorch_current_worker;
+      if (c.worker.empty() || !std::filesystem::exists(c.worker)) {
+        fmt::print(stderr,
+                   "bench: backend '{}' is unavailable: no {} (run scripts/setup-libtorch-current.sh to build it "
+                   "against the PyTorch wheel in .venv-current)\n",
+                   kCurrent, c.worker.empty() ? "build-libtorch-current/scatterproof-bench-worker" : c.worker);
+        return std::nullopt;
+      }
+      const ProgramResult r = run_program({c.worker, c.backend_name, "--version"}, 120);
+      const bool exited_0 = r.start_error.empty() && !r.timed_out && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0;
+      const nlohmann::json hello = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
+      if (!exited_0 || !hello.is_object() || !hello.contains("version") || !hello["version"].is_string()) {
+        fmt::print(stderr, "bench: backend '{}' is unavailable: {} --version: {}{}\n", kCurrent, c.worker,
+                   exited_0 ? "no version in its output" : describe_exit(r, 120), r.err.empty() ? "" : ": " + r.err);
+        return std::nullopt;
+      }
+      c.version = hello["version"];
+      c.method = "out of process: build-libtorch-current/scatterproof-bench-worker, same timing";
+    } else {
+      std::string why;
+      c.backend = make_backend(c.backend_name, c.options, &why);
+      if (!c.backend) {
+        fmt::print(stderr, "bench: {}\n", why);
+        return std::nullopt;
+      }
+      c.version = c.backend->version();
+      if (name == "cpu") c.method = "with output reuse, backends/cpu/output_pool.h";
+      if (name == kFresh) c.method = "the cpu backend allocating every output anew: reuse_outputs = false";
+    }
+    contenders.push_back(std::move(c));
+  }
+  return contenders;
 }
 
 struct Row {
-  std::string workload, backend;
+  Contender* contender;
   Timing timing;
 };
 
 std::string format_ratio(double r) { return std::isfinite(r) ? fmt::format("{:.2f}x", r) : "-"; }
 
+std::string join_notes(std::vector<std::string> notes) {
+  notes.erase(std::remove(notes.begin(), notes.end(), std::string()), notes.end());
+  return fmt::format("{}", fmt::join(notes, "; "));
+}
+
 }  // namespace
 
 std::vector<std::string> bench_workload_names() {
   std::vector<std::string> names;
-  for (const auto& s : workload_specs()) names.push_back(s.name);
+  for (const auto& s : bench::workload_specs()) names.push_back(s.name);
   return names;
 }
 
 int run_bench(const BenchOptions& opts) {
   const int threads =
       opts.threads > 0 ? opts.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  if (opts.repeats < 1 || !(opts.scale > 0 && opts.scale <= 1)) {
-    fmt::print(stderr, "bench: --repeats must be >= 1 and --scale in (0, 1]\n");
+  if (opts.repeats < 1 || !(opts.scale > 0 && opts.scale <= 1) || opts.backends.empty()) {
+    fmt::print(stderr, "bench: --repeats must be >= 1, --scale in (0, 1], and --backend name one at least\n");
     return exit_code::kUsage;
   }
   for (const std::string& f : opts.workloads) {
-    const auto names = bench_workload_names();
-    if (std::none_of(names.begin(), names.end(), [&](const std::string& n) { return selected(n, {f}); })) {
-      fmt::print(stderr, "bench: unknown workload '{}' (known: {})\n", f, fmt::join(names, ", "));
+    if (!bench::find_workload(f)) {
+      fmt::print(stderr, "bench: unknown workload '{}' (known: {})\n", f, fmt::join(bench_workload_names(), ", "));
       return exit_code::kUsage;
     }
   }
-  std::vector<std::pair<std::string, std::unique_ptr<Backend>>> backends;
-  for (const std::string& name : opts.backends) {
-    std::string why;
-    auto b = make_backend(name, BackendOptions{threads, false}, &why);
-    if (!b) {
-      fmt::print(stderr, "bench: {}\n", why);
-      return exit_code::kBackendUnavailable;
-    }
-    backends.emplace_back(name, std::move(b));
-  }
-  const auto has = [&](const std::string& n) {
-    return std::any_of(backends.begin(), backends.end(), [&](const auto& b) { return b.first == n; });
+  auto made = make_contenders(opts, threads);
+  if (!made) return exit_code::kBackendUnavailable;
+  std::vector<Contender>& contenders = *made;
+  const auto find = [&](const std::string& n) -> const Contender* {
+    for (const Contender& c : contenders)
+      if (c.name == n) return &c;
+    return nullptr;
   };
-  const std::string baseline = has("libtorch") ? "libtorch" : opts.backends.back();
+  // Ratio columns: the current LibTorch and LibTorch 1.13 where present;
+  // else the last contender. The first of them is the baseline.
+  std::vector<const Contender*> versus;
+  for (const char* n : {kCurrent, kOld})
+    if (const Contender* c = find(n)) versus.push_back(c);
+  if (versus.empty()) versus.push_back(&contenders.back());
+  const std::string baseline = versus.front()->name;
 
-  const double copy_bps = copy_bandwidth(threads, opts.repeats);
+  CopyMeter copy_meter(threads);
+  double copy_min = INFINITY, copy_max = 0;
   fmt::print("scatterproof bench: {} threads, {} repeats (median, after a warm-up), scale {}\n", threads, opts.repeats,
              opts.scale);
-  fmt::print("memcpy 256 MiB, {} threads: {:.1f} GB/s (read + write)\n\n", threads, copy_bps / 1e9);
-  fmt::print("{:<22} {:<10} {:>11} {:>8} {:>8} {:>10}  {}\n", "workload", "backend", "median ms", "GB/s", "of copy",
-             fmt::format("vs {}", baseline), "note");
+  for (const Contender& c : contenders)
+    fmt::print("  {} = {}{}\n", c.name, c.version, c.method.empty() ? "" : " (" + c.method + ")");
+  fmt::print("baseline: {}; peak MiB: memory the backend added over the warm-up and repeats (VmHWM)\n", baseline);
+  fmt::print("of copy: against a memcpy of 256 MiB on {} threads (read + write), measured before each workload\n\n",
+             threads);
+  std::vector<std::string> ratio_headers;
+  for (const Contender* c : versus) ratio_headers.push_back(fmt::format("vs {}", c->version));
+  const auto ratio_cells = [&](const std::vector<std::string>& cells) {
+    std::string s;
+    for (size_t i = 0; i < cells.size(); ++i)
+      s += fmt::format(" {:>{}}", cells[i], std::max<size_t>(8, ratio_headers[i].size()));
+    return s;
+  };
+  fmt::print("{:<24} {:<16} {:>10} {:>7} {:>7}{} {:>9}  {}\n", "workload", "backend", "median ms", "GB/s", "of copy",
+             ratio_cells(ratio_headers), "peak MiB", "note");
 
+  nlohmann::json contenders_json = nlohmann::json::array();
+  for (const Contender& c : contenders) {
+    nlohmann::json j = {{"name", c.name}, {"version", c.version}, {"in_process", c.worker.empty()}};
+    if (!c.method.empty()) j["method"] = c.method;
+    contenders_json.push_back(std::move(j));
+  }
   nlohmann::json report = {{"threads", threads},
                            {"repeats", opts.repeats},
                            {"scale", opts.scale},
+                           {"contenders", contenders_json},
                            {"baseline", baseline},
-                           {"copy_gbs", copy_bps / 1e9},
                            {"workloads", nlohmann::json::array()},
                            {"scaling", nlohmann::json::array()}};
   bool all_good = true;
 
-  for (const WorkloadSpec& spec : workload_specs()) {
-    if (!selected(spec.name, opts.workloads)) continue;
+  for (const WorkloadSpec& spec : bench::workload_specs()) {
+    if (!bench::selected(spec.name, opts.workloads)) continue;
     const Workload w = spec.build(opts.scale);
+    const double copy_bps = copy_meter.measure(opts.repeats);
+    copy_min = std::min(copy_min, copy_bps);
+    copy_max = std::max(copy_max, copy_bps);
     std::vector<Row> rows;
-    for (auto& [name, backend] : backends) rows.push_back({spec.name, name, time_backend(*backend, w, opts.repeats)});
+    for (Contender& c : contenders) rows.push_back({&c, time_contender(c, spec, w, opts, threads)});
 
     // Every backend that produced an output must agree with the first one.
     const Row* reference_row = nullptr;
     for (Row& r : rows) {
-      if (r.timing.failure) {
-        all_good = false;
-        continue;
-      }
+      if (r.timing.failure) continue;
       if (!reference_row) {
         reference_row = &r;
       } else if (r.timing.checksum != reference_row->timing.checksum) {
-        all_good = false;
         r.timing.failure =
-            fmt::format("CHECKSUM MISMATCH with {}: output differs, time not reported", reference_row->backend);
+            fmt::format("CHECKSUM MISMATCH with {}: output differs, time not reported", reference_row->contender->name);
       }
     }
-    double baseline_s = NAN;
-    for (const Row& r : rows)
-      if (r.backend == baseline && !r.timing.failure) baseline_s = median(r.timing.seconds);
+    // A wrong answer or an error (not index_dtype, which time_backend
+    // handles) on an int32 workload: the same call with the int64 index is
+    // timed instead when it agrees, and the note keeps what int32 did (the
+    // deviation itself is the conformance suite's to judge).
+    for (Row& r : rows) {
+      if (!r.timing.failure || !w.int64_twin || !reference_row || !r.timing.note.empty()) continue;
+      Timing twin = time_contender(*r.contender, spec, w, opts, threads, true);
+      if (twin.failure || twin.checksum != reference_row->timing.checksum) continue;
+      const bool wrong = r.timing.failure->starts_with("CHECKSUM MISMATCH");
+      twin.note = fmt::format(
+          "int32 index: {}; timed with int64 index",
+          wrong ? "wrong output (checksum differs from " + reference_row->contender->name + ")" : *r.timing.failure);
+      r.timing = std::move(twin);
+    }
+    for (const Row& r : rows) all_good = all_good && !r.timing.failure;
+    const auto median_of = [&](const Contender* c) {
+      for (const Row& r : rows)
+        if (r.contender == c && !r.timing.failure) return bench::median(r.timing.seconds);
+      return static_cast<double>(NAN);
+    };
 
     nlohmann::json rows_json = nlohmann::json::array();
     for (const Row& r : rows) {
-      nlohmann::json j = {{"backend", r.backend}};
+      const Contender& c = *r.contender;
+      nlohmann::json j = {{"backend", c.name}, {"version", c.version}};
+      if (!c.worker.empty()) j["out_of_process"] = "scatterproof-bench-worker, same timing";
+      const std::string peak_cell =
+          r.timing.peak_bytes ? fmt::format("{:.1f}", static_cast<double>(*r.timing.peak_bytes) / (1 << 20)) : "n/a";
+      if (r.timing.peak_bytes)
+        j["peak_bytes"] = *r.timing.peak_bytes;
+      else
+        j["peak_unavailable"] = r.timing.peak_unavailable;
+      const std::string peak_note = r.timing.peak_bytes ? "" : "peak n/a (" + r.timing.peak_unavailable + ")";
+      const std::string method_note = c.worker.empty() ? "" : kOutOfProcessNote;
       if (r.timing.failure) {
-        fmt::print("{:<22} {:<10} {:>11} {:>8} {:>8} {:>10}  {}\n", spec.name, r.backend, "-", "-", "-", "-",
-                   *r.timing.failure);
+        fmt::print("{:<24} {:<16} {:>10} {:>7} {:>7}{} {:>9}  {}\n", spec.name, c.name, "-", "-", "-",
+                   ratio_cells(std::vector<std::string>(versus.size(), "-")), peak_cell,
+                   join_notes({*r.timing.failure, method_note}));
         j["failure"] = *r.timing.failure;
       } else {
-        const double s = median(r.timing.seconds);
+        const double s = bench::median(r.timing.seconds);
         const double bps = w.min_bytes / s;
-        fmt::print("{:<22} {:<10} {:>11.3f} {:>8.2f} {:>7.0f}% {:>10}  {}\n", spec.name, r.backend, s * 1e3, bps / 1e9,
-                   100 * bps / copy_bps, format_ratio(baseline_s / s), r.timing.note);
+        std::vector<std::string> ratios;
+        nlohmann::json speedups = nlohmann::json::object();
+        for (const Contender* v : versus) {
+          const double ratio = median_of(v) / s;
+          ratios.push_back(format_ratio(ratio));
+          if (std::isfinite(ratio)) speedups[v->name] = ratio;
+        }
+        fmt::print("{:<24} {:<16} {:>10.3f} {:>7.2f} {:>6.0f}%{} {:>9}  {}\n", spec.name, c.name, s * 1e3, bps / 1e9,
+                   100 * bps / copy_bps, ratio_cells(ratios), peak_cell,
+                   join_notes({r.timing.note, method_note, peak_note}));
         j.update({{"median_s", s},
                   {"times_s", r.timing.seconds},
                   {"gbs", bps / 1e9},
                   {"of_copy", bps / copy_bps},
-                  {"checksum", fmt::format("{:016x}", r.timing.checksum)}});
-        if (std::isfinite(baseline_s)) j["speedup_vs_baseline"] = baseline_s / s;
+                  {"checksum", fmt::format("{:016x}", r.timing.checksum)},
+                  {"speedup_vs", speedups}});
+        if (speedups.contains(baseline)) j["speedup_vs_baseline"] = speedups[baseline];
         if (!r.timing.note.empty()) j["note"] = r.timing.note;
       }
       rows_json.push_back(std::move(j));
     }
-    report["workloads"].push_back(
-        {{"name", spec.name}, {"description", spec.description}, {"min_bytes", w.min_bytes}, {"rows", rows_json}});
+    report["workloads"].push_back({{"name", spec.name},
+                                   {"description", spec.description},
+                                   {"min_bytes", w.min_bytes},
+                                   {"copy_gbs", copy_bps / 1e9},
+                                   {"rows", rows_json}});
 
     // Scaling: the 1-D scatter_add_ again at 1 thread, against the N-thread time.
     if (spec.name != "5-scatter-add-1d") continue;
     for (const Row& r : rows) {
       if (r.timing.failure) continue;
-      auto single = make_backend(r.backend, BackendOptions{1, false}, nullptr);
-      const Timing one = time_backend(*single, w, opts.repeats);
+      Contender& c = *r.contender;
+      const Timing one = time_contender(c, spec, w, opts, 1);
       if (one.failure || one.checksum != r.timing.checksum) {
         all_good = false;
-        fmt::print("{:<22} {:<10} 1 thread: {}\n", "5-scaling", r.backend, one.failure.value_or("CHECKSUM MISMATCH"));
+        fmt::print("{:<24} {:<16} 1 thread: {}\n", "5-scaling", c.name, one.failure.value_or("CHECKSUM MISMATCH"));
         continue;
       }
-      const double t1 = median(one.seconds), tn = median(r.timing.seconds);
-      fmt::print("{:<22} {:<10} {:>11.3f} ms at 1 thread, {:.3f} ms at {}: scaling {}\n", "5-scaling", r.backend,
-                 t1 * 1e3, tn * 1e3, threads, format_ratio(t1 / tn));
+      const double t1 = bench::median(one.seconds), tn = bench::median(r.timing.seconds);
+      fmt::print("{:<24} {:<16} {:>10.3f} ms at 1 thread, {:.3f} ms at {}: scaling {}\n", "5-scaling", c.name, t1 * 1e3,
+                 tn * 1e3, threads, format_ratio(t1 / tn));
       report["scaling"].push_back({{"workload", spec.name},
-                                   {"backend", r.backend},
+                                   {"backend", c.name},
                                    {"one_thread_s", t1},
                                    {"threads", threads},
                                    {"n_threads_s", tn},
@@ -457,6 +489,11 @@ int run_bench(const BenchOptions& opts) {
     }
   }
 
+  if (copy_max > 0) {
+    fmt::print("\nmemcpy 256 MiB, {} threads, before each workload: {:.1f} to {:.1f} GB/s (read + write)\n", threads,
+               copy_min / 1e9, copy_max / 1e9);
+    report["copy_gbs_range"] = {copy_min / 1e9, copy_max / 1e9};
+  }
   if (!opts.json_path.empty()) {
     std::ofstream out(opts.json_path);
     out << report.dump(2) << "\n";

@@ -643,7 +643,11 @@ int run_cli(int argc, char** argv) {
   bench->add_option("--threads", bench_options.threads, "threads per backend (default: hardware)");
   bench->add_option("--repeats", bench_options.repeats, "timed runs per workload (the median is reported)");
   bench->add_option("--json", bench_options.json_path, "also write the results as JSON");
-  bench->add_option("--backend", bench_options.backends, "comma-separated backends")->delimiter(',');
+  bench
+      ->add_option("--backend", bench_options.backends,
+                   "comma-separated contenders (default cpu,cpu-fresh,libtorch-current,libtorch; cpu-fresh: cpu "
+                   "without output reuse; libtorch-current: timed out of process, bench/bench.h)")
+      ->delimiter(',');
   bench->add_option("--workload", bench_options.workloads, "workload names or ids (e.g. 1,4b)")->delimiter(',');
   bench->add_option("--scale", bench_options.scale, "shrink every workload by this factor in (0, 1]");
 

@@ -2,10 +2,12 @@
 # Builds build-libtorch-current/: scatterproof-serve against the LibTorch
 # that the current PyTorch wheel in .venv-current ships, for the backend
 # `libtorch-current` (two LibTorch versions cannot share one process, so the
-# harness runs this one out of process: `scatterproof-serve libtorch`).
+# harness runs this one out of process: `scatterproof-serve libtorch`), and
+# scatterproof-bench-worker, with which `scatterproof bench` times that
+# LibTorch in its own process (bench/bench.h).
 #
 # Idempotent: configures once (the wheel's torch package as SP_TORCH_WHEEL,
-# no tests, no CUDA backend), then only runs ninja for the one target. With
+# no tests, no CUDA backend), then only runs ninja for the two targets. With
 # no torch in .venv-current it says so and exits 0: the backend is then
 # unavailable (make_backend names this script), and callers go on without it.
 #
@@ -40,4 +42,4 @@ if [ ! -f "$dir/build.ninja" ]; then
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSP_BUILD_TESTS=OFF -DSP_WITH_CUDA=OFF \
     -DSP_TORCH_WHEEL="$torch_pkg"
 fi
-exec ninja -C "$dir" scatterproof-serve
+exec ninja -C "$dir" scatterproof-serve scatterproof-bench-worker

@@ -16,6 +16,7 @@
 #include <set>
 
 #include "backends/backend.h"
+#include "backends/cpu/kernels.h"
 #include "reference/op_table.h"
 #include "reference/reference.h"
 #include "tests/test_support.h"
@@ -372,6 +373,69 @@ TEST_F(CpuBackendTest, TorchIndexAddEveryDtypeAlphaAndSplit) {
                                      make_index(DType::Int32, {60}, Layout::Contiguous, 0, 39),
                                      make(t, {60, 900}, Layout::Transposed), 0));
   }
+}
+
+// The sorted whole-row reduction (backends/cpu/row_reduce.h) behind
+// scatter_reduce with an index expanded along rows and index_add over
+// contiguous slices: every reduce and include_self, float/16-bit/integer/
+// bool, half of the rows aimed at row 0 (a row cut between threads and
+// merged from partials), negative values counted from the end where the op
+// takes them, two outer positions, alpha.
+TEST_F(CpuBackendTest, WholeRowReductionsEveryReduceDtypeAndHotRow) {
+  const int64_t targets = 97;
+  const auto hot_rows = [&](int64_t sources, int64_t outer) {
+    Tensor rows = make_index(DType::Int64, {outer * sources}, Layout::Contiguous, 0, targets - 1);
+    for (int64_t i = 0; i < outer * sources; i += 2) rows.set_bits_at({i}, 0);
+    return rows;
+  };
+  for (DType t : {DType::Float32, DType::BFloat16, DType::Int32, DType::Bool}) {
+    for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
+      if (t == DType::Bool && std::string(reduce) == "mean") continue;
+      for (bool include_self : {true, false}) {
+        for (int64_t width : {16, 40}) {
+          const int64_t sources = 40000 / width + 3;
+          const Tensor rows = hot_rows(sources, 2);
+          // dim 0 of [targets, width]; dim 1 of [2, targets, width] (two outer positions).
+          OpCall flat = scatter_call(include_self ? "torch.scatter_reduce_" : "torch.scatter_reduce",
+                                     make(t, {targets, width}, Layout::Contiguous),
+                                     Tensor::view(DType::Int64, {sources, width}, {1, 0}, 0, rows.storage()),
+                                     make(t, {sources, width}, Layout::Contiguous), 0);
+          OpCall outer =
+              scatter_call("torch.scatter_reduce_", make(t, {2, targets, width}, Layout::Contiguous),
+                           Tensor::view(DType::Int64, {2, sources, width}, {sources, 1, 0}, 0, rows.storage()),
+                           make(t, {2, sources, width}, Layout::Contiguous), 1);
+          for (OpCall* call : {&flat, &outer}) {
+            call->set_arg("reduce", Arg::of_string(reduce));
+            call->set_arg("include_self", Arg::of_bool(include_self));
+            agree_all_threads(*call);
+          }
+        }
+      }
+    }
+  }
+  for (DType t : {DType::Float32, DType::BFloat16, DType::Float16, DType::Int64, DType::Bool}) {
+    for (int64_t width : {16, 64}) {
+      const int64_t sources = 40000 / width + 3;
+      // alpha: true for bool, -2 for the narrow rows, 1 (terms taken as they are) for the wide ones.
+      const Scalar alpha = t == DType::Bool ? Scalar::of_bool(true) : Scalar::of_int(width == 16 ? -2 : 1);
+      agree_all_threads(index_add_call("torch.index_add_", make(t, {targets, width}, Layout::Contiguous),
+                                       hot_rows(sources, 1), make(t, {sources, width}, Layout::Contiguous), 0, alpha));
+      agree_all_threads(index_add_call("torch.index_add", make(t, {2, targets, width}, Layout::Contiguous),
+                                       hot_rows(sources, 1), make(t, {2, sources, width}, Layout::Contiguous), 1,
+                                       alpha));
+    }
+  }
+  // scatter_add_ with negative values (counted from the end) and a bad one
+  // after them: an error, self untouched.
+  Tensor rows = hot_rows(3000, 1);
+  for (int64_t i = 1; i < 3000; i += 3) rows.set_bits_at({i}, bits_from_value(DType::Int64, Value::of_int(-5)));
+  agree_all_threads(scatter_call("torch.scatter_add_", make(DType::Float32, {targets, 32}, Layout::Contiguous),
+                                 Tensor::view(DType::Int64, {3000, 32}, {1, 0}, 0, rows.storage()),
+                                 make(DType::Float32, {3000, 32}, Layout::Contiguous), 0));
+  rows.set_bits_at({2999}, bits_from_value(DType::Int64, Value::of_int(targets)));
+  agree_all_threads(scatter_call("torch.scatter_add_", make(DType::Float32, {targets, 32}, Layout::Contiguous),
+                                 Tensor::view(DType::Int64, {3000, 32}, {1, 0}, 0, rows.storage()),
+                                 make(DType::Float32, {3000, 32}, Layout::Contiguous), 0));
 }
 
 OpCall index_reduce_call(const char* op, Tensor self, Tensor index, Tensor source, int64_t dim,
@@ -746,6 +810,14 @@ TEST_F(CpuBackendTest, ScatterAddParallelPaths) {
                                        make_index(DType::Int64, {n}, Layout::Contiguous, 0, slots - 1),
                                        make(t, {n + 3}, Layout::Contiguous), 0));
       }
+      // 1-D into targets spread past the cache (accumulators prefetched ahead),
+      // contiguous, with negative values counted from the end.
+      {
+        const int64_t slots = 100000, n = 70001;
+        Tensor index = make_index(DType::Int64, {n}, Layout::Contiguous, -slots, slots - 1);
+        agree_all_threads(
+            scatter_call(op, make(t, {slots}, Layout::Contiguous), index, make(t, {n}, Layout::Contiguous), 0));
+      }
       // Narrow expanded rows of width 3, and a full (non-expanded) index along dim 0.
       Tensor rows = make_index(DType::Int64, {30000, 1}, Layout::Contiguous, 0, 40);
       agree_all_threads(scatter_call(op, make(t, {41, 3}, Layout::Transposed),
@@ -802,6 +874,15 @@ TEST_F(CpuBackendTest, ScatterOverwriteKeepsIndexOrderAcrossThreads) {
     agree_all_threads(scatter_call("torch.scatter_", make(t, {3000}, Layout::Contiguous),
                                    make_index(DType::Int64, {90000}, Layout::Gapped, 0, 2999),
                                    make(t, {90000}, Layout::Contiguous), 0));
+    // Along the last dim each value is checked as it is written: a bad one
+    // in the last row, or a negative one too far down in the first, is
+    // index_out_of_bounds however many rows were written before it (SE-2).
+    for (const int64_t bad : {int64_t{513}, int64_t{-514}}) {
+      Tensor index = make_index(DType::Int64, {300, 513}, Layout::Contiguous, -513, 512);
+      index.set_bits_at({bad > 0 ? 299 : 0, bad > 0 ? 512 : 3}, bits_from_value(DType::Int64, Value::of_int(bad)));
+      agree_all_threads(scatter_call("torch.scatter_", make(t, {300, 513}, Layout::Contiguous), index,
+                                     make(t, {300, 513}, Layout::Contiguous), 1));
+    }
   }
 }
 
@@ -930,4 +1011,41 @@ TEST_F(CpuBackendTest, EveryErrorCategoryTheSemanticsProduce) {
 }
 
 }  // namespace
+// The streamed row copy of gather_kernel (non-temporal stores, taken for
+// large outputs) called directly with a zero threshold: the same bytes as the
+// plain copy for rows of every width (head and tail bytes outside the 64-byte
+// blocks, out rows not 16-byte aligned), and a bad value still refused.
+TEST(CpuGatherKernel, StreamedRowCopyWritesWhatThePlainCopyWrites) {
+  cpu::ThreadPool pool(2);
+  std::mt19937_64 gen(5);
+  for (int64_t width : {1, 3, 16, 17, 40, 129}) {
+    const int64_t rows = 300, out_rows = 5000;
+    std::vector<uint32_t> input(static_cast<size_t>(rows * width));
+    for (auto& v : input) v = static_cast<uint32_t>(gen());
+    std::vector<int64_t> index(static_cast<size_t>(out_rows));
+    for (auto& v : index) v = static_cast<int64_t>(gen() % rows);
+    // Index [out_rows, width] with strides [1, 0]; out and input contiguous.
+    const cpu::IndexWalk walk = cpu::make_walk({out_rows, width}, 0, {width, 1}, {1, 0}, {width, 1}, rows);
+    for (int64_t misalign : {0, 1}) {
+      std::vector<uint32_t> plain(static_cast<size_t>(out_rows * width + 1)), streamed(plain.size());
+      const auto run = [&](std::vector<uint32_t>& out, int64_t threshold) {
+        return cpu::gather_kernel(DType::Int32, DType::Int64, reinterpret_cast<const std::byte*>(input.data()),
+                                  reinterpret_cast<const std::byte*>(index.data()),
+                                  reinterpret_cast<std::byte*>(out.data() + misalign), walk, pool, threshold);
+      };
+      ASSERT_TRUE(run(plain, INT64_MAX));
+      ASSERT_TRUE(run(streamed, 0));
+      ASSERT_EQ(plain, streamed) << "width " << width << ", out misaligned by " << misalign * 4 << " bytes";
+      for (int64_t r = 0; r < out_rows; r += 997)
+        EXPECT_EQ(streamed[static_cast<size_t>(r * width + misalign)],
+                  input[static_cast<size_t>(index[static_cast<size_t>(r)] * width)]);
+    }
+    index[static_cast<size_t>(out_rows - 1)] = rows;
+    std::vector<uint32_t> out(static_cast<size_t>(out_rows * width));
+    EXPECT_FALSE(cpu::gather_kernel(DType::Int32, DType::Int64, reinterpret_cast<const std::byte*>(input.data()),
+                                    reinterpret_cast<const std::byte*>(index.data()),
+                                    reinterpret_cast<std::byte*>(out.data()), walk, pool, 0));
+  }
+}
+
 }  // namespace sp

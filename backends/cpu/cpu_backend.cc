@@ -53,7 +53,8 @@ bool CpuContext::scatter_into(const Tensor& target, const Tensor& index, const S
                         logical_shape(target)[static_cast<size_t>(dim)]);
   args.op = op;
   args.zero_targets_first = zero_first;
-  args.scratch = &scratch_;
+  args.scratch = reuse_ ? &scratch_ : nullptr;
+  args.row_scratch = row_scratch();
   args.check_index_from = check_index_from;
   return scatter_kernel(args, pool_);
 }
@@ -88,7 +89,7 @@ const CpuOps& cpu_ops() {
 
 class CpuBackend final : public Backend {
  public:
-  explicit CpuBackend(int threads) : context_(threads) {}
+  CpuBackend(int threads, bool reuse_outputs) : context_(threads, reuse_outputs) {}
 
   std::string name() const override { return "cpu"; }
   std::string description() const override {
@@ -139,7 +140,7 @@ class CpuBackend final : public Backend {
 void register_cpu_backend() {
   register_backend("cpu", "optimized multi-threaded CPU kernels for every semantic",
                    [](const std::string&, const BackendOptions& opts) -> std::unique_ptr<Backend> {
-                     return std::make_unique<cpu::CpuBackend>(cpu::resolve_threads(opts.threads));
+                     return std::make_unique<cpu::CpuBackend>(cpu::resolve_threads(opts.threads), opts.reuse_outputs);
                    });
 }
 

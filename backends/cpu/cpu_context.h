@@ -26,6 +26,7 @@
 #include "backends/backend.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/output_pool.h"
+#include "backends/cpu/row_reduce.h"
 #include "backends/cpu/thread_pool.h"
 #include "backends/op_kernels.h"
 
@@ -47,7 +48,11 @@ inline int64_t wrap_dim(int64_t dim, int64_t rank) { return dim < 0 ? dim + rank
 
 class CpuContext {
  public:
-  explicit CpuContext(int threads) : pool_(threads) {}
+  // reuse_outputs: BackendOptions::reuse_outputs (the output pool's reuse).
+  // Without reuse, no memory is kept between calls either (the kernels'
+  // scratch space): every call allocates fresh, like the baseline does.
+  explicit CpuContext(int threads, bool reuse_outputs = true)
+      : pool_(threads), outputs_(reuse_outputs), reuse_(reuse_outputs) {}
 
   ThreadPool& pool() { return pool_; }
   int threads() const { return pool_.size(); }
@@ -55,6 +60,8 @@ class CpuContext {
   Tensor uninitialized(DType dtype, const Shape& shape) { return outputs_.uninitialized(dtype, shape); }
   // A contiguous copy of `t` (out-of-place ops start from one).
   Tensor fresh_copy(const Tensor& t);
+  // The sorted row reduction's space kept between calls (null without reuse).
+  RowReduceScratch* row_scratch() { return reuse_ ? &row_scratch_ : nullptr; }
 
   // Runs the scatter kernel writing `target` over the walk of an index of
   // `index_shape`/`index_strides` (logical), reading `src` or the scalar
@@ -74,7 +81,9 @@ class CpuContext {
  private:
   ThreadPool pool_;
   OutputPool outputs_;
+  bool reuse_;
   std::vector<std::vector<std::byte>> scratch_;  // the scatter kernel's, kept between calls
+  RowReduceScratch row_scratch_;
 };
 
 // The scatter_reduce walk (ops/torch_scatter_reduce.cc): every position of

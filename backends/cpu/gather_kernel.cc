@@ -1,6 +1,9 @@
 // gather_kernel.cc — the walk, index bounds scan, strided copy and gather.
 #include <atomic>
 #include <cstring>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "backends/cpu/kernels.h"
 
@@ -50,10 +53,78 @@ std::optional<int64_t> first_bad(const I* x, const IndexWalk& scan, int64_t l0, 
 // True when v lies in [0, size): one unsigned compare.
 inline bool in_range(int64_t v, int64_t size) { return static_cast<uint64_t>(v) < static_cast<uint64_t>(size); }
 
+// Whole-row gathers prefetch the source row this many bytes of rows ahead.
+constexpr int64_t kRowPrefetchBytes = 4096;
+
+// memcpy with non-temporal stores for the 64-byte blocks (plain copies for
+// the unaligned head and the tail). The caller issues the store fence.
+inline void stream_copy(std::byte* dst, const std::byte* src, size_t n) {
+#if defined(__x86_64__)
+  const size_t head = std::min(n, (16 - (reinterpret_cast<uintptr_t>(dst) & 15)) & 15);
+  std::memcpy(dst, src, head);
+  dst += head;
+  src += head;
+  n -= head;
+  for (; n >= 64; n -= 64, dst += 64, src += 64) {
+    const auto* from = reinterpret_cast<const __m128i*>(src);
+    auto* to = reinterpret_cast<__m128i*>(dst);
+    const __m128i v0 = _mm_loadu_si128(from), v1 = _mm_loadu_si128(from + 1), v2 = _mm_loadu_si128(from + 2),
+                  v3 = _mm_loadu_si128(from + 3);
+    _mm_stream_si128(to, v0);
+    _mm_stream_si128(to + 1, v1);
+    _mm_stream_si128(to + 2, v2);
+    _mm_stream_si128(to + 3, v3);
+  }
+#endif
+  std::memcpy(dst, src, n);
+}
+
+inline void store_fence() {
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
+}
+
+// Whole contiguous rows (an index expanded along unit-stride rows: the row
+// gather, index_select of rows): per row one bounds check, a prefetch of the
+// row `ahead` positions later, and one copy (streamed for large outputs).
+template <class E, class I>
+bool gather_rows(const E* a_o, const I* x_o, E* p_o, int64_t k0, int64_t k1, const IndexWalk& w, bool stream) {
+  const int64_t S = w.S, xs = w.along.x, as = w.along.a, ps = w.along.p;
+  const int64_t L = w.inner_count();
+  const auto row_bytes = static_cast<size_t>(L) * sizeof(E);
+  const int64_t ahead =
+      std::clamp<int64_t>(kRowPrefetchBytes / static_cast<int64_t>(std::max<size_t>(row_bytes, 1)), 1, 16);
+  const size_t prefetch_bytes = std::min<size_t>(row_bytes, 2048);
+  for (int64_t k = k0; k < k1; ++k) {
+    const auto t = static_cast<int64_t>(x_o[k * xs]);
+    if (!in_range(t, S)) [[unlikely]]
+      return false;
+    if (k + ahead < k1) {
+      const auto next = static_cast<int64_t>(x_o[(k + ahead) * xs]);
+      if (in_range(next, S)) {
+        const auto* row = reinterpret_cast<const char*>(a_o + next * as);
+        for (size_t b = 0; b < prefetch_bytes; b += 64) prefetch_line(row + b);
+      }
+    }
+    auto* dst = reinterpret_cast<std::byte*>(p_o + k * ps);
+    const auto* src = reinterpret_cast<const std::byte*>(a_o + t * as);
+    if (stream)
+      stream_copy(dst, src, row_bytes);
+    else
+      std::memcpy(dst, src, row_bytes);
+  }
+  return true;
+}
+
 // Validation is fused into the copy (the output is fresh, so a bad index
 // just abandons it): every index value is read once, checked and used.
 template <class E>
-bool gather_typed(const E* a, const std::byte* xb, DType index_dtype, E* out, const IndexWalk& w, ThreadPool& pool) {
+bool gather_typed(const E* a, const std::byte* xb, DType index_dtype, E* out, const IndexWalk& w, ThreadPool& pool,
+                  int64_t stream_bytes) {
+  const bool whole_rows = w.index_row_constant() && w.inner.size() == 1 && w.inner[0].a == 1 && w.inner[0].p == 1;
+  const int64_t out_bytes = w.outer_count() * w.K * w.inner_count() * static_cast<int64_t>(sizeof(E));
+  const bool stream = whole_rows && out_bytes >= stream_bytes;
   // Returns false at the first index value outside [0, S).
   auto run_rows = [&]<class I>(const I* x, int64_t r0, int64_t r1) {
     const int64_t S = w.S;
@@ -76,6 +147,8 @@ bool gather_typed(const E* a, const std::byte* xb, DType index_dtype, E* out, co
             return false;
           p_o[k * ps] = a_o[t * as];
         }
+      } else if (whole_rows) {
+        if (!gather_rows(a_o, x_o, p_o, r - o * w.K, k_end, w, stream)) return false;
       } else {
         for (int64_t k = r - o * w.K; k < k_end; ++k) {
           const I* xk = x_o + k * xs;
@@ -119,6 +192,7 @@ bool gather_typed(const E* a, const std::byte* xb, DType index_dtype, E* out, co
     const int64_t r0 = split_point(rows, threads, tid), r1 = split_point(rows, threads, tid + 1);
     const bool ok = index_dtype == DType::Int32 ? run_rows(reinterpret_cast<const int32_t*>(xb), r0, r1)
                                                 : run_rows(reinterpret_cast<const int64_t*>(xb), r0, r1);
+    if (stream) store_fence();
     if (!ok) all_in_range.store(false, std::memory_order_relaxed);
   });
   return all_in_range.load(std::memory_order_relaxed);
@@ -224,10 +298,11 @@ std::optional<BadIndex> find_bad_index(DType index_dtype, const std::byte* index
 }
 
 bool gather_kernel(DType dtype, DType index_dtype, const std::byte* a, const std::byte* x, std::byte* out,
-                   const IndexWalk& walk, ThreadPool& pool) {
+                   const IndexWalk& walk, ThreadPool& pool, int64_t stream_bytes) {
   // Gather moves bits, so only the element size matters.
   auto go = [&]<class E>(E*) {
-    return gather_typed(reinterpret_cast<const E*>(a), x, index_dtype, reinterpret_cast<E*>(out), walk, pool);
+    return gather_typed(reinterpret_cast<const E*>(a), x, index_dtype, reinterpret_cast<E*>(out), walk, pool,
+                        stream_bytes);
   };
   switch (dtype_size(dtype)) {
     case 1:

@@ -28,6 +28,10 @@ namespace sp::cpu {
 
 class OutputPool {
  public:
+  // reuse false: nothing is kept, every output is a new allocation
+  // (Tensor::zeros: the zero-fill and first-touch page faults included).
+  explicit OutputPool(bool reuse = true) : reuse_(reuse) {}
+
   // A contiguous tensor of `dtype` and `shape` whose element values are
   // unspecified: the caller must write every element before handing it out.
   Tensor uninitialized(DType dtype, const Shape& shape);
@@ -35,6 +39,7 @@ class OutputPool {
  private:
   static constexpr size_t kKept = 2;
   static constexpr size_t kMinPooledBytes = size_t{1} << 20;
+  bool reuse_ = true;
   std::vector<std::shared_ptr<std::vector<std::byte>>> kept_;  // oldest first
 };
 

@@ -12,6 +12,7 @@
 
 #include "backends/cpu/element.h"
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/row_reduce.h"
 
 namespace sp::cpu {
 namespace {
@@ -37,10 +38,12 @@ class Scatter {
         a_(reinterpret_cast<S*>(args.a)),
         x_(reinterpret_cast<const I*>(args.x)),
         p_(reinterpret_cast<const S*>(args.p)),
+        dtype_(args.dtype),
         zero_first_(args.zero_targets_first),
         check_bounds_(args.check_index_from.has_value()),
         index_from_(args.check_index_from.value_or(0)),
         scratch_(args.scratch),
+        row_scratch_(args.row_scratch),
         pool_(pool),
         last_(w_.inner.empty() ? Axis{} : w_.inner.back()),
         L_(w_.inner_count()),
@@ -53,11 +56,20 @@ class Scatter {
     const bool reduce_privately = !split && L_ < kWideRow && Op != ScatterOp::Overwrite && private_fits(threads);
     // The private path writes self only in its merges, one per outer
     // position: with a single one it checks the index as it reads it.
+    // Overwrites along the last dim check each value as they write it
+    // (reference/SEMANTICS.md SE-2: before index_out_of_bounds a partial
+    // write is allowed), which saves a whole read of the index.
+    const bool fuse_check = check_bounds_ && Op == ScatterOp::Overwrite && split && w_.inner.empty() && !zero_first_;
+    if (fuse_check) return run_rows_checked(threads);
     if (check_bounds_ && !(reduce_privately && O_ == 1)) {
       if (!all_in_range()) return false;
       check_bounds_ = false;
     }
     if (reduce_privately) return run_private(threads);
+    if (!split && rows_reduce_sorted(threads)) {
+      run_row_reduce();
+      return true;
+    }
     if (split)
       run_split_positions(threads);
     else if (L_ >= kWideRow)
@@ -176,8 +188,13 @@ class Scatter {
   void prefetch_row(const S* row) const {
     if (w_.inner.size() != 1 || last_.p != 1) return;  // only a single unit-stride run is worth it
     const auto* bytes = reinterpret_cast<const char*>(row);
-    for (int64_t b = 0; b < L_ * static_cast<int64_t>(sizeof(S)); b += 64) __builtin_prefetch(bytes + b);
+    for (int64_t b = 0; b < L_ * static_cast<int64_t>(sizeof(S)); b += 64) prefetch_line(bytes + b);
   }
+
+  // Random accumulator reads are prefetched this many positions ahead when
+  // the targets span more than kCachedTargetBytes.
+  static constexpr int64_t kAccumulatorAhead = 32;
+  static constexpr int64_t kCachedTargetBytes = int64_t{256} << 10;
 
   // Visits every position of outer o within inner range [l0, l1), in
   // row-major order; Zero sets targets to zero instead of combining.
@@ -189,6 +206,16 @@ class Scatter {
     const S* p = p_ + base.p;
     if (w_.inner.empty()) {
       // Scatter along the last (coalesced) dim: one index read per element.
+      if (!Zero && Op != ScatterOp::Overwrite && w_.along.x == 1 && w_.along.p == 1 && w_.along.a == 1 &&
+          w_.S * static_cast<int64_t>(sizeof(S)) > kCachedTargetBytes) {
+        // Targets spread past the cache: prefetch each one ahead (values checked).
+        const int64_t k_ahead = w_.K - kAccumulatorAhead;
+        for (int64_t k = 0; k < w_.K; ++k) {
+          if (k < k_ahead) prefetch_line(a + target(x + k + kAccumulatorAhead));
+          combine(a[target(x + k)], p[k]);
+        }
+        return;
+      }
       for (int64_t k = 0; k < w_.K; ++k) {
         S& dst = a[target(x + k * w_.along.x) * w_.along.a];
         if constexpr (Zero)
@@ -244,6 +271,71 @@ class Scatter {
     });
   }
 
+  // Overwrites along the last dim, one outer position per unit, each index
+  // value checked as it is used: false at the first bad one (units not yet
+  // started are skipped; self may be partly written).
+  bool run_rows_checked(int threads) {
+    const int parts = static_cast<int>(std::clamp<int64_t>(threads == 1 ? 1 : threads * kPartsPerThread, 1, O_));
+    std::atomic<bool> bad{false};
+    pool_.run(parts, [&](int part) {
+      const int64_t o1 = split_point(O_, parts, part + 1);
+      for (int64_t o = split_point(O_, parts, part); o < o1 && !bad.load(std::memory_order_relaxed); ++o) {
+        if (!overwrite_row_checked(o)) bad.store(true, std::memory_order_relaxed);
+      }
+    });
+    return !bad.load();
+  }
+  bool overwrite_row_checked(int64_t o) const {
+    const Offsets base = w_.outer_offsets(o);
+    S* a = a_ + base.a;
+    const I* x = x_ + base.x;
+    const S* p = p_ + base.p;
+    const int64_t K = w_.K, n = w_.S;
+    if (w_.along.x == 1 && w_.along.p == 1 && w_.along.a == 1) {
+      for (int64_t k = 0; k < K; ++k) {
+        const auto v = static_cast<int64_t>(x[k]);
+        if (!in_range(v)) [[unlikely]]
+          return false;
+        a[v < 0 ? v + n : v] = p[k];
+      }
+      return true;
+    }
+    for (int64_t k = 0; k < K; ++k) {
+      const auto v = static_cast<int64_t>(x[k * w_.along.x]);
+      if (!in_range(v)) [[unlikely]]
+        return false;
+      a[(v < 0 ? v + n : v) * w_.along.a] = p[k * w_.along.p];
+    }
+    return true;
+  }
+
+  // Whole unit-stride rows combined by add or multiply: the sorted row
+  // reduction (row_reduce.h), one outer position at a time.
+  bool rows_reduce_sorted(int threads) const {
+    return Op != ScatterOp::Overwrite && !zero_first_ && w_.index_row_constant() && w_.inner.size() == 1 &&
+           last_.a == 1 && last_.p == 1 && row_reduce_applies(w_.K, w_.S, L_, threads);
+  }
+  void run_row_reduce() {
+    for (int64_t o = 0; o < O_; ++o) {
+      const Offsets base = w_.outer_offsets(o);
+      RowReduceArgs g;
+      g.dtype = dtype_;
+      g.index_dtype = std::is_same_v<I, int32_t> ? DType::Int32 : DType::Int64;
+      g.index = reinterpret_cast<const std::byte*>(x_ + base.x);
+      g.index_stride = w_.along.x;
+      g.K = w_.K;
+      g.S = w_.S;
+      g.L = L_;
+      g.self = reinterpret_cast<std::byte*>(a_ + base.a);
+      g.self_row = w_.along.a;
+      g.src = reinterpret_cast<const std::byte*>(p_ + base.p);
+      g.src_row = w_.along.p;
+      g.reduce = Op == ScatterOp::Add ? Reduce::Sum : Reduce::Prod;
+      g.index_lo = -w_.S;  // run() has checked every value (all_in_range) before this path
+      row_reduce(g, pool_, row_scratch_);
+    }
+  }
+
   // Wide rows, few outer positions: sort positions by target row (a stable
   // counting sort), give each thread an equal share of the sorted list, and
   // reduce each row in a float/exact accumulator rounded once. A row split
@@ -293,8 +385,7 @@ class Scatter {
             // A whole row of a type whose accumulator is its storage: adding
             // straight into self in index order is the accumulator path exactly.
             for (int64_t q = s0; q < s1; ++q) {
-              if (q + kPrefetchAhead < s1)
-                prefetch_row(p + order[static_cast<size_t>(q + kPrefetchAhead)] * w_.along.p);
+              if (q + kPrefetchAhead < e) prefetch_row(p + order[static_cast<size_t>(q + kPrefetchAhead)] * w_.along.p);
               const S* prow = p + order[static_cast<size_t>(q)] * w_.along.p;
               w_.for_inner_runs(0, L_,
                                 [&](Offsets off, int64_t, int64_t n) { row_combine(arow + off.a, prow + off.p, n); });
@@ -311,8 +402,7 @@ class Scatter {
             }
             const int64_t q1 = std::min(s1, e);
             for (int64_t q = std::max(s0, b); q < q1; ++q) {
-              if (q + kPrefetchAhead < q1)
-                prefetch_row(p + order[static_cast<size_t>(q + kPrefetchAhead)] * w_.along.p);
+              if (q + kPrefetchAhead < e) prefetch_row(p + order[static_cast<size_t>(q + kPrefetchAhead)] * w_.along.p);
               accumulate_row(acc, p + order[static_cast<size_t>(q)] * w_.along.p);
             }
             if (whole) store_row(arow, acc);
@@ -359,6 +449,23 @@ class Scatter {
   // accumulate mode zeroes targeted rows, and bool canonicalizes them.
   static bool is_identity(A v) { return std::memcmp(&v, &kIdentity, sizeof(A)) == 0; }
 
+  bool accumulate_1d(const I* x, const S* p, A* sums, int64_t k0, int64_t k1) const {
+    const int64_t n_targets = w_.S;
+    const int64_t k_ahead = std::max(k0, k1 - kAccumulatorAhead);
+    for (int64_t k = k0; k < k1; ++k) {
+      if (k < k_ahead) {
+        const auto ahead = static_cast<int64_t>(x[k + kAccumulatorAhead]);
+        if (in_range(ahead)) prefetch_line(sums + (ahead < 0 ? ahead + n_targets : ahead));
+      }
+      const auto v = static_cast<int64_t>(x[k]);
+      if (check_bounds_ && !in_range(v)) [[unlikely]]
+        return false;
+      const int64_t r = v < 0 ? v + n_targets : v;
+      sums[r] = accumulate(sums[r], E::load(p[k]));
+    }
+    return true;
+  }
+
   bool run_private(int threads) {
     const int64_t n_targets = w_.S, K = w_.K;
     const bool mark_targets = zero_first_ || std::is_same_v<E, BoolElem>;
@@ -396,6 +503,15 @@ class Scatter {
             used[static_cast<size_t>(part)] = 1;
           }
           const int64_t k1 = std::min(K, (c + 1) * kPrivateChunk);
+          if (w_.inner.empty() && !hit && w_.along.x == 1 && w_.along.p == 1) {
+            // 1-D, unit strides: the accumulators are read at random, so
+            // each one is prefetched kAccumulatorAhead positions early.
+            if (!accumulate_1d(x, p, sums, c * kPrivateChunk, k1)) {
+              out_of_range.store(true, std::memory_order_relaxed);
+              return;
+            }
+            continue;
+          }
           for (int64_t k = c * kPrivateChunk; k < k1; ++k) {
             const auto v = static_cast<int64_t>(x[k * w_.along.x]);
             if (check_bounds_ && !in_range(v)) [[unlikely]] {
@@ -496,10 +612,12 @@ class Scatter {
   S* a_;
   const I* x_;
   const S* p_;
+  DType dtype_;
   bool zero_first_;
   bool check_bounds_;  // index values still to check, from index_from_
   int64_t index_from_;
   std::vector<std::vector<std::byte>>* scratch_;
+  RowReduceScratch* row_scratch_;
   ThreadPool& pool_;
   Axis last_;
   int64_t L_, O_;

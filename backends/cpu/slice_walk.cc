@@ -32,9 +32,20 @@ Tensor read_before_writes(CpuContext& cpu, const Tensor& operand, const Tensor& 
 }
 
 std::vector<int64_t> index_values(const Tensor& index) {
-  std::vector<int64_t> values(static_cast<size_t>(index.numel()));
-  for (int64_t i = 0; i < index.numel(); ++i)
-    values[static_cast<size_t>(i)] = index.value_at(index.rank() == 0 ? Shape{} : Shape{i}).i;
+  const int64_t n = index.numel();
+  std::vector<int64_t> values(static_cast<size_t>(n));
+  const int64_t stride = index.rank() == 0 ? 0 : index.stride(0);
+  const auto read = [&]<class I>(I) {
+    const I* x = reinterpret_cast<const I*>(data(index));
+    for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = static_cast<int64_t>(x[i * stride]);
+  };
+  if (index.dtype() == DType::Int64)
+    read(int64_t{});
+  else if (index.dtype() == DType::Int32)
+    read(int32_t{});
+  else
+    for (int64_t i = 0; i < n; ++i)
+      values[static_cast<size_t>(i)] = index.value_at(index.rank() == 0 ? Shape{} : Shape{i}).i;
   return values;
 }
 

@@ -26,6 +26,7 @@
 #include "backends/cpu/cpu_context.h"
 #include "backends/cpu/element.h"
 #include "backends/cpu/reduce_ops.h"
+#include "backends/cpu/row_reduce.h"
 #include "reference/op_table.h"
 
 namespace sp::cpu {
@@ -169,6 +170,35 @@ void scatter_reduce_into(CpuContext& cpu, const Tensor& target, const Tensor& in
   plan.index_dtype = index.dtype();
   plan.reduce = *reduce;
   plan.include_self = include_self;
+  const IndexWalk& w = plan.walk;
+  const int64_t outer = w.outer_count(), inner = w.inner_count();
+  const int threads = threads_for(outer * w.K * inner, cpu.pool());
+  // Whole unit-stride rows (an index expanded along them, few outer
+  // positions): the sorted row reduction, each outer position in turn.
+  if (outer < 2 * threads && w.index_row_constant() && w.inner.size() == 1 && w.inner.back().a == 1 &&
+      w.inner.back().p == 1 && !(*reduce == Reduce::Mean && target.dtype() == DType::Bool) &&
+      row_reduce_applies(w.K, w.S, inner, threads)) {
+    const auto element = static_cast<int64_t>(dtype_size(target.dtype()));
+    for (int64_t o = 0; o < outer; ++o) {
+      const Offsets base = w.outer_offsets(o);
+      RowReduceArgs g;
+      g.dtype = target.dtype();
+      g.index_dtype = index.dtype();
+      g.index = plan.x + base.x * static_cast<int64_t>(dtype_size(index.dtype()));
+      g.index_stride = w.along.x;
+      g.K = w.K;
+      g.S = w.S;
+      g.L = inner;
+      g.self = plan.a + base.a * element;
+      g.self_row = w.along.a;
+      g.src = plan.p + base.p * element;
+      g.src_row = w.along.p;
+      g.reduce = *reduce;
+      g.include_self = include_self;
+      row_reduce(g, cpu.pool(), cpu.row_scratch());  // the caller checked the values: always in range
+    }
+    return;
+  }
   std::vector<int32_t> counts;
   if (*reduce == Reduce::Mean) {
     // Offsets from `a` reach at most the view's last element.
@@ -179,9 +209,6 @@ void scatter_reduce_into(CpuContext& cpu, const Tensor& target, const Tensor& in
     plan.counts = &counts;
   }
 
-  const IndexWalk& w = plan.walk;
-  const int64_t outer = w.outer_count(), inner = w.inner_count();
-  const int threads = threads_for(outer * w.K * inner, cpu.pool());
   // How the work is split (no two parts ever write one target):
   //   by outer position, when there are enough of them;
   //   else by ranges of target values along dim (each part reads the whole
