@@ -68,7 +68,9 @@ class CpuContext {
   // bits `value`. A src or index sharing storage with the target is copied
   // first, so every read sees the values from before the call. With
   // `check_index_from` the kernel checks the index values against
-  // [*check_index_from, size): false, target untouched, when one is outside.
+  // [*check_index_from, size): false when one is outside, the target
+  // untouched (an overwrite along the last dim may have written part of it:
+  // ScatterArgs::check_index_from).
   bool scatter_into(const Tensor& target, const Tensor& index, const Shape& index_shape, const Shape& index_strides,
                     const Tensor* src, std::optional<uint64_t> value, int64_t dim, ScatterOp op, bool zero_first,
                     std::optional<int64_t> check_index_from = std::nullopt);

@@ -178,12 +178,15 @@ struct ScatterArgs {
   RowReduceScratch* row_scratch = nullptr;
   // Set: the kernel checks that every index value lies in [*check_index_from,
   // S) before self changes (fused into the accumulation where that path
-  // writes self only at the end). Unset: the caller has checked them.
+  // writes self only at the end) — except overwrites along the last dim,
+  // which check each value as they write it and may leave self partly
+  // written before they fail (reference/SEMANTICS.md SE-2 allows that before
+  // index_out_of_bounds). Unset: the caller has checked them.
   std::optional<int64_t> check_index_from;
 };
 // False when check_index_from is set and some index value is out of range;
-// self is then untouched (the caller finds the first bad value with
-// find_bad_index for its message).
+// self is then untouched (overwrites along the last dim: see above; the
+// caller finds the first bad value with find_bad_index for its message).
 bool scatter_kernel(const ScatterArgs& args, ThreadPool& pool);
 
 // Copies the elements of `t` in row-major order into contiguous `out`.
