@@ -241,6 +241,25 @@ void reduce_sorted(const RowReduceArgs& g, ThreadPool& pool, int threads, const 
 
 }  // namespace
 
+RowReduceArgs walk_row_args(const IndexWalk& w, int64_t o, DType dtype, DType index_dtype, std::byte* a,
+                            const std::byte* x, const std::byte* p) {
+  const Offsets base = w.outer_offsets(o);
+  const auto element = static_cast<int64_t>(dtype_size(dtype));
+  RowReduceArgs g;
+  g.dtype = dtype;
+  g.index_dtype = index_dtype;
+  g.index = x + base.x * static_cast<int64_t>(dtype_size(index_dtype));
+  g.index_stride = w.along.x;
+  g.K = w.K;
+  g.S = w.S;
+  g.L = w.inner_count();
+  g.self = a + base.a * element;
+  g.self_row = w.along.a;
+  g.src = p + base.p * element;
+  g.src_row = w.along.p;
+  return g;
+}
+
 bool row_reduce_applies(int64_t K, int64_t S, int64_t L, int threads) {
   return L >= kMinRowElements && K > 0 && S <= 4 * K + 65536 && L <= (kScratchBytesCap / 24) &&
          static_cast<int64_t>(threads) * S <= int64_t{1} << 28;

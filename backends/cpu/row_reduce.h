@@ -27,6 +27,7 @@
 #include <optional>
 #include <vector>
 
+#include "backends/cpu/kernels.h"
 #include "backends/cpu/reduce_ops.h"
 #include "backends/cpu/thread_pool.h"
 #include "reference/dtype.h"
@@ -74,6 +75,17 @@ inline constexpr int64_t kMinRowElements = 16;
 
 // Runs the reduction. False when some index value lies outside
 // [index_lo, S): the target is then untouched. REQUIRES: bool has no mean.
+// The walk's rows, when they are whole unit-stride rows the index value
+// does not change along (an index expanded along them).
+inline bool walk_has_whole_rows(const IndexWalk& w) {
+  return w.index_row_constant() && w.inner.size() == 1 && w.inner[0].a == 1 && w.inner[0].p == 1;
+}
+// The arguments for outer position `o` of such a walk: self `a`, index `x`
+// and source `p` at their first elements. Reduce, include_self, alpha and
+// index_lo keep their defaults.
+RowReduceArgs walk_row_args(const IndexWalk& w, int64_t o, DType dtype, DType index_dtype, std::byte* a,
+                            const std::byte* x, const std::byte* p);
+
 // `keep`: the backend's scratch (null: allocate for this call only).
 bool row_reduce(const RowReduceArgs& args, ThreadPool& pool, RowReduceScratch* keep = nullptr);
 

@@ -312,24 +312,14 @@ class Scatter {
   // Whole unit-stride rows combined by add or multiply: the sorted row
   // reduction (row_reduce.h), one outer position at a time.
   bool rows_reduce_sorted(int threads) const {
-    return Op != ScatterOp::Overwrite && !zero_first_ && w_.index_row_constant() && w_.inner.size() == 1 &&
-           last_.a == 1 && last_.p == 1 && row_reduce_applies(w_.K, w_.S, L_, threads);
+    return Op != ScatterOp::Overwrite && !zero_first_ && walk_has_whole_rows(w_) &&
+           row_reduce_applies(w_.K, w_.S, L_, threads);
   }
   void run_row_reduce() {
     for (int64_t o = 0; o < O_; ++o) {
-      const Offsets base = w_.outer_offsets(o);
-      RowReduceArgs g;
-      g.dtype = dtype_;
-      g.index_dtype = std::is_same_v<I, int32_t> ? DType::Int32 : DType::Int64;
-      g.index = reinterpret_cast<const std::byte*>(x_ + base.x);
-      g.index_stride = w_.along.x;
-      g.K = w_.K;
-      g.S = w_.S;
-      g.L = L_;
-      g.self = reinterpret_cast<std::byte*>(a_ + base.a);
-      g.self_row = w_.along.a;
-      g.src = reinterpret_cast<const std::byte*>(p_ + base.p);
-      g.src_row = w_.along.p;
+      RowReduceArgs g = walk_row_args(w_, o, dtype_, std::is_same_v<I, int32_t> ? DType::Int32 : DType::Int64,
+                                      reinterpret_cast<std::byte*>(a_), reinterpret_cast<const std::byte*>(x_),
+                                      reinterpret_cast<const std::byte*>(p_));
       g.reduce = Op == ScatterOp::Add ? Reduce::Sum : Reduce::Prod;
       g.index_lo = -w_.S;  // run() has checked every value (all_in_range) before this path
       row_reduce(g, pool_, row_scratch_);

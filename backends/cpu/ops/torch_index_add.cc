@@ -10,7 +10,6 @@
 // The walk along dim and its parallel split are the family's
 // (backends/cpu/slice_walk.h): no atomics, and each part walks i in order,
 // so a target's terms are added in index order.
-#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -51,15 +50,13 @@ void run_part(const SliceWalk& plan, uint64_t alpha_bits, int64_t o0, int64_t o1
 // Slices that are whole unit-stride rows in both self and source (dim 0 of
 // a contiguous tensor: the graph-network aggregation): the sorted row
 // reduction, one outer position at a time. False when it does not apply.
-bool add_rows_sorted(CpuContext& cpu, const SliceWalk& walk, DType dtype, uint64_t alpha_bits) {
+bool add_rows_sorted(CpuContext& cpu, const SliceWalk& walk, DType dtype, int64_t S, uint64_t alpha_bits) {
   const auto K = static_cast<int64_t>(walk.index.size());
   const auto L = static_cast<int64_t>(walk.inner_a.size());
   const int threads = threads_for(static_cast<int64_t>(walk.outer_a.size()) * K * L, cpu.pool());
   if (K == 0 || static_cast<int64_t>(walk.outer_a.size()) >= 2 * threads) return false;
   for (int64_t l = 0; l < L; ++l)
     if (walk.inner_a[static_cast<size_t>(l)] != l || walk.inner_p[static_cast<size_t>(l)] != l) return false;
-  // Self's size along dim bounds the index values (checked and wrapped).
-  const int64_t S = *std::max_element(walk.index.begin(), walk.index.end()) + 1;
   if (!row_reduce_applies(K, S, L, threads)) return false;
   const auto element = static_cast<int64_t>(dtype_size(dtype));
   for (size_t o = 0; o < walk.outer_a.size(); ++o) {
@@ -92,7 +89,7 @@ Outcome index_add(CpuContext& cpu, const OpCall& call) {
 
   const Tensor source_read = read_before_writes(cpu, *call.tensor("source"), target);
   const SliceWalk walk = make_slice_walk(target, &source_read, index_values(index), dim);
-  if (add_rows_sorted(cpu, walk, target.dtype(), *alpha_bits)) return Outcome::of_outputs({target});
+  if (add_rows_sorted(cpu, walk, target.dtype(), prepared.size, *alpha_bits)) return Outcome::of_outputs({target});
   dispatch_dtype(target.dtype(), [&](auto elem) {
     using E = decltype(elem);
     for_each_slice_part(cpu.pool(), walk, [&](int64_t o0, int64_t o1, int64_t l0, int64_t l1) {

@@ -175,24 +175,10 @@ void scatter_reduce_into(CpuContext& cpu, const Tensor& target, const Tensor& in
   const int threads = threads_for(outer * w.K * inner, cpu.pool());
   // Whole unit-stride rows (an index expanded along them, few outer
   // positions): the sorted row reduction, each outer position in turn.
-  if (outer < 2 * threads && w.index_row_constant() && w.inner.size() == 1 && w.inner.back().a == 1 &&
-      w.inner.back().p == 1 && !(*reduce == Reduce::Mean && target.dtype() == DType::Bool) &&
+  if (outer < 2 * threads && walk_has_whole_rows(w) && !(*reduce == Reduce::Mean && target.dtype() == DType::Bool) &&
       row_reduce_applies(w.K, w.S, inner, threads)) {
-    const auto element = static_cast<int64_t>(dtype_size(target.dtype()));
     for (int64_t o = 0; o < outer; ++o) {
-      const Offsets base = w.outer_offsets(o);
-      RowReduceArgs g;
-      g.dtype = target.dtype();
-      g.index_dtype = index.dtype();
-      g.index = plan.x + base.x * static_cast<int64_t>(dtype_size(index.dtype()));
-      g.index_stride = w.along.x;
-      g.K = w.K;
-      g.S = w.S;
-      g.L = inner;
-      g.self = plan.a + base.a * element;
-      g.self_row = w.along.a;
-      g.src = plan.p + base.p * element;
-      g.src_row = w.along.p;
+      RowReduceArgs g = walk_row_args(w, o, target.dtype(), index.dtype(), plan.a, plan.x, plan.p);
       g.reduce = *reduce;
       g.include_self = include_self;
       row_reduce(g, cpu.pool(), cpu.row_scratch());  // the caller checked the values: always in range
