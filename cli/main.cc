@@ -741,7 +741,7 @@ int run_cli(int argc, char** argv) {
       run_options.expectations = load_expectation_files(expectation_files);
     } catch (const SpecError& e) {
       fmt::print(stderr,
-                 "scatterproof: {}\n  fix the expectation file (format: README.md, \"CI gates\") or leave it out\n",
+                 "scatterproof: {}\n  fix the expectation file (format: docs/cli.md, \"CI gates\") or leave it out\n",
                  e.what());
       return exit_code::kBadSpecInput;
     }

@@ -145,7 +145,7 @@ TEST(PluginIsolation, AbiOnePluginIsRefusedWithBothVersionsAndTheMigrationNote) 
                      std::to_string(SP_PLUGIN_ABI_MAJOR) + "." + std::to_string(SP_PLUGIN_ABI_MINOR)),
             std::string::npos)
       << why;
-  EXPECT_NE(why.find("README.md, \"Migrating a plugin from ABI 1.x to 2.0\""), std::string::npos) << why;
+  EXPECT_NE(why.find("docs/plugin-abi.md, \"Migrating a plugin from ABI 1.x to 2.0\""), std::string::npos) << why;
   EXPECT_NE(why.find("sp_call.args"), std::string::npos) << why;
 }
 

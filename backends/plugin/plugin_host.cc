@@ -25,7 +25,7 @@
 // plugin cannot be loaded or its ABI is refused (the handshake is answered
 // "unavailable" with the reason, which is also on stderr; a plugin of
 // another ABI major is refused with both versions and, for 1.x, a pointer
-// to the migration note in README.md); 4 the harness
+// to the migration note in docs/plugin-abi.md); 4 the harness
 // sent a message this host cannot decode.
 #include <dlfcn.h>
 
@@ -68,14 +68,14 @@ std::string abi_refusal(const std::string& path, const sp_plugin& plugin) {
   if (plugin.abi_major == 1)
     why +=
         "ABI 2.0 passes scalar arguments as named values in sp_call.args instead of sp_call's dim, reduce, "
-        "value and overwrite fields; port it as README.md, \"Migrating a plugin from ABI 1.x to 2.0\" shows, "
+        "value and overwrite fields; port it as docs/plugin-abi.md, \"Migrating a plugin from ABI 1.x to 2.0\" shows, "
         "and rebuild it against this version's <scatterproof/plugin.h>)";
   else if (plugin.abi_major > SP_PLUGIN_ABI_MAJOR)
     why += "a newer ABI than this scatterproof knows: run it with the scatterproof whose SDK it was built against)";
   else
     why +=
-        "rebuild the plugin against this version's <scatterproof/plugin.h>; README.md, \"Vendor plugins: the C "
-        "ABI\" lists what changed)";
+        "rebuild the plugin against this version's <scatterproof/plugin.h>; docs/plugin-abi.md lists what "
+        "changed)";
   return why;
 }
 

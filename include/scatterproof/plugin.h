@@ -52,8 +52,8 @@
  *   3. checks struct_size >= SP_PLUGIN_MIN_SIZE and abi_major ==
  *      SP_PLUGIN_ABI_MAJOR; on a mismatch the host refuses the plugin (the
  *      backend is reported unavailable, naming both versions; a plugin built
- *      for ABI 1.x is pointed at the migration note, README.md "Migrating a
- *      plugin from ABI 1.x to 2.0") and never calls anything else
+ *      for ABI 1.x is pointed at the migration note, docs/plugin-abi.md "Migrating
+ *      a plugin from ABI 1.x to 2.0") and never calls anything else
  *   4. supports(op, dtype) for every op in the op table and every dtype (to
  *      advertise capabilities), then before each case for the dtype of the
  *      op's data operand (input, self or x: `scatterproof ops` names it);
@@ -112,7 +112,7 @@
  *   2.0 (from 1.x): sp_call's fixed has_dim/dim, reduce, has_value/value and
  *   has_overwrite/overwrite fields were replaced by `args`/`num_args`
  *   (sp_arg, sp_call_arg); sp_plugin and sp_result are unchanged. The
- *   migration, with a before/after snippet, is in README.md.
+ *   migration, with a before/after snippet, is in docs/plugin-abi.md.
  *   2.1: no field changed; a plugin that reports abi_minor >= 1 may be given
  *   the caller's out= (see "The ops" above: any dtype, any layout, possibly
  *   sharing memory with an input). A 2.0 plugin never is: the host answers
@@ -239,8 +239,8 @@ typedef struct sp_call {
   size_t num_tensors;
   const sp_arg* args;
   size_t num_args;
-  const char* doc_version; /* the framework version whose rules the call follows (README, "Versioned rules"
-                              in reference/SEMANTICS.md): "2.8", "r2.10"; "" = the framework's baseline */
+  const char* doc_version; /* the framework version whose rules the call follows ("Versioned rules" in
+                              reference/SEMANTICS.md): "2.8", "r2.10"; "" = the framework's baseline */
 } sp_call;
 
 /* What run() returns. */

@@ -1,6 +1,6 @@
 /* abi1_plugin.c — a plugin as a vendor built it for plugin ABI 1.0, for
  * tests/plugin_isolation_test.cc: the host must refuse it, naming both ABI
- * versions and pointing at the migration note in README.md.
+ * versions and pointing at the migration note in docs/plugin-abi.md.
  *
  * It is compiled against the frozen ABI 1.0 header in abi1/scatterproof/
  * (not the current SDK), and reads its arguments through the 1.x fields
