@@ -1,0 +1,44 @@
+# gtest_suites.cmake — sp_add_gtest_suites(TARGET): one CTest test per
+# GoogleTest suite of TARGET, named "Suite.*" and run as
+# `TARGET --gtest_filter=Suite.*` (issue 28).
+#
+# Why not gtest_discover_tests' one test per case: every process of a
+# binary that links LibTorch spends about 0.45 s of CPU in the dynamic
+# loader and LibTorch's static initialisers before the first test runs
+# (LD_DEBUG=statistics), which for 600 cases was 4+ minutes of the 8 of
+# `scripts/test`. A suite's cases share a fixture and a subject, so one
+# process per suite keeps CTest's parallelism and labels (cmake/test_labels.cmake
+# matches "Suite."), while GoogleTest's own output still names each case.
+#
+# The suites are listed at CTest time (TARGET --gtest_list_tests), like
+# gtest_discover_tests' PRE_TEST mode, so a rebuilt binary is never out of
+# step with the tests CTest runs. A binary that cannot list its tests
+# becomes one failing test, never an empty suite.
+function(sp_add_gtest_suites target)
+  set(script ${CMAKE_CURRENT_BINARY_DIR}/${target}_suites.cmake)
+  file(GENERATE OUTPUT ${script} CONTENT "
+include(${PROJECT_SOURCE_DIR}/cmake/test_labels.cmake)
+set(exe [==[$<TARGET_FILE:${target}>]==])
+execute_process(COMMAND \"\${exe}\" --gtest_list_tests OUTPUT_VARIABLE listing ERROR_VARIABLE errors
+                RESULT_VARIABLE status TIMEOUT 120)
+if(NOT status EQUAL 0)
+  add_test(${target}_cannot_list_tests \"\${exe}\" --gtest_list_tests)
+  return()
+endif()
+string(REPLACE \";\" \"\" listing \"\${listing}\")
+string(REGEX MATCHALL \"(^|\\n)[^ \\n#][^ \\n]*\\\\.\" suites \"\${listing}\")
+foreach(suite IN LISTS suites)
+  string(STRIP \"\${suite}\" suite)
+  set(name \"\${suite}*\")
+  add_test(\"\${name}\" \"\${exe}\" \"--gtest_filter=\${name}\")
+  sp_test_labels(\"\${name}\" labels)
+  set_tests_properties(\"\${name}\" PROPERTIES LABELS \"\${labels}\" TIMEOUT 900
+                       WORKING_DIRECTORY [==[${CMAKE_CURRENT_BINARY_DIR}]==])
+  list(FIND labels fast fast_at)
+  if(fast_at GREATER -1)
+    set_tests_properties(\"\${name}\" PROPERTIES FIXTURES_REQUIRED fast_tier)
+  endif()
+endforeach()
+")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
+endfunction()

@@ -1,0 +1,83 @@
+# test_labels.cmake — every CTest test's labels, from one table (issue 28).
+#
+# Each test gets exactly one tier label, the first rule below whose regex
+# matches its name (default: fast):
+#   fast       unit tests and cheap checks: `ctest -L fast` is the developer's
+#              loop, held to SP_FAST_BUDGET_SECONDS of test time by
+#              scripts/ci-budget (run by scripts/test after CTest);
+#   framework  starts a Python framework or another LibTorch (adapters,
+#              libtorch-current): seconds of import per process;
+#   slow       end-to-end suites (spec suite in every layout, hostile kit,
+#              bench, install, browser, mutants);
+#   nightly    left out of scripts/test and .ci/run, run by the scheduled
+#              workflow (.github/workflows/nightly.yml) only.
+# and the label `sanitize` when it is in the ASan+UBSan subset that
+# `scripts/test --sanitize` runs on every submission (docs/ci.md says why
+# each omitted group cannot find a memory error the kept ones miss).
+#
+# sp_apply_test_labels() labels every test of the calling directory; the
+# GoogleTest suites, known only after the build, are labelled at CTest time
+# by sp_test_labels too (cmake/gtest_suites.cmake).
+
+set(SP_FAST_BUDGET_SECONDS 150)  # sum of the fast tests' durations; scripts/ci-budget
+
+set(SP_TIER_RULES
+    # nightly: the emulated OSS-Fuzz build (two clang trees, 10+ minutes)
+    "^oss_fuzz_build$=nightly"
+    # framework: adapters and the out-of-process LibTorch
+    "^(real_|numpy_adapter|onnx_|adapter_|fuzz_smoke_torch_python|ProcessAdapters\\.|OnnxAdapterOperands\\.)=framework"
+    "^(bench_libtorch_current_int32)$=framework"
+    # slow: end-to-end suites
+    "^(spec_suite_all_layouts|hostile_.*|bench_smoke|install_tree|html_report_browser|cli_plan|mutant_kills|plugin_example_suite)$=slow"
+    "^(FuzzProperties|FuzzMutants|LibTorchFuzz[A-Za-z]*|FuzzCampaign|Bench)\\.=slow")
+
+set(SP_SANITIZE_RULES
+    # memory: the loader, the supervisor and the protocol, the plugin host,
+    # the kernels (cpu), the report writers and the hostile inputs
+    "^(Hostile[A-Za-z]*|SpecLoader[A-Za-z]*|Process[A-Za-z]*|Modes/ProcessIsolation|Serve|PluginIsolation|ExamplePlugin|PluginSdk|SideEffects[A-Za-z]*)\\."
+    "^(Cpu[A-Za-z]*|TorchOutCpu|CoreTensor|CoreOutputBuilder|Report[A-Za-z]*|JunitXml|ResultStream|FuzzEngine|FuzzShrink|Repro)\\."
+    "^(fuzz_corpus_.*|spec_suite_cpu_all_layouts|hostile_sample_.*|plugin_example_suite)$")
+
+# sp_test_labels(NAME OUT): the labels of test NAME.
+function(sp_test_labels name out)
+  set(tier fast)
+  foreach(rule IN LISTS SP_TIER_RULES)
+    string(REGEX MATCH "^(.*)=([a-z]+)$" _ "${rule}")
+    set(regex "${CMAKE_MATCH_1}")
+    set(rule_tier "${CMAKE_MATCH_2}")  # before if(MATCHES), which resets CMAKE_MATCH_n
+    if(name MATCHES "${regex}")
+      set(tier ${rule_tier})
+      break()
+    endif()
+  endforeach()
+  set(labels ${tier})
+  foreach(regex IN LISTS SP_SANITIZE_RULES)
+    if(name MATCHES "${regex}")
+      list(APPEND labels sanitize)
+      break()
+    endif()
+  endforeach()
+  set(${out} "${labels}" PARENT_SCOPE)
+endfunction()
+
+# Labels every test added so far in the calling directory, keeping labels
+# a test already has (e.g. oss_fuzz_build's). A fast test requires the
+# fixture fast_tier, whose cleanup is the budget check fast_budget
+# (cmake/ci_tests.cmake): CTest then runs the check after every fast test.
+function(sp_apply_test_labels)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(test IN LISTS tests)
+    if(test STREQUAL "fast_budget")
+      continue()
+    endif()
+    sp_test_labels("${test}" labels)
+    get_test_property(${test} LABELS old)
+    if(old)
+      list(APPEND labels ${old})
+    endif()
+    set_tests_properties(${test} PROPERTIES LABELS "${labels}")
+    if("fast" IN_LIST labels)
+      set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED fast_tier)
+    endif()
+  endforeach()
+endfunction()
