@@ -680,6 +680,11 @@ int run_cli(int argc, char** argv) {
       app.add_subcommand("mutants", "is every deliberately wrong backend caught, by the specs and by fuzzing?");
   mutants_cmd->add_option("--seconds-per-mutant", mutants_options.seconds_per_mutant, "fuzzing budget per mutant")
       ->capture_default_str();
+  mutants_cmd
+      ->add_option("--cases-per-mutant", mutants_options.cases_per_mutant,
+                   "stop fuzzing a mutant after this many cases (0: only the time budget); with a fixed seed the "
+                   "same cases on every machine, so a kill does not depend on the machine's speed")
+      ->capture_default_str();
   mutants_cmd->add_option("--json", mutants_options.json_file, "also write the table as JSON");
   mutants_cmd->add_option("--seed", mutants_options.seed, "fuzzing seed");
   mutants_cmd->add_option(

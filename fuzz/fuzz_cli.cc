@@ -242,6 +242,7 @@ int mutants_main(const MutantsOptions& options) {
     FuzzLimits limits;
     limits.seed = options.seed;
     limits.duration = to_ms(options.seconds_per_mutant);
+    limits.max_cases = options.cases_per_mutant;
     const FuzzResult r = fuzz_backend(*backend, limits, {}, baseline.get());
     all_killed &= r.finding.has_value();
     std::cout << fmt::format("{:<{}} {:<28} {:>10} {:>11.3f}s {:>9}\n", m.name, width,

@@ -19,7 +19,8 @@
 //       backends only (default: cpu, in process), print the verdicts, the
 //       first difference and the reference's explanation. Exit 0 all pass,
 //       1 some finding, 3 bad file, 4 a named backend unavailable.
-//   scatterproof mutants [--seconds-per-mutant N] [--json FILE] [--seed S] [--specs PATH]...
+//   scatterproof mutants [--seconds-per-mutant N] [--cases-per-mutant N] [--json FILE] [--seed S]
+//                        [--specs PATH]...
 //       for every mutant backend: killed by the spec suite? killed by
 //       fuzzing, and how fast? Exit 0 when fuzzing killed every mutant.
 #pragma once
@@ -57,6 +58,7 @@ int repro_main(const ReproOptions& options);
 
 struct MutantsOptions {
   double seconds_per_mutant = 10.0;
+  uint64_t cases_per_mutant = 0;  // 0: only the time budget
   std::string json_file;  // empty: no JSON
   uint64_t seed = 1;
   std::vector<std::string> spec_paths;  // empty: the source tree's specs/
