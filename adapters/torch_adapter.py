@@ -105,6 +105,9 @@ CATEGORIES = [
     Row((RuntimeError, IndexError), r"Expected dtype int64 for index", "index_dtype"),
     # take_along_dim (libtorch_errors.cc has the same rows)
     Row(RuntimeError, r"dtype of indices should be Long", "index_dtype"),
+    # an int32 index (taken from 2.8, T-I2) reaching a kernel path that takes only int64: scatter_add_ /
+    # scatter_reduce_ with an int32 index expanded along the inner dim (2.11 and 2.15; a known deviation)
+    Row(RuntimeError, r"\Aexpected scalar type Long but found Int(\n|\Z)", "index_dtype"),
     Row(RuntimeError, r"input and indices should have the same number of dimensions", "rank_mismatch"),
     # "reduce argument must be either add or multiply." / "... sum, prod, mean, amax or amin[, got Sum]"
     Row(RuntimeError, r"reduce argument must be either", "invalid_reduce"),
@@ -160,6 +163,8 @@ CATEGORIES = [
     # value, got 3 value(s)". An argument rule, as the cpu backend words and classifies the same refusal
     # (invalid_argument, backends/cpu/ops/torch_index_select.cc).
     Row(RuntimeError, r"index_select\(\): Index to scalar can have only 1 value", "invalid_argument"),
+    # the same check as 2.0.1 words it (measured by scripts/version-matrix)
+    Row(RuntimeError, r"index_select\(\): Index to scalar cannot have multiple values", "invalid_argument"),
     # take_along_dim: 2.15 wraps indices with indices % input.size(dim), and the integer remainder raises the bare
     # text "ZeroDivisionError" for a size-0 dim, i.e. only when the input has no element along dim, so every
     # index value is out of bounds (SEMANTICS.md T-TA6; 1.13 says "index 0 is out of bounds for dimension 1 with size

@@ -114,6 +114,10 @@ constexpr LibTorchErrorRow kRows[] = {
     // (T-IS7; 1.13 wrote past its output instead of raising)
     {"Index to scalar can have only 1 value", "", C::InvalidArgument, "", "", "",
      "index_select(): Index to scalar can have only 1 value, got 3 value(s)"},
+    // The same check as torch 2.0.1 words it (its Python API, measured by
+    // scripts/version-matrix; the text is ATen's)
+    {"Index to scalar cannot have multiple values", "", C::InvalidArgument, "", "", "",
+     "index_select(): Index to scalar cannot have multiple values."},
     // take_along_dim in LibTorch 2.15 wraps negative indices modulo the
     // size along dim; along a size-0 dim (where every index is out of
     // bounds) that is an integer division by zero. The text names nothing,
