@@ -13,8 +13,8 @@ call). The checks:
   * every row of every table is the deciding (first matching) row for at
     least one sample at a version the row holds for: no row is dead or
     shadowed;
-  * a row holds only inside its version range: a torch 1.13-only text is
-    not classified on 2.15 and a 2.15-only text not on 1.13;
+  * no torch row has a range, and every known text keeps its category on
+    releases nobody measured (issue 33); Row's ranges work as documented;
   * a message no row knows (or a known text under another exception class)
     gets None;
   * versions are read as the frameworks print them.
@@ -24,6 +24,7 @@ A new row needs a sample here, copied from a real run (results.jsonl's
 """
 import ast
 import builtins
+import itertools
 import os
 import re
 import sys
@@ -35,7 +36,10 @@ import common  # noqa: E402
 from common import Row, classifier, compare_versions, parse_version, rows_for  # noqa: E402
 
 T113 = "1.13.0a0+gitunknown"  # Debian's python3-torch (.venv)
+T20, T24, T28, T211 = "2.0.1+cu117", "2.4.1+cu121", "2.8.0+cu128", "2.11.0+cu130"  # PyPI's (scripts/version-matrix)
 T215 = "2.15.0+cu132"  # .venv-current
+EVERY = (T113, T20, T24, T28, T211, T215)  # every torch release measured
+UNMEASURED_TORCH = ("1.12.1", "2.3.0", "2.9.0", "2.10.1", "2.13.0", "2.16.0", "3.0.0", "unknown")  # known texts hold
 PADDLE = "3.3.1"
 MINDSPORE = "2.10.0"
 ORT = "1.32.0"  # onnxruntime in .venv-current
@@ -66,188 +70,190 @@ def deciding_row(table, version, exc, flags):
     return None
 
 
-# Texts one torch version prints and the other does not (reworded, or new
-# checks): the rows for them have a range, and the other version leaves
-# them unclassified. (versions, exception class, message, category, where)
-TORCH_113_ONLY = [
-    ((T113,), RuntimeError, "Expected index [1, 3] to be smaller than self [2, 2] apart from dimension 0",
+# Texts only some measured torch releases print (reworded, or new checks);
+# their rows have no range all the same (torch_adapter.py's rule).
+TORCH_OLD_TEXTS = [
+    ((T113, T20, T24), RuntimeError, "Expected index [1, 3] to be smaller than self [2, 2] apart from dimension 0",
      "shape_mismatch", "torch/scatter-shape/value-index-over-self-apart-from-dim"),
-    ((T113,), RuntimeError,
+    ((T113, T20, T24), RuntimeError,
      "Expected index [2, 2] to be smaller than self [1, 1] apart from dimension 0 and to be smaller size than src "
      "[2, 3]", "shape_mismatch", "torch/scatter_reduce-errors/index-wider-than-self"),
-    ((T113,), RuntimeError, "output with shape [4] doesn't match the broadcast shape [4, 4]", "shape_mismatch",
+    ((T113, T20), RuntimeError, "output with shape [4] doesn't match the broadcast shape [4, 4]", "shape_mismatch",
      "torch/index_add-shape/source-rank-higher"),
     ((T113,), IndexError, "select() cannot be applied to a 0-dim tensor.", "shape_mismatch",
      "torch/index_add-shape/source-0d-self-2d"),
-    ((T113,), RuntimeError, "source.dim() (2) must one or zero for given self.dim() (1)", "shape_mismatch",
+    ((T113, T20), RuntimeError, "source.dim() (2) must one or zero for given self.dim() (1)", "shape_mismatch",
      "torch/index_add-shape/self-1d-source-2d"),
 ]
-TORCH_215_ONLY = [
+TORCH_NEW_TEXTS = [
     # (index_add_'s source check since 2.3)
-    ((T215,), RuntimeError, "Expected index [1, 3] to be no larger than self [2, 2] apart from dimension 0",
+    ((T28, T211, T215), RuntimeError, "Expected index [1, 3] to be no larger than self [2, 2] apart from dimension 0",
      "shape_mismatch", "torch/scatter-shape/value-index-over-self-apart-from-dim"),
-    ((T215,), RuntimeError,
+    ((T28, T211, T215), RuntimeError,
      "Expected index [2, 2] to be no larger than self [3, 4] apart from dimension 0 and to be no larger size than "
      "src [2, 1]", "shape_mismatch", "torch/scatter_reduce-errors/index-wider-than-src"),
-    ((T215,), RuntimeError,
+    ((T24, T28, T211, T215), RuntimeError,
      "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [3, 4] "
      "source.shape = [2, 1]", "shape_mismatch", "torch/index_add-broadcast/source-row-of-one"),
-    ((T215,), RuntimeError,
+    ((T24, T28, T211, T215), RuntimeError,
      "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [] "
      "source.shape = [2]", "shape_mismatch", "torch/index_add-dim/self-0d"),
-    ((T215,), RuntimeError, "index_select(): Index to scalar can have only 1 value, got 3 value(s)",
+    ((T20,), RuntimeError, "index_select(): Index to scalar cannot have multiple values.", "invalid_argument",
+     "torch/index_select-dim/0d-three-zeros"),
+    ((T24, T28, T211, T215), RuntimeError, "index_select(): Index to scalar can have only 1 value, got 3 value(s)",
      "invalid_argument", "torch/index_select-dim/0d-three-zeros"),
-    ((T215,), RuntimeError, "ZeroDivisionError", "index_out_of_bounds",
+    ((T211, T215), RuntimeError, "ZeroDivisionError", "index_out_of_bounds",
      "torch/take_along_dim-broadcast/input-empty-along-dim"),
 ]
 
 # (versions, exception class, message, category, where it was printed)
 SAMPLES = {
     "torch_adapter.py": [
-        # -- texts both torch 1.13 and 2.15 print
-        ((T113, T215), RuntimeError, "index 3 is out of bounds for dimension 1 with size 3", "index_out_of_bounds",
+        (EVERY, RuntimeError, "index 3 is out of bounds for dimension 1 with size 3", "index_out_of_bounds",
          "torch/gather-index/dim1-s"),
-        ((T113, T215), IndexError, "index_copy_(): index -1 is out of bounds for dimension 0 with size 3",
+        (EVERY, IndexError, "index_copy_(): index -1 is out of bounds for dimension 0 with size 3",
          "index_out_of_bounds", "torch/index_copy-index/negative"),
-        ((T113, T215), IndexError, "index out of range in self", "index_out_of_bounds",
+        (EVERY, IndexError, "index out of range in self", "index_out_of_bounds",
          "torch/index_add-index/too-large-1d"),
-        ((T113, T215), RuntimeError, "INDICES element is out of DATA bounds, id=4 axis_dim=4", "index_out_of_bounds",
+        (EVERY, RuntimeError, "INDICES element is out of DATA bounds, id=4 axis_dim=4", "index_out_of_bounds",
          "torch/index_select-index/dim1-s"),
-        ((T113, T215), RuntimeError, "index_select(): self indexing axis dim should be positive", "index_out_of_bounds",
+        (EVERY, RuntimeError, "index_select(): self indexing axis dim should be positive", "index_out_of_bounds",
          "torch/index_select-index/size0-dim"),
-        ((T113, T215), IndexError, "index_select(): Index is supposed to be a vector", "invalid_argument",
+        (EVERY, IndexError, "index_select(): Index is supposed to be a vector", "invalid_argument",
          "torch/index_select-errors/index-2d"),
-        ((T113, T215), IndexError,
+        (EVERY, IndexError,
          "index_add_(): Index is supposed to be a vector, but got dim: 2 with type: Long and size: [2, 1]",
          "invalid_argument", "torch/index_add-index/index-2d"),
-        ((T113, T215), RuntimeError, "index_select(): Expected dtype int32 or int64 for index", "index_dtype",
+        (EVERY, RuntimeError, "index_select(): Expected dtype int32 or int64 for index", "index_dtype",
          "torch/index_select-dtype/index-int8"),
-        ((T113, T215), IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+        (EVERY, IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
          "dim_out_of_range", "torch/gather-dim/dim2"),
-        ((T113,), RuntimeError, "gather(): Expected dtype int64 for index", "index_dtype",
+        ((T113, T20, T24), RuntimeError, "gather(): Expected dtype int64 for index", "index_dtype",
          "torch/gather-dtype/index-int32"),
-        ((T113,), RuntimeError, "scatter(): Expected dtype int64 for index", "index_dtype",
+        ((T113, T20, T24), RuntimeError, "scatter(): Expected dtype int64 for index", "index_dtype",
          "torch/scatter-dtype/scatter_-index-int32"),
-        ((T113, T215), IndexError, "index_fill_(): Expected dtype int64 for index.", "index_dtype",
+        (EVERY, IndexError, "index_fill_(): Expected dtype int64 for index.", "index_dtype",
          "torch/index_fill-dim/dim-and-index-dtype"),
-        ((T113, T215), RuntimeError, "torch.take_along_dim(): dtype of indices should be Long but got Int",
+        ((T28, T211, T215), RuntimeError, "expected scalar type Long but found Int", "index_dtype",
+         "torch/regression/scatter-add-int32-expanded-index"),
+        (EVERY, RuntimeError, "torch.take_along_dim(): dtype of indices should be Long but got Int",
          "index_dtype", "torch/take_along_dim-dtype/indices-int32"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "torch.take_along_dim(): input and indices should have the same number of dimensions, but got 2 dimensions "
          "for input, and 1 dimensions for indices", "rank_mismatch", "torch/take_along_dim-broadcast/rank-lower"),
-        ((T113, T215), RuntimeError, "reduce argument must be either add or multiply.", "invalid_reduce",
+        (EVERY, RuntimeError, "reduce argument must be either add or multiply.", "invalid_reduce",
          "torch/scatter-args/reduce-sum-src"),
         ((T113,), RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin.", "invalid_reduce",
          "torch/scatter_reduce-errors/reduce-capitalised"),
-        ((T215,), RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got Sum",
+        (EVERY[1:], RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got Sum",
          "invalid_reduce", "torch/scatter_reduce-errors/reduce-capitalised"),
-        ((T113, T215), RuntimeError, "Index tensor must have the same number of dimensions as input tensor",
+        (EVERY, RuntimeError, "Index tensor must have the same number of dimensions as input tensor",
          "rank_mismatch", "torch/gather-shape/rank-mismatch"),
-        ((T113, T215), RuntimeError, "Index tensor must have the same number of dimensions as src tensor",
+        (EVERY, RuntimeError, "Index tensor must have the same number of dimensions as src tensor",
          "rank_mismatch", "torch/scatter_reduce-errors/src-rank-higher"),
-        ((T113,), RuntimeError,
+        ((T113, T20, T24), RuntimeError,
          "Size does not match at dimension 0 expected index [3, 1] to be smaller than self [2, 2] apart from "
          "dimension 1",
          "shape_mismatch", "torch/gather-shape/index-over-apart-from-dim"),
-        ((T215,), RuntimeError,
+        ((T28, T211, T215), RuntimeError,
          "Size does not match at dimension 0 expected index [3, 1] to be no larger than self [2, 2] apart from "
          "dimension 1", "shape_mismatch", "torch/gather-shape/index-over-apart-from-dim"),
-        ((T113, T215), RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype", "dtype_mismatch",
+        (EVERY, RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype", "dtype_mismatch",
          "torch/scatter-dtype/scatter_-dtype-mismatch"),
-        ((T113, T215), RuntimeError, "Expected out tensor to have dtype float, but got double instead",
+        (EVERY, RuntimeError, "Expected out tensor to have dtype float, but got double instead",
          "dtype_mismatch", "torch/out/gather-out-dtype-float64"),
-        ((T113, T215), RuntimeError, "index_select(): self and result must have the same scalar type", "dtype_mismatch",
+        (EVERY, RuntimeError, "index_select(): self and result must have the same scalar type", "dtype_mismatch",
          "torch/out/index_select-out-dtype"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
          "Please clone() the tensor before performing the operation.", "overlapping_output",
          "torch/index_add-layout/self-expanded-in-place"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
          "memory location. Please clone() the tensor before performing the operation.", "overlapping_output",
          "torch/out/gather-out-is-input"),
-        ((T113, T215), RuntimeError, "value cannot be converted to type int8_t without overflow", "value_out_of_range",
+        (EVERY, RuntimeError, "value cannot be converted to type int8_t without overflow", "value_out_of_range",
          "torch/index_add-alpha/int8-alpha-overflow"),
-        ((T113,), RuntimeError, "value cannot be converted to type at::Half without overflow", "value_out_of_range",
+        ((T113, T20, T24, T28), RuntimeError, "value cannot be converted to type at::Half without overflow", "value_out_of_range",
          "torch/index_add-alpha/float16-alpha-overflow"),
-        ((T215,), RuntimeError, "value cannot be converted to type c10::Half without overflow", "value_out_of_range",
+        ((T211, T215), RuntimeError, "value cannot be converted to type c10::Half without overflow", "value_out_of_range",
          "torch/index_add-alpha/float16-alpha-overflow"),
-        ((T113,), RuntimeError, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'",
+        ((T113, T20, T24), RuntimeError, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'",
          "unsupported_dtype", "torch/scatter_reduce-errors/bool-mean"),
-        ((T215,), NotImplementedError, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'",
+        ((T28, T211, T215), NotImplementedError, "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'",
          "unsupported_dtype", "torch/scatter_reduce-errors/bool-mean"),
-        ((T215,), NotImplementedError, "\"div_floor_cpu\" not implemented for 'Bool'", "unsupported_dtype",
+        ((T28, T211, T215), NotImplementedError, "\"div_floor_cpu\" not implemented for 'Bool'", "unsupported_dtype",
          "torch/scatter_reduce-errors/bool-mean-empty-index"),
-        ((T113, T215), RuntimeError, "index_add_(): Expected dtype int32/int64 for index but got: Short", "index_dtype",
+        (EVERY, RuntimeError, "index_add_(): Expected dtype int32/int64 for index but got: Short", "index_dtype",
          "torch/index_add-index/index-int16"),
-        ((T215,), RuntimeError, "gather(): Expected dtype int32/int64 for index", "index_dtype",
+        ((T28, T211, T215), RuntimeError, "gather(): Expected dtype int32/int64 for index", "index_dtype",
          "torch/gather-dtype/index-uint8"),
-        ((T215,), RuntimeError, "scatter(): Expected dtype int32/int64 for index", "index_dtype",
+        ((T28, T211, T215), RuntimeError, "scatter(): Expected dtype int32/int64 for index", "index_dtype",
          "torch/scatter-dtype/scatter_-index-float32"),
-        ((T113, T215), RuntimeError, "index_add_(): self (Float) and source (Double) must have the same scalar type",
+        (EVERY, RuntimeError, "index_add_(): self (Float) and source (Double) must have the same scalar type",
          "dtype_mismatch", "torch/index_add-dtype/source-float64"),
-        ((T113, T215), RuntimeError, "index_reduce_(): self (Float) and source (Double) must have the same scalar type",
+        (EVERY, RuntimeError, "index_reduce_(): self (Float) and source (Double) must have the same scalar type",
          "dtype_mismatch", "torch/index_reduce-errors/source-dtype"),
-        ((T113, T215), RuntimeError, "index_add_(): Indexing dim 1 is out of bounds of the source tensor with dim 1",
+        (EVERY, RuntimeError, "index_add_(): Indexing dim 1 is out of bounds of the source tensor with dim 1",
          "shape_mismatch", "torch/index_add-shape/source-lacks-dim"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "index_add_(): Number of indices (2) should be equal to source.size(dim): (3), for dim: 0", "shape_mismatch",
          "torch/index_add-shape/source-dim-length"),
-        ((T113, T215), IndexError, "index_copy_(): Number of indices (2) should be equal to source.size(dim) (3)",
+        (EVERY, IndexError, "index_copy_(): Number of indices (2) should be equal to source.size(dim) (3)",
          "shape_mismatch", "torch/index_copy-shape/source-length"),
-        ((T113, T215), IndexError, "Dimension specified as 0 but tensor has no dimensions", "shape_mismatch",
+        (EVERY, IndexError, "Dimension specified as 0 but tensor has no dimensions", "shape_mismatch",
          "torch/index_add-shape/empty-index-source-0d"),
-        ((T113,), RuntimeError,
+        ((T113, T20), RuntimeError,
          "The size of tensor a (4) must match the size of tensor b (5) at non-singleton dimension 0", "shape_mismatch",
          "torch/index_add-shape/source-other-dim-larger"),
-        ((T215,), RuntimeError,
+        (EVERY[1:], RuntimeError,
          "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0", "shape_mismatch",
          "torch/take_along_dim-broadcast/mismatch-dim0"),
-        ((T113, T215), IndexError, "select(): index 0 out of range for tensor of size [0, 3] at dimension 0",
+        (EVERY, IndexError, "select(): index 0 out of range for tensor of size [0, 3] at dimension 0",
          "index_out_of_bounds", "torch/index_reduce-errors/size-0-along-dim"),
-        ((T113, T215), IndexError, "index_copy_(): Index should have dimension 1 or 0 (got 2)", "invalid_argument",
+        (EVERY, IndexError, "index_copy_(): Index should have dimension 1 or 0 (got 2)", "invalid_argument",
          "torch/index_copy-index/index-2d"),
-        ((T113, T215), RuntimeError, "Index has to be a vector/scalar", "invalid_argument",
+        (EVERY, RuntimeError, "Index has to be a vector/scalar", "invalid_argument",
          "torch/index_fill-index/index-2d"),
-        ((T113, T215), RuntimeError, "index_copy_(): Expected a long tensor for index, but got Int", "index_dtype",
+        (EVERY, RuntimeError, "index_copy_(): Expected a long tensor for index, but got Int", "index_dtype",
          "torch/index_copy-index/index-int32"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "index_copy_(): self and source expected to have the same dtype, but got (self) Float and (source) Double",
          "dtype_mismatch", "torch/index_copy-shape/source-dtype"),
-        ((T113, T215), IndexError, "index_copy_(): When source is scalar, index should have one element (got 2)",
+        (EVERY, IndexError, "index_copy_(): When source is scalar, index should have one element (got 2)",
          "shape_mismatch", "torch/index_copy-shape/source-0d-two-indices"),
-        ((T113, T215), IndexError,
+        (EVERY, IndexError,
          "index_copy_(): When source and destination are not scalars, their dimensionality must match. Source "
          "dimensionality (1), destination dimensionality (2)", "shape_mismatch", "torch/index_copy-shape/source-rank"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: 4 at "
          "dimension 0 and source slice shape: 7 at dimension 0.", "shape_mismatch",
          "torch/index_copy-index/empty-misshaped-source"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "setStorage: sizes [1], strides [0], storage offset 0, and itemsize 4 requiring a storage size of 4 are out "
          "of bounds for storage of size 0", "index_out_of_bounds", "torch/index_copy-index/size-0-dim"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got sum.", "invalid_reduce",
          "torch/index_reduce-errors/reduce-sum"),
-        ((T215,), RuntimeError,
+        (EVERY[1:], RuntimeError,
          "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got max.", "invalid_reduce",
          "torch/regression/scatter-reduce-max-min-aliases-backward"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
          "contiguous subspaces). Use .reshape(...) instead.", "invalid_argument",
          "torch/take_along_dim-none/any-rank@transposed"),
         # -- the backward ops (autograd's texts)
-        ((T113, T215), RuntimeError, "only Tensors of floating point dtype can require gradients", "unsupported_dtype",
+        (EVERY, RuntimeError, "only Tensors of floating point dtype can require gradients", "unsupported_dtype",
          "direct call: torch.scatter.backward, int64 self/src [3]/[2], index [0, 1]"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] has a shape of "
          "torch.Size([3]).", "shape_mismatch",
          "direct call: torch.gather.backward, input [3], index [0, 0, 2], grad_output [2]"),
-        ((T113, T215), RuntimeError,
+        (EVERY, RuntimeError,
          "Function ScatterBackward0 returned an invalid gradient at index 1 - got [2, 2] but expected shape "
          "compatible with [2, 3]", "shape_mismatch",
          "direct call: torch.scatter.backward, dim 1, self [2, 3], index [2, 2], src [2, 3]"),
-    ] + TORCH_113_ONLY + TORCH_215_ONLY,
+    ] + TORCH_OLD_TEXTS + TORCH_NEW_TEXTS,
     "paddle_adapter.py": [
         ((PADDLE,), RuntimeError,
          "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), float16) of kernel `scatter` is not registered. "
@@ -484,47 +490,46 @@ class TableTest(unittest.TestCase):
                 with self.subTest(adapter=adapter, pattern=row.pattern):
                     self.assertTrue(row.category is None or row.category in names, row.category)
 
-    def test_rows_hold_only_in_their_range(self):
+    def test_no_torch_row_is_version_gated(self):
+        # A range belongs on a row only where the same text means different things in different releases
+        # (torch_adapter.py's rule); no torch text does.
+        for row in load_table("torch_adapter.py"):
+            with self.subTest(pattern=row.pattern):
+                self.assertIsNone(row.since)
+                self.assertIsNone(row.until)
+
+    def test_known_texts_keep_their_category_on_unmeasured_releases(self):
         table = load_table("torch_adapter.py")
-        old = [row for row in table if row.until]
-        new = [row for row in table if row.since]
-        self.assertTrue(old and new)
-        on_113, on_215 = rows_for(table, T113), rows_for(table, T215)
-        for row in old:
-            self.assertIn(row, on_113)
-            self.assertNotIn(row, on_215)
-        for row in new:
-            self.assertIn(row, on_215)
-            self.assertNotIn(row, on_113)
-        # The texts themselves: a 1.13-only text is not classified on 2.15, and the other way round;
-        # each is classified by a row with a range.
-        for only, other in ((TORCH_113_ONLY, T215), (TORCH_215_ONLY, T113)):
-            for versions, exc_type, message, category, where in only:
-                with self.subTest(where=where, version=other):
-                    self.assertIsNone(classifier(table, other)(exc_type(message)), message)
-                    row = deciding_row(table, versions[0], exc_type(message), 0)
-                    self.assertTrue(row.since or row.until, row)
-        c113, c215 = classifier(table, T113), classifier(table, T215)
-        self.assertIsNone(c215(RuntimeError("Expected index [1, 3] to be smaller than self [2, 2] apart from dim 0")))
-        self.assertIsNone(c113(RuntimeError("Expected index [1, 3] to be no larger than self [2, 2] apart from "
-                                            "dimension 0")))
-        self.assertIsNone(c113(RuntimeError("ZeroDivisionError")))
-        self.assertEqual(c215(RuntimeError("ZeroDivisionError")), "index_out_of_bounds")
+        for version in UNMEASURED_TORCH:
+            classify = classifier(table, version)
+            for _, exc_type, message, category, where in SAMPLES["torch_adapter.py"]:
+                with self.subTest(version=version, where=where):
+                    self.assertEqual(classify(exc_type(message)), category, message)
+        # Both wordings of scatter's shape check, and take_along_dim's bare ZeroDivisionError.
+        for version, text in itertools.product(EVERY, ("be smaller than", "be no larger than")):
+            classify = classifier(table, version)
+            self.assertEqual(classify(RuntimeError("Expected index [1, 3] to %s self [2, 2] apart from dimension 0"
+                                                   % text)), "shape_mismatch")
+            self.assertEqual(classify(RuntimeError("ZeroDivisionError")), "index_out_of_bounds")
 
     def test_range_bounds(self):
-        table = load_table("torch_adapter.py")
-        since_23 = [row for row in table if row.since == "2.3"]
-        until_23 = [row for row in table if row.until == "2.3"]
-        self.assertTrue(since_23 and until_23)
+        # since is inclusive, until exclusive; a bound's missing parts are 0; local and pre-release tags ignored
+        row = Row(RuntimeError, "x", "invalid_argument", since="2.3", until="2.15")
+        self.assertEqual([row.applies_to(v) for v in ("2.2.9", "2.3", "2.3.0rc1", "2.14.1+cpu", "2.15.0", "3.0")],
+                         [False, True, True, True, False, False])
+        old = Row(RuntimeError, "old", "invalid_argument", until="2.3")
+        new = Row(RuntimeError, "new", "shape_mismatch", since="2.3")
+        table = [old, new, Row(RuntimeError, "any", "index_dtype")]
         for version, old_holds in (("2.2.1", True), ("2.3.0", False), ("2.3", False), ("2.3.0rc1", False)):
             rows = rows_for(table, version)
             with self.subTest(version=version):
-                self.assertEqual(all(r in rows for r in until_23), old_holds)
-                self.assertEqual(all(r in rows for r in since_23), not old_holds)
-        # since is inclusive, until exclusive; a bound's missing parts are 0
-        row = Row(RuntimeError, "x", "invalid_argument", since="2.3", until="2.15")
-        self.assertEqual([row.applies_to(v) for v in ("2.2.9", "2.3", "2.14.1+cpu", "2.15.0", "3.0")],
-                         [False, True, True, False, False])
+                self.assertEqual(old in rows, old_holds)
+                self.assertEqual(new in rows, not old_holds)
+                self.assertIn(table[2], rows)
+        for unreadable in ("", "unknown"):  # an unreadable version: the open rows only
+            self.assertEqual(rows_for(table, unreadable), [table[2]])
+        self.assertIsNone(classifier(table, "2.2")(RuntimeError("new")))
+        self.assertEqual(classifier(table, "2.2")(RuntimeError("old")), "invalid_argument")
 
     def test_unknown_message_is_none(self):
         unknown = [RuntimeError("something else went wrong"), ValueError("bad value"), KeyError("dim"),
@@ -543,12 +548,6 @@ class TableTest(unittest.TestCase):
         self.assertIsNone(classify(ZeroDivisionError("ZeroDivisionError")))
         self.assertIsNone(classify(RuntimeError("ZeroDivisionError: integer division by zero in my own code")))
         self.assertIsNone(classify(ValueError("index out of range in self")))
-
-    def test_unreadable_version_uses_open_rows_only(self):
-        table = load_table("torch_adapter.py")
-        rows = rows_for(table, "")
-        self.assertEqual(rows, [row for row in table if not row.since and not row.until])
-        self.assertEqual(rows_for(table, "unknown"), rows)
 
 
 class VersionTest(unittest.TestCase):

@@ -81,14 +81,16 @@ WIRE_NAMES = {v: k for k, v in TORCH_DTYPES.items()}
 
 # PyTorch's messages -> taxonomy, one table for every torch version: each row
 # is Row(exception classes, regex searched in the text, category, since=,
-# until=), the half-open range of torch versions that print the text (open
-# when omitted; common.Row). First match among the rows that hold for the
-# running torch wins (most specific first). Texts without a range were
-# measured on both torch 1.13 (Debian's 1.13.0a0) and torch 2.15.0; a text
-# measured on 1.13 only ends at 2.15 (or at the release that reworded it,
-# where known), a 2.15 text starts there. Samples of every text, as measured:
-# adapters/test_classifiers.py. (backends/libtorch/libtorch_errors.cc has the
-# same texts for the C++ backend.)
+# until=) (common.Row). First match among the rows that hold for the running
+# torch wins (most specific first). No row has a range: every text means the
+# same category in every release that prints it, and a release that does not
+# print a text simply never matches it, so a range would only turn a known
+# text into "unclassified" on a release nobody measured (issue 33: torch 2.11
+# prints texts first measured on 2.15). A range belongs on a row only where
+# the same text means different things in different releases, with the
+# change cited. Samples of every text, with the releases each was seen in:
+# adapters/test_classifiers.py. (backends/libtorch/libtorch_errors.cc has
+# the same texts for the C++ backend.)
 CATEGORIES = [
     # gather, scatter (RuntimeError); index_fill_, index_copy_ (IndexError); index_add_ / index_fill_
     Row((RuntimeError, IndexError), r"is out of bounds for dimension|index out of range in self",
@@ -103,6 +105,9 @@ CATEGORIES = [
     Row((RuntimeError, IndexError), r"Expected dtype int64 for index", "index_dtype"),
     # take_along_dim (libtorch_errors.cc has the same rows)
     Row(RuntimeError, r"dtype of indices should be Long", "index_dtype"),
+    # an int32 index (taken from 2.8, T-I2) reaching a kernel path that takes only int64: scatter_add_ /
+    # scatter_reduce_ with an int32 index expanded along the inner dim (2.11 and 2.15; a known deviation)
+    Row(RuntimeError, r"\Aexpected scalar type Long but found Int(\n|\Z)", "index_dtype"),
     Row(RuntimeError, r"input and indices should have the same number of dimensions", "rank_mismatch"),
     # "reduce argument must be either add or multiply." / "... sum, prod, mean, amax or amin[, got Sum]"
     Row(RuntimeError, r"reduce argument must be either", "invalid_reduce"),
@@ -112,9 +117,8 @@ CATEGORIES = [
     # scatter: "Expected index [1, 3] to be smaller than self [2, 2] apart from dimension 0[ and to be smaller
     # size than src [..]]"; 2.15: "Expected index [..] to be no larger than self [..] apart from dimension 0[ and
     # to be no larger size than src [..]]"
-    Row(RuntimeError, r"Expected index \[.*\] to be smaller than self \[", "shape_mismatch", until="2.15"),
-    Row(RuntimeError, r"Expected index \[.*\] to be no larger than self \[.*\] apart from dimension", "shape_mismatch",
-        since="2.15"),
+    Row(RuntimeError, r"Expected index \[.*\] to be smaller than self \[", "shape_mismatch"),
+    Row(RuntimeError, r"Expected index \[.*\] to be no larger than self \[.*\] apart from dimension", "shape_mismatch"),
     Row(RuntimeError, r"Expected self\.dtype to be equal to src\.dtype", "dtype_mismatch"),
     # out= of another dtype than the result (libtorch_errors.cc has the same rows)
     Row(RuntimeError, r"Expected out tensor to have dtype|self and result must have the same scalar type",
@@ -135,11 +139,11 @@ CATEGORIES = [
     # index_add_ / index_reduce_ since 2.3 check source's shape first (pytorch/pytorch#114929, reference/versions.cc
     # T-IA14): "source tensor shape must match self tensor shape, excluding the specified dimension. Got
     # self.shape = [3, 4] source.shape = [2, 1]"; before, index_add_ failed in the broadcast or the select
-    Row(RuntimeError, r"doesn't match the broadcast shape", "shape_mismatch", until="2.3"),
-    Row(IndexError, r"select\(\) cannot be applied to a 0-dim tensor", "shape_mismatch", until="2.3"),
-    Row(RuntimeError, r"must one or zero for given self\.dim\(\)", "shape_mismatch", until="2.3"),
+    Row(RuntimeError, r"doesn't match the broadcast shape", "shape_mismatch"),
+    Row(IndexError, r"select\(\) cannot be applied to a 0-dim tensor", "shape_mismatch"),
+    Row(RuntimeError, r"must one or zero for given self\.dim\(\)", "shape_mismatch"),
     Row(RuntimeError, r"source tensor shape must match self tensor shape, excluding the specified dimension",
-        "shape_mismatch", since="2.3"),
+        "shape_mismatch"),
     Row(IndexError, r"select\(\): index .*out of range for tensor of size", "index_out_of_bounds"),
     # index_copy_ / index_fill_ (libtorch_errors.cc has the same rows)
     Row((RuntimeError, IndexError), r"Index should have dimension 1 or 0|Index has to be a vector/scalar",
@@ -158,12 +162,14 @@ CATEGORIES = [
     # unspecified; 1.13 wrote past the 0-d out): 2.x refuses it, "index_select(): Index to scalar can have only 1
     # value, got 3 value(s)". An argument rule, as the cpu backend words and classifies the same refusal
     # (invalid_argument, backends/cpu/ops/torch_index_select.cc).
-    Row(RuntimeError, r"index_select\(\): Index to scalar can have only 1 value", "invalid_argument", since="2.15"),
+    Row(RuntimeError, r"index_select\(\): Index to scalar can have only 1 value", "invalid_argument"),
+    # the same check as 2.0.1 words it (measured by scripts/version-matrix)
+    Row(RuntimeError, r"index_select\(\): Index to scalar cannot have multiple values", "invalid_argument"),
     # take_along_dim: 2.15 wraps indices with indices % input.size(dim), and the integer remainder raises the bare
     # text "ZeroDivisionError" for a size-0 dim, i.e. only when the input has no element along dim, so every
     # index value is out of bounds (SEMANTICS.md T-TA6; 1.13 says "index 0 is out of bounds for dimension 1 with size
     # 0"). Anchored: the message is that one word (a C++ stack trace may follow on its own lines).
-    Row(RuntimeError, r"\AZeroDivisionError(\n|\Z)", "index_out_of_bounds", since="2.15"),
+    Row(RuntimeError, r"\AZeroDivisionError(\n|\Z)", "index_out_of_bounds"),
     # take_along_dim without dim flattens input and indices with view(-1) (1.13 and 2.15), which a transposed or
     # gapped operand cannot take: "view size is not compatible with input tensor's size and stride (at least one
     # dimension spans across two contiguous subspaces). Use .reshape(...) instead." No documented error (the call

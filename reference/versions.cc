@@ -30,14 +30,15 @@ constexpr VersionedRule kRules[] = {
      "as well as int64 (T-I1 holds before 2.8)",
      "pytorch/pytorch#151822 (int32 index kernels for gather/scatter, 2025-04); pytorch/pytorch#162711 (fails on "
      "2.7.1, works on 2.8); pytorch/pytorch#173886 (the docs: \"Since PyTorch 2.8, int32 is also supported for the "
-     "index tensor\"); torch 2.15.0 measured"},
+     "index tensor\"); scripts/version-matrix measured 2.0.1 and 2.4.1 refusing int32, 2.8.0, 2.11.0 and 2.15.0 taking "
+     "it"},
     {"T-IA14", "torch", "2.3", "",
      "index_add_ / index_add / index_reduce_ / index_reduce: source's physical shape with dim removed equals self's "
      "(without removing dim when either is 0-d), else shape_mismatch, checked before any value and also for an empty "
      "index; replaces T-IA8's logical shapes and T-IA7's empty-index exemption",
      "pytorch/pytorch#114929 (index_add meta function: \"source tensor shape must match self tensor shape, excluding "
      "the specified dimension\"), fixing #92576 and #122117 (2.2.1 crashed, main errors); first released in 2.3; "
-     "torch 2.15.0 measured"},
+     "scripts/version-matrix measured 2.0.1 on the old rules, 2.4.1, 2.8.0, 2.11.0 and 2.15.0 on this one"},
     {"MS-N1", "mindspore", "2.10", "", "a negative index value is unspecified",
      "SEMANTICS-NOTES: later MindSpore docs \"say negative indices are undefined\""},
     {"MS-N2", "mindspore", "2.10", "",

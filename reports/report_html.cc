@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -59,6 +60,11 @@ struct HtmlData {
   json errata = json::array();
   std::set<std::pair<std::string, std::string>> errata_seen;
   size_t errata_left_out = 0;
+  // (column name, case) -> run -> {verdict, clauses, rules}: the cases whose
+  // verdict differs between runs (several runs only, e.g. one per framework
+  // version from scripts/version-matrix).
+  std::map<std::pair<std::string, std::string>, std::map<size_t, std::array<std::string, 3>>> by_case;
+  bool compare_runs = false;
 
   size_t column_of(size_t run, const ResultRecord& r) {
     const std::string name = result_column(r);
@@ -72,6 +78,7 @@ struct HtmlData {
     const size_t col = column_of(run, r);
     const std::string verdict(verdict_name(r.verdict));
     const std::string op = r.op.empty() ? "(spec input)" : r.op;
+    if (compare_runs) by_case[{result_column(r), r.case_id}][run] = {verdict, r.clause, r.rules_version};
     ++counts[verdict];
     ++matrix[op][col][verdict];
     json& c = columns[col];
@@ -133,7 +140,31 @@ struct HtmlData {
     }
   }
 
+  // Every case whose verdict is not the same in every run that has it: its
+  // verdict, clauses and rules per run (null where a run lacks it).
+  std::pair<json, size_t> changes(size_t runs) const {
+    json out = json::array();
+    size_t total = 0;
+    for (const auto& [key, per_run] : by_case) {
+      std::set<std::string> verdicts;
+      for (const auto& [run, v] : per_run) verdicts.insert(v[0]);
+      if (verdicts.size() < 2) continue;
+      if (++total > kHtmlMaxTableRows) continue;
+      json row = {{"column", key.first}, {"case", key.second}, {"runs", json::array()}};
+      for (size_t i = 0; i < runs; ++i) {
+        const auto it = per_run.find(i);
+        row["runs"].push_back(it == per_run.end() ? json(nullptr)
+                                                  : json{{"verdict", it->second[0]},
+                                                         {"clause", clip_text(it->second[1], 200)},
+                                                         {"rules", it->second[2]}});
+      }
+      out.push_back(std::move(row));
+    }
+    return {out, total};
+  }
+
   json to_json() const {
+    const std::pair<json, size_t> changed = changes(runs.size());
     json m = json::array();
     json ops = json::array();
     for (const auto& [op, row] : matrix) {
@@ -151,6 +182,8 @@ struct HtmlData {
             {"xfails_total", xfails_total},
             {"errata", errata},
             {"errata_left_out", errata_left_out},
+            {"changes", changed.first},
+            {"changes_total", changed.second},
             {"limits",
              {{"failures", kHtmlMaxFailures},
               {"pictures", kHtmlMaxPictures},
@@ -186,6 +219,9 @@ verdict <select id="f-verdict"></select></p>
 <h2>Matrix</h2><p class="note">Results per op and backend, each cell coloured by its worst verdict.</p>
 <table id="matrix"></table>
 <h2>Failures</h2><div id="failures"></div>
+<div id="changes-section" class="hidden"><h2>Changes between runs</h2><p class="note">Each case whose
+verdict differs between the runs (one column per run, e.g. per framework version), with the rules
+each run was judged by and the clauses the case cites.</p><div id="changes"></div></div>
 <h2>Known deviations (expected failures)</h2><div id="xfails"></div>
 <h2>Document errata found</h2><div id="errata"></div>
 <script type="application/json" id="report-data">)HTML";
@@ -314,6 +350,14 @@ function table(box, headers, rows, total, what) {
 table(document.getElementById("xfails"), ["backend", "op", "case", "what happened, and why it is listed", "repro"],
   D.xfails.map(x => [{"data-op": x.op, "data-backend": D.columns[x.col].backend, "data-verdict": "xfail"},
     [colLabel(D.columns[x.col]), x.op, x.case, x.detail, el("code", {}, x.repro)]]), D.xfails_total, "expected failures");
+if (D.runs.length > 1) {
+  document.getElementById("changes-section").classList.remove("hidden");
+  table(document.getElementById("changes"), ["backend", "case", "clauses", ...D.runs.map(r => r.label)],
+    D.changes.map(c => [{"data-backend": c.column.replace(/ \(document\)$/, "")}, [c.column, c.case,
+      c.runs.map(x => x && x.clause).find(x => x) || "",
+      ...c.runs.map(x => x ? el("span", {"class": "v-" + x.verdict, "title": "rules: " + x.rules}, x.verdict + " (" + x.rules + ")") : "–")]]),
+    D.changes_total, "changed cases");
+}
 table(document.getElementById("errata"), ["document", "op", "case", "claim", "the reference says instead"],
   D.errata.map(e => [{"data-op": e.op}, [e.document, e.op, e.case, e.claim, e.reference_says]]),
   D.errata.length + D.errata_left_out, "errata");
@@ -372,6 +416,7 @@ std::string script_safe_json(const json& j) {
 
 void write_report_html(const std::vector<HtmlRun>& runs, std::ostream& out) {
   HtmlData data;
+  data.compare_runs = runs.size() > 1;
   for (size_t i = 0; i < runs.size(); ++i) {
     std::map<std::string, size_t> counts;
     if (runs[i].source) runs[i].source->for_each([&](const ResultRecord& r) { data.add(i, r, counts); });

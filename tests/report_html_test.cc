@@ -178,5 +178,53 @@ TEST(ReportHtml, ComparesSeveralRuns) {
   EXPECT_EQ(data["matrix"][1][2]["pass"], 1);
 }
 
+// One column per framework version (scripts/version-matrix's report
+// directories): the cases whose verdict differs between the runs are listed
+// with each run's verdict, rules and the case's clauses; a case alike in
+// every run, and a single run, list none.
+TEST(ReportHtml, ListsTheCasesWhoseVerdictChangesBetweenRuns) {
+  std::vector<ResultRecord> runs[3];
+  const char* versions[] = {"torch 2.0.1", "torch 2.4.1", "torch 2.8.0"};
+  for (size_t i = 0; i < 3; ++i) {
+    for (const char* id : {"torch/same", "torch/changes"}) {
+      ResultRecord r = failing(id);
+      r.backend = "torch-python-current";
+      r.clause = "T-S9";
+      r.rules_version = versions[i];
+      r.verdict = std::string(id) == "torch/changes" && i > 0 ? Verdict::Kind::XFail : Verdict::Kind::Pass;
+      runs[i].push_back(r);
+    }
+  }
+  const VectorSource s0(runs[0]), s1(runs[1]), s2(runs[2]);
+  std::ostringstream out;
+  write_report_html({HtmlRun{"torch-2.0", &s0, std::nullopt}, HtmlRun{"torch-2.4", &s1, std::nullopt},
+                     HtmlRun{"torch-2.8", &s2, std::nullopt}},
+                    out);
+  const nlohmann::json data = page_data(out.str());
+  ASSERT_EQ(data["changes_total"], 1);
+  const nlohmann::json& c = data["changes"][0];
+  EXPECT_EQ(c["case"], "torch/changes");
+  EXPECT_EQ(c["column"], "torch-python-current");
+  ASSERT_EQ(c["runs"].size(), 3u);
+  EXPECT_EQ(c["runs"][0]["verdict"], "pass");
+  EXPECT_EQ(c["runs"][1]["verdict"], "xfail");
+  EXPECT_EQ(c["runs"][1]["rules"], "torch 2.4.1");
+  EXPECT_EQ(c["runs"][2]["clause"], "T-S9");
+  EXPECT_NE(out.str().find("Changes between runs"), std::string::npos);
+  // A run without the case: null there, and the case still compared over the others.
+  runs[2].pop_back();
+  const VectorSource t2(runs[2]);
+  std::ostringstream out2;
+  write_report_html({HtmlRun{"a", &s0, std::nullopt}, HtmlRun{"b", &s1, std::nullopt}, HtmlRun{"c", &t2, std::nullopt}},
+                    out2);
+  const nlohmann::json d2 = page_data(out2.str());
+  ASSERT_EQ(d2["changes_total"], 1);
+  EXPECT_TRUE(d2["changes"][0]["runs"][2].is_null());
+  std::ostringstream out3;  // pass in one run, absent in the other: nothing to compare
+  write_report_html({HtmlRun{"a", &s0, std::nullopt}, HtmlRun{"c", &t2, std::nullopt}}, out3);
+  EXPECT_EQ(page_data(out3.str())["changes_total"], 0);
+  EXPECT_EQ(page_data(report_html(runs[1]))["changes_total"], 0);
+}
+
 }  // namespace
 }  // namespace sp
