@@ -59,7 +59,7 @@ int repro_main(const ReproOptions& options);
 struct MutantsOptions {
   double seconds_per_mutant = 10.0;
   uint64_t cases_per_mutant = 0;  // 0: only the time budget
-  std::string json_file;  // empty: no JSON
+  std::string json_file;          // empty: no JSON
   uint64_t seed = 1;
   std::vector<std::string> spec_paths;  // empty: the source tree's specs/
   std::vector<std::string> only;        // mutant names; empty: all
