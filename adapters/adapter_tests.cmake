@@ -85,6 +85,21 @@ if(sp_adapter_count GREATER 0)
     # of process.
     sp_add_spec_suite(NAME ${test_name} BACKENDS ${backend} PATHS ${specs} ${options} TIMEOUT 900
                       REPORT_DIR ${PROJECT_BINARY_DIR}/test-reports/${backend})
+
+    # An entry with a "cpu" device variant: NAME@cpu judges every case of the
+    # entry's specs (at every layout) as NAME does, its version names the
+    # device, and NAME@cuda is unavailable, with the reason, on a machine
+    # without a GPU (tests/device_variant_check.py).
+    string(JSON devices ERROR_VARIABLE sp_error GET "${sp_manifest}" adapters ${i} devices)
+    if(NOT sp_error AND devices MATCHES "\"cpu\"" AND NOT expectations STREQUAL "")
+      find_package(Python3 COMPONENTS Interpreter REQUIRED)
+      add_test(NAME ${test_name}_at_cpu
+               COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/device_variant_check.py
+                       --scatterproof $<TARGET_FILE:scatterproof> --backend ${backend}
+                       --expectations ${PROJECT_SOURCE_DIR}/${expectations}
+                       --report-dir ${PROJECT_BINARY_DIR}/test-reports/${backend}-at-cpu ${specs})
+      set_tests_properties(${test_name}_at_cpu PROPERTIES TIMEOUT 900)
+    endif()
   endforeach()
 endif()
 
@@ -111,3 +126,4 @@ add_test(NAME adapter_mindspore_operands
 # printing that onnx cannot be imported.
 add_test(NAME onnx_import_check
          COMMAND ${PROJECT_SOURCE_DIR}/.venv-current/bin/python ${PROJECT_SOURCE_DIR}/scripts/import-onnx-tests --check)
+

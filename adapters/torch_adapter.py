@@ -17,7 +17,10 @@ torch the adapter answers the handshake "unavailable" with the reason.
 Every operand keeps the layout it was sent with (torch.as_strided over a
 copy of its whole storage), so PyTorch sees expanded, strided and offset
 views as a caller would pass them, and an in-place op answers with the
-whole storage it wrote into. Nothing is checked here: errors are PyTorch's
+whole storage it wrote into. With `--device cuda[:N]` (or `cpu`; the backend
+names `torch-python@cuda`, torch_device.py) the storages are copied to that
+device, the views built there the same way, and every output and operand
+is copied back after the call. Nothing is checked here: errors are PyTorch's
 own, mapped to a category by message (the same texts as
 backends/libtorch/libtorch_errors.cc).
 """
@@ -35,6 +38,16 @@ except ImportError as e:  # OSError too would mean a broken install; let it show
     serve("torch-python", "", [], run=None,
           unavailable="torch is not importable from the venv (%s); install Debian's python3-torch "
                       "(the venv sees system site-packages)" % e)
+    sys.exit(0)
+
+from torch_device import DeviceUnavailable, describe_device, parse_device  # noqa: E402
+
+# The device the operands are built on (`--device cuda:1`, the backend name's
+# "@cuda:1", backends/process/process_backend.cc); None: the plain backend, cpu.
+try:
+    DEVICE = parse_device(sys.argv[1:])
+except DeviceUnavailable as e:
+    serve("torch-python", torch.__version__, [], run=None, unavailable=str(e))
     sys.exit(0)
 
 # Each op with the arguments run() passes on to PyTorch (common.serve declines any other).
@@ -203,6 +216,8 @@ def storage_tensor(wire):
         # the harness's gap sentinels (a bool copy would normalise them to 1),
         # and bfloat16 needs no NumPy dtype.
         raw = torch.from_numpy(wire.storage.view(np.uint8)).clone()
+        if DEVICE is not None:
+            raw = raw.to(DEVICE)  # the same bytes on the device: views over it keep their layout
         _storages[key] = raw.view(TORCH_DTYPES[wire.dtype])
         track_storage(wire, lambda t=_storages[key]: storage_array(t))  # "operands" reads it back (PROTOCOL.md)
     return _storages[key]
@@ -215,7 +230,8 @@ def as_torch(wire, storage=None):
 
 
 def storage_array(tensor):
-    """A 1-D torch tensor's elements as the wire's NumPy array (bfloat16: uint16 bits)."""
+    """A 1-D torch tensor's elements as the wire's NumPy array (bfloat16: uint16 bits), copied to the host."""
+    tensor = tensor.cpu()  # the tensor itself when it is on the CPU
     if tensor.dtype == torch.bfloat16:
         return tensor.view(torch.int16).numpy().view(np.uint16)
     return tensor.numpy()
@@ -252,7 +268,7 @@ def run(op, args, tensors):
         if source.dim() == 0 and index.numel() > 1:
             # torch 1.13 writes one element per index value into the 0-d out,
             # past its end (SEMANTICS.md T-IS7): give it room for all of them.
-            out = torch.zeros(index.numel(), dtype=source.dtype).as_strided((), ())
+            out = torch.zeros(index.numel(), dtype=source.dtype, device=source.device).as_strided((), ())
             return [fresh(torch.index_select(source, dim, index, out=out))]
         return [fresh(torch.index_select(source, dim, index))]
 
@@ -380,11 +396,10 @@ def run_backward(op, args, tensors):
         if str(exc).startswith("derivative for ") and _NO_DERIVATIVE in str(exc):
             raise Unsupported("torch %s has no derivative for this call (%s)" % (torch.__version__, exc))
         raise
-    return [fresh(torch.zeros(leaf.shape, dtype=leaf.dtype) if g is None else g) for leaf, g in zip(leaves, grads)]
+    return [fresh(torch.zeros(leaf.shape, dtype=leaf.dtype, device=leaf.device) if g is None else g) for leaf, g in zip(leaves, grads)]
 
 
-def run_request(op, args, tensors):
-    _storages.clear()
+def dispatch(op, args, tensors):
     if op.endswith(BACKWARD_SUFFIX):
         return run_backward(op, args, tensors)
     zero_d_select = op == "torch.index_select" and not tensors["input"].shape and tensors["index"].view().size > 1
@@ -393,6 +408,18 @@ def run_request(op, args, tensors):
     return run(op, args, tensors)
 
 
+def run_request(op, args, tensors):
+    _storages.clear()
+    try:
+        return dispatch(op, args, tensors)
+    finally:
+        # A kernel's error (a device-side assert) is reported asynchronously:
+        # wait for this call's kernels so it surfaces in this call's answer,
+        # never in a later one's. It replaces a host-side error in flight.
+        if DEVICE is not None and DEVICE.type == "cuda":
+            torch.cuda.synchronize(DEVICE)
+
+
 torch.set_num_threads(1)  # one case at a time; keeps the adapter light next to the harness
-serve("torch-python", torch.__version__, OPS, run_request, classify, shared_storage=True, takes_out=True,
-      framework=("torch", torch.__version__), operands=True)
+serve("torch-python", torch.__version__ + describe_device(DEVICE), OPS, run_request, classify, shared_storage=True,
+      takes_out=True, framework=("torch", torch.__version__), operands=True)

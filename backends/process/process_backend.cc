@@ -12,6 +12,15 @@
 //                          .venv; the root is $SCATTERPROOF_VENV_ROOT, else
 //                          the source tree; scripts/setup-python.sh makes
 //                          .venv and .venv-current)
+//   torch-python@cuda | torch-python-current@cuda:1 | ...@cpu
+//                          an entry's device variants (its "devices"): the
+//                          adapter runs with --device KIND[:N] and builds its
+//                          operands there. '@' because the CLI splits
+//                          --backend at commas and the registry gives ':'
+//                          to prefix families (process:, plugin:); a
+//                          cuda variant is unavailable at once on a machine
+//                          without an NVIDIA GPU, and the adapter says why
+//                          where its framework cannot use the device
 //
 // The manifest is the one list of adapters: this file registers what it
 // names and CMake (adapters/adapter_tests.cmake) adds their conformance
@@ -105,9 +114,35 @@ std::unique_ptr<Backend> make_command_backend(const std::string& name, const Bac
 
 constexpr const char* kDefaultVenv = ".venv";
 
+// The device of a device variant's name ("torch-python@cuda:1" -> "cuda:1"),
+// "" for a plain name.
+std::string device_of(const std::string& name) {
+  const auto at = name.find('@');
+  return at == std::string::npos ? std::string() : name.substr(at + 1);
+}
+
+// Whether this machine has a device of `kind` at all, asked of the kernel
+// (no framework imported): "" if it may, else why not. A framework that
+// cannot use a device that is there says so itself (the adapter's
+// "unavailable").
+std::string device_absence(const std::string& kind) {
+  if (kind != "cuda") return "";
+  std::error_code ec;
+  const std::filesystem::path gpus = "/proc/driver/nvidia/gpus";
+  if (std::filesystem::exists("/dev/nvidia0", ec) ||
+      (std::filesystem::is_directory(gpus, ec) && !std::filesystem::is_empty(gpus, ec)))
+    return "";
+  return "no NVIDIA GPU on this machine (neither /dev/nvidia0 nor an entry in /proc/driver/nvidia/gpus)";
+}
+
 BackendFactory python_adapter(std::filesystem::path adapters_dir, std::string script, std::string venv) {
   return
       [adapters_dir, script, venv](const std::string& name, const BackendOptions& options) -> std::unique_ptr<Backend> {
+        const std::string device = device_of(name);
+        if (const std::string absent = device_absence(device.substr(0, device.find(':'))); !absent.empty()) {
+          explain_unavailable(absent);
+          return nullptr;
+        }
         const std::filesystem::path venv_path = resources::venv_dir(venv);
         std::string python = venv_path.empty() ? std::string() : (venv_path / "bin" / "python").string();
         const char* override_python = std::getenv("SCATTERPROOF_PYTHON");
@@ -123,7 +158,9 @@ BackendFactory python_adapter(std::filesystem::path adapters_dir, std::string sc
                        venv == kDefaultVenv ? ", or SCATTERPROOF_PYTHON to an interpreter with the framework" : "");
           return nullptr;
         }
-        return start_or_explain(name, {python, (adapters_dir / script).string()}, options);
+        std::vector<std::string> argv{python, (adapters_dir / script).string()};
+        if (!device.empty()) argv.insert(argv.end(), {"--device", device});
+        return start_or_explain(name, std::move(argv), options);
       };
 }
 
@@ -133,7 +170,8 @@ struct ManifestAdapter {
   std::string backend;
   std::string script;
   std::string description;
-  std::string venv = kDefaultVenv;  // relative to the source root
+  std::string venv = kDefaultVenv;        // relative to the source root
+  std::vector<std::string> devices = {};  // "devices": the variants NAME@DEVICE it also registers
 };
 
 // The well-formed entries of the manifest at `path`; problems go to
@@ -186,6 +224,18 @@ std::vector<ManifestAdapter> read_manifest(const std::filesystem::path& path, st
       a.venv = path.lexically_normal().string();
       if (!a.venv.empty() && a.venv.back() == '/') a.venv.pop_back();
     }
+    if (entry.contains("devices")) {  // optional: device kinds the script takes as --device KIND[:N]
+      const nlohmann::json& devices = entry["devices"];
+      bool ok = devices.is_array();
+      for (const nlohmann::json& d : ok ? devices : nlohmann::json::array())
+        ok = ok && d.is_string() && !d.get<std::string>().empty() &&
+             d.get<std::string>().find_first_of("@:, /") == std::string::npos;
+      if (!ok) {
+        problems->push_back(where + ".devices is not an array of device kinds (\"cpu\", \"cuda\")");
+        continue;
+      }
+      a.devices = devices.get<std::vector<std::string>>();
+    }
     adapters.push_back(std::move(a));
   }
   return adapters;
@@ -220,10 +270,19 @@ void register_manifest_adapters() {
   const std::filesystem::path manifest = resources::find("adapters/manifest.json");
   if (manifest.empty()) return;  // a tree without adapters/
   std::vector<std::string> problems;
-  for (const ManifestAdapter& a : read_manifest(manifest, &problems))
-    register_backend(a.backend, a.description + " through adapters/" + a.script + " (" + a.venv + ")",
-                     python_adapter(manifest.parent_path(), a.script, a.venv), kOutOfProcess,
+  for (const ManifestAdapter& a : read_manifest(manifest, &problems)) {
+    const std::string summary = a.description + " through adapters/" + a.script + " (" + a.venv + ")";
+    register_backend(a.backend, summary, python_adapter(manifest.parent_path(), a.script, a.venv), kOutOfProcess,
                      BackendOrigin::ThirdParty);
+    // Device variants: NAME@KIND (and NAME@KIND:N, found through NAME@KIND by
+    // the registry) run the script with --device KIND[:N].
+    for (const std::string& device : a.devices)
+      register_backend(a.backend + "@" + device,
+                       a.backend + " with its operands on the " + device + " device (" + a.backend + "@" + device +
+                           (device == "cpu" ? "" : ":N for device N") + ")",
+                       python_adapter(manifest.parent_path(), a.script, a.venv), kOutOfProcess,
+                       BackendOrigin::ThirdParty);
+  }
   for (const std::string& problem : problems)
     std::fprintf(stderr, "scatterproof: %s: %s\n", manifest.c_str(), problem.c_str());
 }
