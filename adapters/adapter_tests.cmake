@@ -127,3 +127,15 @@ add_test(NAME adapter_mindspore_operands
 add_test(NAME onnx_import_check
          COMMAND ${PROJECT_SOURCE_DIR}/.venv-current/bin/python ${PROJECT_SOURCE_DIR}/scripts/import-onnx-tests --check)
 
+# Device-side asserts without a GPU (tests/device_assert_check.py): the torch
+# adapter's emulated device (--device fakecuda) asserts where the CPU refuses
+# an index value; the supervisor must call it device_assert with the
+# kernel's file:line, blame the right case, restart from a warm standby in
+# under a second, and run every later case. Needs .venv's torch, as
+# real_torch_python does: without it the test fails (never skipped).
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_test(NAME device_assert_emulated
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/device_assert_check.py
+                 --scatterproof $<TARGET_FILE:scatterproof> --python ${PROJECT_SOURCE_DIR}/.venv/bin/python
+                 --work ${PROJECT_BINARY_DIR}/test-reports/device-assert)
+set_tests_properties(device_assert_emulated PROPERTIES TIMEOUT 600)

@@ -216,7 +216,7 @@ def storage_tensor(wire):
         # the harness's gap sentinels (a bool copy would normalise them to 1),
         # and bfloat16 needs no NumPy dtype.
         raw = torch.from_numpy(wire.storage.view(np.uint8)).clone()
-        if DEVICE is not None:
+        if DEVICE is not None and DEVICE.type != "fakecuda":
             raw = raw.to(DEVICE)  # the same bytes on the device: views over it keep their layout
         _storages[key] = raw.view(TORCH_DTYPES[wire.dtype])
         track_storage(wire, lambda t=_storages[key]: storage_array(t))  # "operands" reads it back (PROTOCOL.md)
@@ -410,6 +410,8 @@ def dispatch(op, args, tensors):
 
 def run_request(op, args, tensors):
     _storages.clear()
+    if DEVICE is not None and DEVICE.type == "fakecuda":
+        return run_on_fake_device(op, args, tensors)
     try:
         return dispatch(op, args, tensors)
     finally:
@@ -420,6 +422,19 @@ def run_request(op, args, tensors):
             torch.cuda.synchronize(DEVICE)
 
 
+def run_on_fake_device(op, args, tensors):
+    """torch_device.FakeCuda: the CPU's answer, except that an index value
+    the CPU refuses as out of bounds is a device-side assert."""
+    DEVICE.check_alive()
+    try:
+        return dispatch(op, args, tensors)
+    except Exception as exc:
+        if classify(exc) == "index_out_of_bounds":
+            DEVICE.kernel_assert(op)
+        raise
+
+
 torch.set_num_threads(1)  # one case at a time; keeps the adapter light next to the harness
 serve("torch-python", torch.__version__ + describe_device(DEVICE), OPS, run_request, classify, shared_storage=True,
-      takes_out=True, framework=("torch", torch.__version__), operands=True)
+      takes_out=True, framework=("torch", torch.__version__), operands=True,
+      device=None if DEVICE is None or DEVICE.type == "cpu" else DEVICE)

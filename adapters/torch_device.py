@@ -16,6 +16,68 @@ import torch
 
 KNOWN_TYPES = ("cpu", "cuda")
 
+# `--device fakecuda`: a test device (tests/device_assert_check.py) that runs
+# on the CPU but answers as a CUDA device whose kernels check index values
+# with a device-side assert: where the CPU kernel refuses an index value out
+# of bounds, the emulated kernel prints PyTorch's CUDA assert text to stderr
+# and then, as SCATTERPROOF_FAKECUDA_MODE says,
+#   raise (default)  raises "CUDA error: device-side assert triggered", and
+#                    refuses every later call with it, as a dead CUDA
+#                    context does (the harness must rebuild the process);
+#   exit             ends the process at once (exit status 134, as an
+#                    abort), as a framework that aborts on the assert does.
+# SCATTERPROOF_FAKECUDA_DELAY_MS=D makes every call take D ms more (a slow
+# kernel: the test paces its cases by time, not by the machine's speed).
+FAKE_DEVICE = "fakecuda"
+# op -> (kernel file and line, the kernel's assert expression), as torch
+# 2.11.0+cu130 printed them (the expressions are CUDA_KERNEL_ASSERT's in
+# PyTorch's aten/src/ATen/native/cuda sources).
+FAKE_ASSERTS = {
+    "gather_scatter": ("ScatterGatherKernel.cu", 163,
+                       'idx_dim >= 0 && idx_dim < index_size && "index out of bounds"'),
+    "index_select": ("Indexing.cu", 1515, "srcIndex < srcSelectDimSize"),
+    "index_add": ("Indexing.cu", 1021, "dstIndex < dstAddDimSize"),
+    "index_fill": ("IndexKernel.cu", 193, 'idx >= -self_dim_size && idx < self_dim_size && "index out of bounds"'),
+}
+FAKE_ERROR = ("CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some "
+              "other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing "
+              "CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n")
+
+
+class FakeCuda:
+    """The emulated device's state: alive until its first assert."""
+    type = "fakecuda"
+
+    def __init__(self, mode, delay_ms=0.0):
+        self.mode = mode
+        self.delay_s = delay_ms / 1000.0
+        self.dead = False
+
+    def __str__(self):
+        return FAKE_DEVICE
+
+    def check_alive(self):
+        if self.delay_s:
+            import time
+            time.sleep(self.delay_s)
+        if self.dead:
+            raise RuntimeError(FAKE_ERROR)
+
+    def kernel_assert(self, op):
+        """The device-side assert of op's kernel: its text on stderr, then a dead context (or exit)."""
+        import os
+        import sys
+        kind = ("index_select" if "index_select" in op else "index_add" if "index_add" in op or "index_reduce" in op
+                else "index_fill" if "index_fill" in op or "index_copy" in op else "gather_scatter")
+        file, line, expression = FAKE_ASSERTS[kind]
+        sys.stderr.write("/pytorch/aten/src/ATen/native/cuda/%s:%d: operator(): block: [0,0,0], thread: [0,0,0] "
+                         "Assertion `%s` failed.\n" % (file, line, expression))
+        sys.stderr.flush()
+        if self.mode == "exit":
+            os._exit(134)
+        self.dead = True
+        raise RuntimeError(FAKE_ERROR)
+
 
 class DeviceUnavailable(Exception):
     pass
@@ -29,6 +91,16 @@ def parse_device(argv):
     if at + 1 >= len(argv):
         raise DeviceUnavailable("--device needs a device name (cpu, cuda, cuda:N)")
     name = argv[at + 1]
+    if name == FAKE_DEVICE:
+        import os
+        mode = os.environ.get("SCATTERPROOF_FAKECUDA_MODE", "raise")
+        if mode not in ("raise", "exit"):
+            raise DeviceUnavailable("SCATTERPROOF_FAKECUDA_MODE is %r, not raise or exit" % mode)
+        try:
+            delay_ms = float(os.environ.get("SCATTERPROOF_FAKECUDA_DELAY_MS", "0"))
+        except ValueError:
+            raise DeviceUnavailable("SCATTERPROOF_FAKECUDA_DELAY_MS is not a number of milliseconds")
+        return FakeCuda(mode, delay_ms)
     try:
         device = torch.device(name)
     except (RuntimeError, ValueError) as e:
@@ -47,8 +119,8 @@ def parse_device(argv):
             raise DeviceUnavailable("no device %s: torch sees %d CUDA device(s)" % (name, count))
         if device.index is None:
             device = torch.device("cuda", 0)
-        # The CUDA context now, before the hello: the first case pays no
-        # context creation.
+        # The CUDA context now, before the hello: a standby adapter
+        # (PROTOCOL.md "warm standby") is then warm to its first kernel.
         torch.zeros(1, device=device).add_(1)
         torch.cuda.synchronize(device)
     return device
@@ -74,5 +146,7 @@ def describe_device(device):
         return ""
     if device.type == "cpu":
         return " on cpu"
+    if device.type == FAKE_DEVICE:
+        return " on fakecuda (the CPU, emulating a CUDA device whose kernels assert, mode %s)" % device.mode
     return " on %s (%s, CUDA %s, driver %s)" % (device, torch.cuda.get_device_name(device), torch.version.cuda,
                                                driver_version())

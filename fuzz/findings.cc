@@ -148,6 +148,7 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
     Trial t = run_case(backend, scope, limits.seed, i, result.stats);
     if (!is_finding(t.verdict.kind)) continue;
     if (!scope.framework) scope.framework = backend.framework();
+    if (scope.device.empty()) scope.device = backend.device();
     if (const ExpectationEntry* known = known_deviation(scope, t)) {
       ++result.stats.known;
       ++result.known_by_entry[known->file + ": " + known->reason];

@@ -33,6 +33,8 @@ std::string_view verdict_name(Verdict::Kind k) {
       return "unclassified";
     case Verdict::Kind::NotApplicable:
       return "not_applicable";
+    case Verdict::Kind::DeviceAssert:
+      return "device_assert";
   }
   return "?";
 }
@@ -63,6 +65,7 @@ bool verdict_is_unexpected(Verdict::Kind k) {
     case Verdict::Kind::Error:
     case Verdict::Kind::XPass:
     case Verdict::Kind::Unclassified:
+    case Verdict::Kind::DeviceAssert:
       return true;
     default:
       return false;
@@ -352,6 +355,16 @@ Verdict judge_outcome(const OpCall& before, const Expectation& exp, const Outcom
   switch (out.kind) {
     case Outcome::Kind::Crash:
       return {Verdict::Kind::Crash, out.message};
+    case Outcome::Kind::DeviceAssert:
+      // The kernel detected the call's problem, asynchronously, and the
+      // context died with it (SEMANTICS.md "Devices"): never a pass where
+      // the document says what happens, whatever it says.
+      if (exp.unspecified) return Verdict::pass("unspecified call; a device kernel asserted: " + out.message);
+      if (exp.errors.empty())
+        return {Verdict::Kind::DeviceAssert, "expected outputs; a device kernel asserted: " + out.message};
+      return {Verdict::Kind::DeviceAssert,
+              fmt::format("expected error {}{}; a device kernel asserted instead: {}", error_list(exp.errors),
+                          exp.error_clause.empty() ? "" : " (" + exp.error_clause + ")", out.message)};
     case Outcome::Kind::Timeout:
       return {Verdict::Kind::Timeout, out.message};
     case Outcome::Kind::HarnessError:

@@ -52,6 +52,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "backends/backend.h"
 #include "backends/common/resource_paths.h"
@@ -60,39 +61,78 @@
 namespace sp {
 namespace {
 
+// With warm standbys (`standbys` > 0), that many more children are spawned
+// once the first has answered its handshake, and import their framework
+// while cases run; when a call leaves the active child dead or untrusted (a
+// crash, a timeout, a device-side assert: the device context is lost), the
+// oldest standby takes over, paying only its handshake, and the lost child's
+// place is taken by a new standby at the back of the line. A run of losses
+// closer together than one import is cheap for as many as there are
+// standbys.
 class ProcessBackend final : public Backend {
  public:
-  ProcessBackend(std::string name, SupervisorOptions options)
-      : name_(std::move(name)), supervisor_(std::move(options)) {}
+  ProcessBackend(std::string name, const SupervisorOptions& options, int standbys)
+      : name_(std::move(name)), active_(std::make_unique<Supervisor>(options)) {
+    for (int i = 0; i < standbys; ++i) standbys_.push_back(std::make_unique<Supervisor>(options));
+  }
 
-  std::string start() { return supervisor_.start(); }
+  std::string start() {
+    std::string why = active_->start();
+    if (why.empty()) {
+      info_ = active_->info();
+      for (auto& standby : standbys_) standby->prespawn();
+    }
+    return why;
+  }
   std::string name() const override { return name_; }
   std::string description() const override {
-    const AdapterInfo& info = supervisor_.info();
-    return info.name + " " + info.version + " in a subprocess (" + supervisor_.command_line() + ")";
+    return info_.name + " " + info_.version + " in a subprocess (" + active_->command_line() + ")" +
+           (standbys_.empty() ? "" : ", with " + std::to_string(standbys_.size()) + " warm standby(s)");
   }
-  std::string version() const override {
-    const AdapterInfo& info = supervisor_.info();
-    return info.name.empty() ? std::string() : info.name + " " + info.version;
-  }
+  std::string version() const override { return info_.name.empty() ? std::string() : info_.name + " " + info_.version; }
   // What the hello said (its optional "framework"), passed through.
-  std::optional<FrameworkVersion> framework() const override { return supervisor_.info().framework; }
+  std::optional<FrameworkVersion> framework() const override { return info_.framework; }
+  std::string device() const override { return info_.device; }  // what the hello said
   bool implements(std::string_view op) const override {
-    const std::vector<std::string>& ops = supervisor_.info().ops;
-    return std::find(ops.begin(), ops.end(), op) != ops.end();
+    return std::find(info_.ops.begin(), info_.ops.end(), op) != info_.ops.end();
   }
-  Outcome run(const OpCall& call) override { return supervisor_.call(call); }
+  Outcome run(const OpCall& call) override {
+    Outcome outcome = active_->call(call);
+    if (!standbys_.empty() && active_->needs_restart()) {
+      standbys_.push_back(std::exchange(active_, std::move(standbys_.front())));
+      standbys_.erase(standbys_.begin());
+      standbys_.back()->prespawn();  // stops the lost child, starts a new standby in its place
+    }
+    return outcome;
+  }
 
  private:
   std::string name_;
-  Supervisor supervisor_;
+  AdapterInfo info_;  // the first handshake's (every child runs the same command)
+  std::unique_ptr<Supervisor> active_;
+  std::vector<std::unique_ptr<Supervisor>> standbys_;
 };
+
+// How many warm standbys a backend keeps: SCATTERPROOF_STANDBY=N says (0:
+// none; at most 8), else 2 for a device variant on a device other than the
+// CPU (a device-side assert loses the device context, so its child is
+// replaced per assert), none for the others.
+int standby_count(const std::string& name) {
+  if (const char* env = std::getenv("SCATTERPROOF_STANDBY"); env && *env) {
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    if (*end == '\0' && n >= 0) return static_cast<int>(std::min(n, 8L));
+    std::fprintf(stderr, "scatterproof: ignoring SCATTERPROOF_STANDBY='%s' (not a count of standbys)\n", env);
+  }
+  const auto at = name.find('@');
+  return at != std::string::npos && name.compare(at + 1, std::string::npos, "cpu") != 0 ? 2 : 0;
+}
 
 std::unique_ptr<Backend> start_or_explain(const std::string& name, std::vector<std::string> argv,
                                           const BackendOptions& backend_options) {
   SupervisorOptions options = supervisor_options(std::move(argv), case_timeout_setting(backend_options.timeout_s));
   options.stop = backend_options.stop;
-  auto backend = std::make_unique<ProcessBackend>(name, std::move(options));
+  auto backend = std::make_unique<ProcessBackend>(name, options, standby_count(name));
   if (std::string why = backend->start(); !why.empty()) {
     // The registry's factory has no channel for the reason; say it here.
     std::fprintf(stderr, "scatterproof: backend '%s' is unavailable: %s\n", name.c_str(), why.c_str());

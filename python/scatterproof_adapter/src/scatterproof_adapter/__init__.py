@@ -356,7 +356,7 @@ def _operands(wire_tensors, tensors):
 
 
 def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, shared_storage=False,
-          takes_out=False, framework=None, operands=False):
+          takes_out=False, framework=None, operands=False, device=None):
     """The protocol loop: handshake, then one response per request until bye/EOF.
 
     shared_storage: the adapter keeps operands that share a storage sharing it
@@ -374,7 +374,9 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, 
     call left it ("operands", PROTOCOL.md), errors included. Off by
     default: an adapter whose framework runs on untracked copies would
     send back its unchanged wire arrays and claim a check it cannot make;
-    the harness reports its side effects as not observable instead."""
+    the harness reports its side effects as not observable instead.
+    device: where the ops run ("cuda:0"), sent as the hello's "device"
+    (PROTOCOL.md); None for the host's CPU."""
     known_args = ops if isinstance(ops, dict) else None
     send_operands = False
     for line in sys.stdin:
@@ -395,6 +397,8 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, 
                 hello["operands"] = True
             if framework is not None:
                 hello["framework"] = {"name": framework[0], "version": framework[1]}
+            if device:
+                hello["device"] = str(device)
             _send(hello)
         elif kind == "run":
             _send(_answer(message, run, classify, known_args, takes_out, send_operands))
