@@ -69,6 +69,7 @@ std::string message_shape(const std::string& message) {
 }
 
 std::string failure_clause(const Trial& t) {
+  if (!t.verdict.clause.empty()) return t.verdict.clause;  // the judgement's own (DEV-FTZ)
   if (t.verdict.kind != Verdict::Kind::Fail || t.outcome.kind != Outcome::Kind::Outputs) return "";
   if (failure_class(t.verdict.detail) != "nan_bits") return "";
   return t.verdict.detail.find("; no writer") != std::string::npos ? "C-3" : "C-4";

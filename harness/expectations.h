@@ -25,7 +25,8 @@
 // {"clause": "T-B1", "backend": "*", "framework": "torch", "versions":
 // ">=2.11", "device": "cuda*", "verdict": "device_assert", ...} lists the
 // kernels' asserts where PyTorch's document requires the error of T-B1
-// (reference/SEMANTICS.md "Devices").
+// (reference/SEMANTICS.md "Devices"), and {"clause": "DEV-FTZ", "device":
+// "cuda*", ...} the platform's flush-to-zero.
 // "intermittent": true marks a deviation that shows on some runs only
 // (uninitialised memory): a pass is then a pass, not an XPASS.
 // An entry names `case`, `clause`, or both (then both must match). A listed result

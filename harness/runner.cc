@@ -350,6 +350,7 @@ class CaseRunner {
         r.outcome = outcome_summary(j.outcome);
         r.verdict = j.verdict.kind;
         r.detail = std::move(j.verdict.detail);
+        if (!j.verdict.clause.empty()) r.clause += (r.clause.empty() ? "" : " ") + j.verdict.clause;
         // A wrong output, element by element, for the HTML report's picture.
         if (r.verdict == Verdict::Kind::Fail) r.picture = output_picture(*answer, j.outcome);
         // What the reference did with the call, for the reports (bounded).

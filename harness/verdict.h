@@ -63,6 +63,10 @@ struct Verdict {
   Kind kind = Kind::Error;
   std::string detail;
   Failure failure = Failure::Other;  // meaningful for Kind::Fail
+  // A clause the judgement itself cites, beside those of the reference's
+  // answer: "DEV-FTZ" for a device's flushed subnormals (SEMANTICS.md
+  // "Devices"). Results list it among their clauses, for expectation files.
+  std::string clause;
 
   Verdict() = default;
   Verdict(Kind k, std::string d = {}, Failure f = Failure::Other) : kind(k), detail(std::move(d)), failure(f) {}
