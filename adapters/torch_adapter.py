@@ -134,8 +134,28 @@ CATEGORIES = [
         "dtype_mismatch"),
     Row(RuntimeError, r"refers? to a single memory location", "overlapping_output"),
     Row(RuntimeError, r"value cannot be converted to type .* without overflow", "value_out_of_range"),
+    # CUDA (device="cuda": rows of the CUDA kernels' own texts, beside the CPU rows of the same rules; the texts as
+    # torch 2.11.0+cu130 printed them on an H100, issue 30, and as aten/src/ATen/native/cuda/Indexing.cu writes them).
+    # index_select's index dtype: the CUDA kernel dispatches on the index's dtype (AT_DISPATCH_INDEX_TYPES, int32 and
+    # int64) without the CPU's "Expected dtype int32 or int64 for index" check first, so another index dtype fails
+    # in the dispatch: '"index_select_out_cuda_impl" not implemented for 'Short'' (NotImplementedError). The
+    # dispatch is the index's: T-IS4's index_dtype. Before the generic "not implemented" row.
+    Row(RuntimeError, r"\"index_select_out_cuda_impl\" not implemented for '", "index_dtype", device="cuda"),
+    # index_select with an index of rank >= 2 (T-IS3; the CPU says "Index is supposed to be a vector")
+    Row(IndexError, r"Index is supposed to be an empty tensor or a vector", "invalid_argument", device="cuda"),
+    # a floating operand of another dtype than self, refused by the CUDA kernel's accessor (index_add_ / index_copy_
+    # of a float32 source into a float16 self): "expected scalar type Half but found Float" (the CPU words it
+    # "self (Half) and source (Float) must have the same scalar type"). Floating types only: "expected scalar type
+    # Long but found Int" is an index's dtype, not placed here.
+    Row(RuntimeError, r"expected scalar type (Half|BFloat16|Float|Double) but found (Half|BFloat16|Float|Double)\b",
+        "dtype_mismatch", device="cuda"),
+    # A kernel's device-side assert: known, and deliberately no category. The harness names the outcome
+    # device_assert itself (backends/process/supervisor.cc, reference/SEMANTICS.md DEV-A1), with the kernel's
+    # file:line from stderr; the adapter's process is replaced (the CUDA context is lost).
+    Row(RuntimeError, r"CUDA error: device-side assert triggered", None, device="cuda"),
     # AT_DISPATCH found no kernel for the dtype: '"scatter_gather_tensor_cpu_reduce_mean" not implemented for 'Bool''
-    # (RuntimeError in 1.13, NotImplementedError, a RuntimeError, in 2.15)
+    # (RuntimeError in 1.13, NotImplementedError, a RuntimeError, in 2.15); on CUDA the same words, with the CUDA
+    # kernel's name ('"scatter_gather_kernel_cuda" not implemented for 'Bool'': scatter_reduce prod/amax/amin on bool)
     Row(RuntimeError, r"not implemented for '", "unsupported_dtype"),
     # index_add_ (libtorch_errors.cc has the same rows); gather / scatter in 2.15 too
     Row(RuntimeError, r"Expected dtype int32/int64 for index", "index_dtype"),
@@ -199,7 +219,9 @@ CATEGORIES = [
 ]
 
 
-classify = classifier(CATEGORIES, torch.__version__)
+# The rows of the device the ops run on (the CPU's for the plain backend and the fake device).
+classify = classifier(CATEGORIES, torch.__version__,
+                      device=DEVICE.type if DEVICE is not None and DEVICE.type == "cuda" else None)
 
 
 # The request's storages as torch tensors, by the wire storage they copy:
