@@ -557,6 +557,56 @@ std::string Supervisor::start() {
   return last_start_error_;
 }
 
+// The answer line of request `id` as the call's outcome: decoded, the
+// operands' storages applied to `call`, a device-side assert named as such;
+// the child is marked for a restart where the answer says it must be.
+Outcome Supervisor::take_answer(std::string line, const OpCall& call, uint64_t id) {
+  nlohmann::json j;
+  try {
+    j = protocol::parse_line(line);
+  } catch (const protocol::ProtocolError& e) {
+    trusted_ = false;
+    return Outcome::harness_error("backend '" + command_line() + "' answered request " + std::to_string(id) +
+                                  " with a line that " + e.what());
+  }
+  std::string().swap(line);  // parsed: its bytes are not needed while the tensors are decoded
+  try {
+    // A valid answer followed by more output keeps its answer, but the
+    // child is restarted before the next request.
+    if (!stdout_buffer_.empty()) trusted_ = false;
+    Outcome outcome = protocol::decode_response(j, id);
+    if (outcome.kind == Outcome::Kind::Error && says_device_assert(outcome.message)) {
+      // The kernel's own words are on stderr, written before the framework raised.
+      drain_stderr(kStderrGrace / 4);
+      const std::string where = kernel_assert(stderr_ring_);
+      kill_and_reap();  // the device context is lost: the next call gets a new one
+      return Outcome{Outcome::Kind::DeviceAssert,
+                     {},
+                     std::nullopt,
+                     (where.empty() ? "(no kernel assert text on stderr)" : where) + "; " + outcome.message};
+    }
+    if (outcome.kind == Outcome::Kind::Error && outcome.message.find("CUDA error: ") != std::string::npos)
+      trusted_ = false;  // a CUDA error poisons the context: the answer stands, the child is replaced
+    // Every operand's storage as the program left it, errors included:
+    // the comparator's side-effect checks see them in the caller's call.
+    if (info_.operands)
+      protocol::apply_operands(j, call);
+    else
+      outcome.side_effects_unobservable = unobservable_reason(call, outcome);
+    if (outcome.kind == Outcome::Kind::Outputs && !written_operand(call).empty()) {
+      if (std::string bad = write_back_self(call, outcome); !bad.empty()) {
+        trusted_ = false;
+        return Outcome::harness_error("backend '" + command_line() + "' on request " + std::to_string(id) + ": " + bad);
+      }
+    }
+    return outcome;
+  } catch (const protocol::ProtocolError& e) {
+    trusted_ = false;
+    return Outcome::harness_error("backend '" + command_line() + "' broke the protocol on request " +
+                                  std::to_string(id) + ": " + e.what());
+  }
+}
+
 Outcome Supervisor::call(const OpCall& call) {
   // Output the child wrote between requests breaks the protocol: start afresh.
   if (pid_ > 0 && (!stdout_buffer_.empty() || [&] {
@@ -586,53 +636,8 @@ Outcome Supervisor::call(const OpCall& call) {
       protocol::encode_request(id, call).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   Exchange ex = exchange(request, options_.case_timeout);
   switch (ex.kind) {
-    case Exchange::Kind::Line: {
-      nlohmann::json j;
-      try {
-        j = protocol::parse_line(ex.line);
-      } catch (const protocol::ProtocolError& e) {
-        trusted_ = false;
-        return Outcome::harness_error("backend '" + command_line() + "' answered request " + std::to_string(id) +
-                                      " with a line that " + e.what());
-      }
-      std::string().swap(ex.line);  // parsed: its bytes are not needed while the tensors are decoded
-      try {
-        // A valid answer followed by more output keeps its answer, but the
-        // child is restarted before the next request.
-        if (!stdout_buffer_.empty()) trusted_ = false;
-        Outcome outcome = protocol::decode_response(j, id);
-        if (outcome.kind == Outcome::Kind::Error && says_device_assert(outcome.message)) {
-          // The kernel's own words are on stderr, written before the framework raised.
-          drain_stderr(kStderrGrace / 4);
-          const std::string where = kernel_assert(stderr_ring_);
-          kill_and_reap();  // the device context is lost: the next call gets a new one
-          return Outcome{Outcome::Kind::DeviceAssert,
-                         {},
-                         std::nullopt,
-                         (where.empty() ? "(no kernel assert text on stderr)" : where) + "; " + outcome.message};
-        }
-        if (outcome.kind == Outcome::Kind::Error && outcome.message.find("CUDA error: ") != std::string::npos)
-          trusted_ = false;  // a CUDA error poisons the context: the answer stands, the child is replaced
-        // Every operand's storage as the program left it, errors included:
-        // the comparator's side-effect checks see them in the caller's call.
-        if (info_.operands)
-          protocol::apply_operands(j, call);
-        else
-          outcome.side_effects_unobservable = unobservable_reason(call, outcome);
-        if (outcome.kind == Outcome::Kind::Outputs && !written_operand(call).empty()) {
-          if (std::string bad = write_back_self(call, outcome); !bad.empty()) {
-            trusted_ = false;
-            return Outcome::harness_error("backend '" + command_line() + "' on request " + std::to_string(id) + ": " +
-                                          bad);
-          }
-        }
-        return outcome;
-      } catch (const protocol::ProtocolError& e) {
-        trusted_ = false;
-        return Outcome::harness_error("backend '" + command_line() + "' broke the protocol on request " +
-                                      std::to_string(id) + ": " + e.what());
-      }
-    }
+    case Exchange::Kind::Line:
+      return take_answer(std::move(ex.line), call, id);
     case Exchange::Kind::Overflow:
       kill_and_reap();
       return Outcome::harness_error("backend '" + command_line() + "' wrote a response line over " +

@@ -131,6 +131,7 @@ class Supervisor {
  private:
   struct Exchange;  // the result of one write-then-read-a-line exchange
   Exchange exchange(const std::string& request_line, std::chrono::milliseconds timeout);
+  Outcome take_answer(std::string line, const OpCall& call, uint64_t id);
   void spawn();
   void kill_and_reap();  // stops the child and every descendant, bounded
   // "exited with status 3" / "killed by signal 11 (...)"; "" if the child
