@@ -85,6 +85,21 @@ if(sp_adapter_count GREATER 0)
     # of process.
     sp_add_spec_suite(NAME ${test_name} BACKENDS ${backend} PATHS ${specs} ${options} TIMEOUT 900
                       REPORT_DIR ${PROJECT_BINARY_DIR}/test-reports/${backend})
+
+    # An entry with a "cpu" device variant: NAME@cpu judges every case of the
+    # entry's specs (at every layout) as NAME does, its version names the
+    # device, and NAME@cuda is unavailable, with the reason, on a machine
+    # without a GPU (tests/device_variant_check.py).
+    string(JSON devices ERROR_VARIABLE sp_error GET "${sp_manifest}" adapters ${i} devices)
+    if(NOT sp_error AND devices MATCHES "\"cpu\"" AND NOT expectations STREQUAL "")
+      find_package(Python3 COMPONENTS Interpreter REQUIRED)
+      add_test(NAME ${test_name}_at_cpu
+               COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/device_variant_check.py
+                       --scatterproof $<TARGET_FILE:scatterproof> --backend ${backend}
+                       --expectations ${PROJECT_SOURCE_DIR}/${expectations}
+                       --report-dir ${PROJECT_BINARY_DIR}/test-reports/${backend}-at-cpu ${specs})
+      set_tests_properties(${test_name}_at_cpu PROPERTIES TIMEOUT 900)
+    endif()
   endforeach()
 endif()
 
@@ -111,3 +126,16 @@ add_test(NAME adapter_mindspore_operands
 # printing that onnx cannot be imported.
 add_test(NAME onnx_import_check
          COMMAND ${PROJECT_SOURCE_DIR}/.venv-current/bin/python ${PROJECT_SOURCE_DIR}/scripts/import-onnx-tests --check)
+
+# Device-side asserts without a GPU (tests/device_assert_check.py): the torch
+# adapter's emulated device (--device fakecuda) asserts where the CPU refuses
+# an index value; the supervisor must call it device_assert with the
+# kernel's file:line, blame the right case, restart from a warm standby in
+# under a second, and run every later case. Needs .venv's torch, as
+# real_torch_python does: without it the test fails (never skipped).
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_test(NAME device_assert_emulated
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/device_assert_check.py
+                 --scatterproof $<TARGET_FILE:scatterproof> --python ${PROJECT_SOURCE_DIR}/.venv/bin/python
+                 --work ${PROJECT_BINARY_DIR}/test-reports/device-assert)
+set_tests_properties(device_assert_emulated PROPERTIES TIMEOUT 600)

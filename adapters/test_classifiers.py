@@ -62,9 +62,9 @@ def load_table(adapter):
     raise AssertionError("%s has no CATEGORIES table" % adapter)
 
 
-def deciding_row(table, version, exc, flags):
-    """The first row holding for `version` that matches `exc` (classifier's choice), or None."""
-    for row in rows_for(table, version):
+def deciding_row(table, version, exc, flags, device=None):
+    """The first row holding for `version` on `device` that matches `exc` (classifier's choice), or None."""
+    for row in rows_for(table, version, device):
         if isinstance(exc, row.types) and re.search(row.pattern, str(exc), flags):
             return row
     return None
@@ -104,6 +104,25 @@ TORCH_NEW_TEXTS = [
      "invalid_argument", "torch/index_select-dim/0d-three-zeros"),
     ((T211, T215), RuntimeError, "ZeroDivisionError", "index_out_of_bounds",
      "torch/take_along_dim-broadcast/input-empty-along-dim"),
+]
+
+# Texts of PyTorch's CUDA kernels (the torch adapter on `@cuda`): (versions, exception class, message, category,
+# where), classified with the rows of device "cuda"; on the CPU no row places them.
+TORCH_CUDA = [
+    ((T211,), IndexError, "index_select(): Index is supposed to be an empty tensor or a vector", "invalid_argument",
+     "torch/index_select-errors/index-2d on cuda"),
+    ((T211,), RuntimeError, "expected scalar type Half but found Float", "dtype_mismatch",
+     "torch/index_add-dtype/source-float32-self-float16 on cuda"),
+    ((T211,), NotImplementedError, "\"index_select_out_cuda_impl\" not implemented for 'Short'", "index_dtype",
+     "torch/index_select-dtype/index-int16 on cuda"),
+    ((T211,), NotImplementedError, "\"index_select_out_cuda_impl\" not implemented for 'Float'", "index_dtype",
+     "torch/index_select-dtype/index-float32 on cuda"),
+    ((T211,), NotImplementedError, "\"scatter_gather_kernel_cuda\" not implemented for 'Bool'", "unsupported_dtype",
+     "torch/scatter_reduce-dtype/bool-prod on cuda"),
+    ((T211,), RuntimeError,
+     "CUDA error: device-side assert triggered\nCUDA kernel errors might be asynchronously reported at some other "
+     "API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+     None, "torch/gather-index/dim1-s on cuda"),
 ]
 
 # (versions, exception class, message, category, where it was printed)
@@ -478,9 +497,43 @@ class TableTest(unittest.TestCase):
                     row = deciding_row(table, version, exc_type(message), FLAGS[adapter])
                     if row is not None:
                         decided.add(row)
+            for versions, exc_type, message, _, _ in TORCH_CUDA if adapter == "torch_adapter.py" else []:
+                for version in versions:
+                    row = deciding_row(table, version, exc_type(message), FLAGS[adapter], "cuda:0")
+                    if row is not None:
+                        decided.add(row)
             for row in table:
                 with self.subTest(adapter=adapter, pattern=row.pattern):
                     self.assertIn(row, decided, "no sample is classified by this row (dead or shadowed)")
+
+    def test_cuda_rows_hold_on_cuda_only(self):
+        table = load_table("torch_adapter.py")
+        cuda_rows = [row for row in table if row.device == "cuda"]
+        self.assertTrue(cuda_rows)
+        for device in ("cuda", "cuda:1"):
+            classify = classifier(table, T211, device=device)
+            for versions, exc_type, message, category, where in TORCH_CUDA:
+                with self.subTest(where=where, device=device):
+                    self.assertEqual(classify(exc_type(message)), category, message)
+        # On the CPU (the plain backend, @cpu) the CUDA rows do not hold: their texts are not placed there, or
+        # placed by a CPU row (the generic dispatch row), never by a CUDA row.
+        for device in (None, "cpu"):
+            self.assertEqual([r for r in rows_for(table, T211, device) if r.device], [])
+            for versions, exc_type, message, category, where in TORCH_CUDA:
+                row = deciding_row(table, T211, exc_type(message), 0, device)
+                with self.subTest(where=where, device=device):
+                    self.assertTrue(row is None or row.device is None, row)
+        self.assertIsNone(classifier(table, T211)(IndexError("Index is supposed to be an empty tensor or a vector")))
+        self.assertEqual(classifier(table, T211)(NotImplementedError(
+            "\"index_select_out_cuda_impl\" not implemented for 'Short'")), "unsupported_dtype")
+        # "Long but found Int" is an index's dtype: the floating-only CUDA row leaves it to the host row
+        # that places it (index_dtype, seen on 2.8-2.15), on either device.
+        for device in ("cuda", None):
+            message = RuntimeError("expected scalar type Long but found Int")
+            self.assertEqual(classifier(table, T211, device=device)(message), "index_dtype")
+            self.assertIsNone(deciding_row(table, T211, message, 0, device).device)
+        with self.assertRaises(ValueError):
+            Row(RuntimeError, "x", "invalid_argument", device="cuda:0")
 
     def test_categories_are_the_taxonomy(self):
         names = category_names()
@@ -548,6 +601,12 @@ class TableTest(unittest.TestCase):
         self.assertIsNone(classify(ZeroDivisionError("ZeroDivisionError")))
         self.assertIsNone(classify(RuntimeError("ZeroDivisionError: integer division by zero in my own code")))
         self.assertIsNone(classify(ValueError("index out of range in self")))
+
+    def test_unreadable_version_uses_open_rows_only(self):
+        table = load_table("torch_adapter.py")
+        rows = rows_for(table, "")
+        self.assertEqual(rows, [row for row in table if not row.since and not row.until and not row.device])
+        self.assertEqual(rows_for(table, "unknown"), rows)
 
 
 class VersionTest(unittest.TestCase):

@@ -17,7 +17,10 @@ torch the adapter answers the handshake "unavailable" with the reason.
 Every operand keeps the layout it was sent with (torch.as_strided over a
 copy of its whole storage), so PyTorch sees expanded, strided and offset
 views as a caller would pass them, and an in-place op answers with the
-whole storage it wrote into. Nothing is checked here: errors are PyTorch's
+whole storage it wrote into. With `--device cuda[:N]` (or `cpu`; the backend
+names `torch-python@cuda`, torch_device.py) the storages are copied to that
+device, the views built there the same way, and every output and operand
+is copied back after the call. Nothing is checked here: errors are PyTorch's
 own, mapped to a category by message (the same texts as
 backends/libtorch/libtorch_errors.cc).
 """
@@ -35,6 +38,16 @@ except ImportError as e:  # OSError too would mean a broken install; let it show
     serve("torch-python", "", [], run=None,
           unavailable="torch is not importable from the venv (%s); install Debian's python3-torch "
                       "(the venv sees system site-packages)" % e)
+    sys.exit(0)
+
+from torch_device import DeviceUnavailable, describe_device, parse_device  # noqa: E402
+
+# The device the operands are built on (`--device cuda:1`, the backend name's
+# "@cuda:1", backends/process/process_backend.cc); None: the plain backend, cpu.
+try:
+    DEVICE = parse_device(sys.argv[1:])
+except DeviceUnavailable as e:
+    serve("torch-python", torch.__version__, [], run=None, unavailable=str(e))
     sys.exit(0)
 
 # Each op with the arguments run() passes on to PyTorch (common.serve declines any other).
@@ -125,8 +138,28 @@ CATEGORIES = [
         "dtype_mismatch"),
     Row(RuntimeError, r"refers? to a single memory location", "overlapping_output"),
     Row(RuntimeError, r"value cannot be converted to type .* without overflow", "value_out_of_range"),
+    # CUDA (device="cuda": rows of the CUDA kernels' own texts, beside the CPU rows of the same rules; the texts as
+    # torch 2.11.0+cu130 printed them on an H100, issue 30, and as aten/src/ATen/native/cuda/Indexing.cu writes them).
+    # index_select's index dtype: the CUDA kernel dispatches on the index's dtype (AT_DISPATCH_INDEX_TYPES, int32 and
+    # int64) without the CPU's "Expected dtype int32 or int64 for index" check first, so another index dtype fails
+    # in the dispatch: '"index_select_out_cuda_impl" not implemented for 'Short'' (NotImplementedError). The
+    # dispatch is the index's: T-IS4's index_dtype. Before the generic "not implemented" row.
+    Row(RuntimeError, r"\"index_select_out_cuda_impl\" not implemented for '", "index_dtype", device="cuda"),
+    # index_select with an index of rank >= 2 (T-IS3; the CPU says "Index is supposed to be a vector")
+    Row(IndexError, r"Index is supposed to be an empty tensor or a vector", "invalid_argument", device="cuda"),
+    # a floating operand of another dtype than self, refused by the CUDA kernel's accessor (index_add_ / index_copy_
+    # of a float32 source into a float16 self): "expected scalar type Half but found Float" (the CPU words it
+    # "self (Half) and source (Float) must have the same scalar type"). Floating types only: "expected scalar type
+    # Long but found Int" is an index's dtype, not placed here.
+    Row(RuntimeError, r"expected scalar type (Half|BFloat16|Float|Double) but found (Half|BFloat16|Float|Double)\b",
+        "dtype_mismatch", device="cuda"),
+    # A kernel's device-side assert: known, and deliberately no category. The harness names the outcome
+    # device_assert itself (backends/process/supervisor.cc, reference/SEMANTICS.md DEV-A1), with the kernel's
+    # file:line from stderr; the adapter's process is replaced (the CUDA context is lost).
+    Row(RuntimeError, r"CUDA error: device-side assert triggered", None, device="cuda"),
     # AT_DISPATCH found no kernel for the dtype: '"scatter_gather_tensor_cpu_reduce_mean" not implemented for 'Bool''
-    # (RuntimeError in 1.13, NotImplementedError, a RuntimeError, in 2.15)
+    # (RuntimeError in 1.13, NotImplementedError, a RuntimeError, in 2.15); on CUDA the same words, with the CUDA
+    # kernel's name ('"scatter_gather_kernel_cuda" not implemented for 'Bool'': scatter_reduce prod/amax/amin on bool)
     Row(RuntimeError, r"not implemented for '", "unsupported_dtype"),
     # index_add_ (libtorch_errors.cc has the same rows); gather / scatter in 2.15 too
     Row(RuntimeError, r"Expected dtype int32/int64 for index", "index_dtype"),
@@ -192,7 +225,9 @@ CATEGORIES = [
 ]
 
 
-classify = classifier(CATEGORIES, torch.__version__)
+# The rows of the device the ops run on (the CPU's for the plain backend and the fake device).
+classify = classifier(CATEGORIES, torch.__version__,
+                      device=DEVICE.type if DEVICE is not None and DEVICE.type == "cuda" else None)
 
 
 # The request's storages as torch tensors, by the wire storage they copy:
@@ -209,6 +244,8 @@ def storage_tensor(wire):
         # the harness's gap sentinels (a bool copy would normalise them to 1),
         # and bfloat16 needs no NumPy dtype.
         raw = torch.from_numpy(wire.storage.view(np.uint8)).clone()
+        if DEVICE is not None and DEVICE.type != "fakecuda":
+            raw = raw.to(DEVICE)  # the same bytes on the device: views over it keep their layout
         _storages[key] = raw.view(TORCH_DTYPES[wire.dtype])
         track_storage(wire, lambda t=_storages[key]: storage_array(t))  # "operands" reads it back (PROTOCOL.md)
     return _storages[key]
@@ -221,7 +258,8 @@ def as_torch(wire, storage=None):
 
 
 def storage_array(tensor):
-    """A 1-D torch tensor's elements as the wire's NumPy array (bfloat16: uint16 bits)."""
+    """A 1-D torch tensor's elements as the wire's NumPy array (bfloat16: uint16 bits), copied to the host."""
+    tensor = tensor.cpu()  # the tensor itself when it is on the CPU
     if tensor.dtype == torch.bfloat16:
         return tensor.view(torch.int16).numpy().view(np.uint16)
     return tensor.numpy()
@@ -258,7 +296,7 @@ def run(op, args, tensors):
         if source.dim() == 0 and index.numel() > 1:
             # torch 1.13 writes one element per index value into the 0-d out,
             # past its end (SEMANTICS.md T-IS7): give it room for all of them.
-            out = torch.zeros(index.numel(), dtype=source.dtype).as_strided((), ())
+            out = torch.zeros(index.numel(), dtype=source.dtype, device=source.device).as_strided((), ())
             return [fresh(torch.index_select(source, dim, index, out=out))]
         return [fresh(torch.index_select(source, dim, index))]
 
@@ -386,11 +424,10 @@ def run_backward(op, args, tensors):
         if str(exc).startswith("derivative for ") and _NO_DERIVATIVE in str(exc):
             raise Unsupported("torch %s has no derivative for this call (%s)" % (torch.__version__, exc))
         raise
-    return [fresh(torch.zeros(leaf.shape, dtype=leaf.dtype) if g is None else g) for leaf, g in zip(leaves, grads)]
+    return [fresh(torch.zeros(leaf.shape, dtype=leaf.dtype, device=leaf.device) if g is None else g) for leaf, g in zip(leaves, grads)]
 
 
-def run_request(op, args, tensors):
-    _storages.clear()
+def dispatch(op, args, tensors):
     if op.endswith(BACKWARD_SUFFIX):
         return run_backward(op, args, tensors)
     zero_d_select = op == "torch.index_select" and not tensors["input"].shape and tensors["index"].view().size > 1
@@ -399,6 +436,33 @@ def run_request(op, args, tensors):
     return run(op, args, tensors)
 
 
+def run_request(op, args, tensors):
+    _storages.clear()
+    if DEVICE is not None and DEVICE.type == "fakecuda":
+        return run_on_fake_device(op, args, tensors)
+    try:
+        return dispatch(op, args, tensors)
+    finally:
+        # A kernel's error (a device-side assert) is reported asynchronously:
+        # wait for this call's kernels so it surfaces in this call's answer,
+        # never in a later one's. It replaces a host-side error in flight.
+        if DEVICE is not None and DEVICE.type == "cuda":
+            torch.cuda.synchronize(DEVICE)
+
+
+def run_on_fake_device(op, args, tensors):
+    """torch_device.FakeCuda: the CPU's answer, except that an index value
+    the CPU refuses as out of bounds is a device-side assert."""
+    DEVICE.check_alive()
+    try:
+        return dispatch(op, args, tensors)
+    except Exception as exc:
+        if classify(exc) == "index_out_of_bounds":
+            DEVICE.kernel_assert(op)
+        raise
+
+
 torch.set_num_threads(1)  # one case at a time; keeps the adapter light next to the harness
-serve("torch-python", torch.__version__, OPS, run_request, classify, shared_storage=True, takes_out=True,
-      framework=("torch", torch.__version__), operands=True)
+serve("torch-python", torch.__version__ + describe_device(DEVICE), OPS, run_request, classify, shared_storage=True,
+      takes_out=True, framework=("torch", torch.__version__), operands=True,
+      device=None if DEVICE is None or DEVICE.type == "cpu" else DEVICE)

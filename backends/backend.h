@@ -8,6 +8,11 @@
 // category, or "unsupported" with a reason. Crash comes from the isolation layer or
 // from an in-process backend whose device failed (a CUDA runtime error),
 // Timeout only from the isolation layer, HarnessError from the harness.
+// DeviceAssert from the isolation layer too: a device kernel's assert ended
+// the call (a CUDA "device-side assert triggered", or the adapter died with
+// the kernel's assert text on stderr); the message starts with the kernel's
+// file:line ("ScatterGatherKernel.cu:163: Assertion `...` failed"), and the
+// device context was rebuilt before the next call.
 //
 // Thread-safety: a Backend instance is used by one thread at a time.
 #pragma once
@@ -26,7 +31,7 @@
 namespace sp {
 
 struct Outcome {
-  enum class Kind { Outputs, Error, Unsupported, Crash, Timeout, HarnessError };
+  enum class Kind { Outputs, Error, Unsupported, Crash, Timeout, HarnessError, DeviceAssert };
   Kind kind = Kind::HarnessError;
   std::vector<Tensor> outputs;
   std::optional<ErrorCategory> error;  // Kind::Error
@@ -89,6 +94,10 @@ class Backend {
   // plugins, an adapter that names none). On an op of that framework the
   // runner has the reference answer for this version (reference/versions.h).
   virtual std::optional<FrameworkVersion> framework() const { return std::nullopt; }
+  // The accelerator it runs the ops on ("cuda", "cuda:0"), "" for the host's
+  // CPU. Expectation entries key on it ("device"), and the comparator cites
+  // platform facts of a device (SEMANTICS.md DEV-FTZ) only where it is set.
+  virtual std::string device() const { return ""; }
   // Whether this backend implements `op` (an op table id) at all. For any
   // other op run_backend() answers "unsupported" without calling run().
   virtual bool implements(std::string_view op) const = 0;

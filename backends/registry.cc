@@ -34,6 +34,8 @@ std::string_view outcome_kind_name(Outcome::Kind k) {
       return "timeout";
     case Outcome::Kind::HarnessError:
       return "harness_error";
+    case Outcome::Kind::DeviceAssert:
+      return "device_assert";
   }
   return "?";
 }
@@ -59,6 +61,11 @@ const RegisteredBackend* find_registered_backend(const std::string& name) {
     // Prefix registrations ("plugin:", "mutant:") receive the full name.
     const auto colon = name.find(':');
     if (colon != std::string::npos) it = registry().find(name.substr(0, colon + 1));
+    // A numbered device ("torch-python@cuda:1") is served by its device
+    // variant ("torch-python@cuda"), which receives the full name.
+    const auto at = name.find('@');
+    if (it == registry().end() && at != std::string::npos && colon != std::string::npos && at < colon)
+      it = registry().find(name.substr(0, colon));
   }
   return it == registry().end() ? nullptr : &it->second;
 }

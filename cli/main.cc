@@ -336,11 +336,15 @@ int command_schema() {
 
 // The backends that can be created here (a GPU backend without a GPU, a
 // framework that is not installed, a prefix like "process:" are left out).
+// A "NAME@cpu" device variant is left out too: it runs what NAME runs, on
+// the same device (it is there to be named, e.g. beside NAME@cuda), so a run
+// over every usable backend would only run NAME twice.
 std::vector<std::string> usable_backend_names() {
   std::vector<std::string> names;
   for (const BackendInfo& b : registered_backends()) {
     std::string why;
-    if (b.name.back() != ':' && make_backend(b.name, BackendOptions{}, &why)) names.push_back(b.name);
+    const bool cpu_variant = b.name.size() > 4 && b.name.compare(b.name.size() - 4, 4, "@cpu") == 0;
+    if (b.name.back() != ':' && !cpu_variant && make_backend(b.name, BackendOptions{}, &why)) names.push_back(b.name);
   }
   return names;
 }

@@ -17,7 +17,7 @@ namespace sp::fuzz {
 
 bool is_finding(Verdict::Kind k) {
   return k == Verdict::Kind::Fail || k == Verdict::Kind::Crash || k == Verdict::Kind::Timeout ||
-         k == Verdict::Kind::Error || k == Verdict::Kind::Unclassified;
+         k == Verdict::Kind::Error || k == Verdict::Kind::Unclassified || k == Verdict::Kind::DeviceAssert;
 }
 
 Trial judge_call(Backend& backend, const OpCall& generated) {
@@ -54,7 +54,8 @@ const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t) 
   // (failure_clause: C-3, C-4), which no expectation cites.
   std::string clauses = cited_clauses(t.expectation);
   if (const std::string broken = failure_clause(t); !broken.empty()) clauses += (clauses.empty() ? "" : " ") + broken;
-  return find_expectation(scope.known, case_id, scope.backend_name, t.call.op, clauses, scope.framework);
+  return find_expectation(scope.known, case_id, scope.backend_name, t.call.op, clauses, scope.framework, scope.device,
+                          t.verdict.kind);
 }
 
 Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices, const FuzzScope& scope) {

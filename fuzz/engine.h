@@ -56,6 +56,7 @@ struct FuzzScope {
   std::vector<ExpectationEntry> known;
   std::string backend_name;
   std::optional<FrameworkVersion> framework;  // what the backend runs, for versioned entries
+  std::string device;                         // where it runs (Backend::device()), for device entries
 };
 // The entry covering `t`'s finding, or null.
 const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t);

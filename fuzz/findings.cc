@@ -69,6 +69,7 @@ std::string message_shape(const std::string& message) {
 }
 
 std::string failure_clause(const Trial& t) {
+  if (!t.verdict.clause.empty()) return t.verdict.clause;  // the judgement's own (DEV-FTZ)
   if (t.verdict.kind != Verdict::Kind::Fail || t.outcome.kind != Outcome::Kind::Outputs) return "";
   if (failure_class(t.verdict.detail) != "nan_bits") return "";
   return t.verdict.detail.find("; no writer") != std::string::npos ? "C-3" : "C-4";
@@ -148,6 +149,7 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
     Trial t = run_case(backend, scope, limits.seed, i, result.stats);
     if (!is_finding(t.verdict.kind)) continue;
     if (!scope.framework) scope.framework = backend.framework();
+    if (scope.device.empty()) scope.device = backend.device();
     if (const ExpectationEntry* known = known_deviation(scope, t)) {
       ++result.stats.known;
       ++result.known_by_entry[known->file + ": " + known->reason];

@@ -88,6 +88,7 @@ int fuzz_main(const FuzzOptions& options) {
   auto backend = open_backend(options.backend, options.threads, options.timeout_s);
   if (!backend) return exit_code::kBackendUnavailable;
   scope.framework = backend->framework();
+  scope.device = backend->device();
   const uint64_t seed =
       options.seed ? options.seed : static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   std::cout << "fuzzing backend " << options.backend << " for " << options.seconds << " s, seed " << seed

@@ -33,6 +33,8 @@ std::string_view verdict_name(Verdict::Kind k) {
       return "unclassified";
     case Verdict::Kind::NotApplicable:
       return "not_applicable";
+    case Verdict::Kind::DeviceAssert:
+      return "device_assert";
   }
   return "?";
 }
@@ -63,6 +65,7 @@ bool verdict_is_unexpected(Verdict::Kind k) {
     case Verdict::Kind::Error:
     case Verdict::Kind::XPass:
     case Verdict::Kind::Unclassified:
+    case Verdict::Kind::DeviceAssert:
       return true;
     default:
       return false;
@@ -150,6 +153,53 @@ std::optional<std::string> compare_output(const OpCall& call, const ExpectedTens
                               format_bits(actual.dtype(), m->bits));
   if (name_writers) s += "; " + writers_of(call, m->index);
   return s;
+}
+
+// Whether `call`'s writes add float terms into their targets (atomic adds
+// on a GPU): scatter_add, index_add, a reduce of add / sum / mean, Paddle's
+// overwrite=False.
+bool adds_into_targets(const OpCall& call) {
+  const std::string& op = call.op;
+  if (op.rfind("torch.scatter_add", 0) == 0 || op.rfind("torch.index_add", 0) == 0) return true;
+  if (op == "paddle.scatter") return call.bool_arg("overwrite") == false;
+  const std::optional<std::string> reduce = call.string_arg("reduce");
+  return reduce && (*reduce == "add" || *reduce == "sum" || *reduce == "mean");
+}
+
+// DEV-FTZ: every element of float32 `actual` that `expected` does not allow
+// is ±0 where the reference's exact value is a nonzero subnormal, and is a
+// target the op adds into. Then what differs is the device's flush-to-zero,
+// and the detail says where; nullopt otherwise.
+std::optional<std::string> flushed_to_zero_only(const OpCall& call, const ExpectedTensor& expected,
+                                                const Tensor& actual) {
+  if (actual.dtype() != DType::Float32 || expected.exact.dtype() != DType::Float32 ||
+      actual.shape() != expected.exact.shape() || actual.numel() <= 0 || !adds_into_targets(call))
+    return std::nullopt;
+  Trace trace;
+  evaluate(call, &trace);
+  std::set<Shape> added;
+  for (const Write& w : trace.writes) added.insert(w.target);
+  constexpr uint32_t kExponent = 0x7f800000u, kMagnitude = 0x7fffffffu;
+  Shape idx(actual.shape().size(), 0);
+  int64_t linear = 0, flushed = 0;
+  std::string first;
+  do {
+    const uint64_t bits = actual.bits_at(idx);
+    if (!expected.allows(linear, bits)) {
+      const uint32_t want = static_cast<uint32_t>(expected.exact.bits_at(idx));
+      const bool subnormal = (want & kExponent) == 0 && (want & kMagnitude) != 0;
+      if ((bits & kMagnitude) != 0 || !subnormal || !added.count(idx)) return std::nullopt;
+      if (flushed++ == 0)
+        first = fmt::format("{}{}: allowed {}, actual {}", expected.name, format_index(idx),
+                            expected.describe_allowed(linear), format_value(actual.dtype(), bits));
+    }
+    ++linear;
+  } while (next_index(idx, actual.shape()));
+  if (!flushed) return std::nullopt;
+  return fmt::format(
+      "DEV-FTZ: {} float32 element(s) the op adds into hold 0 where the exact result is subnormal, as the device's "
+      "float32 atomic adds flush subnormals to zero (reference/SEMANTICS.md DEV-FTZ); first: {}",
+      flushed, first);
 }
 
 // Every element (storage offset) a view reaches.
@@ -348,10 +398,21 @@ Verdict noting_unobservable(Verdict v, const Outcome& out) {
   return v;
 }
 
-Verdict judge_outcome(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after) {
+Verdict judge_outcome(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after,
+                      const std::string& device) {
   switch (out.kind) {
     case Outcome::Kind::Crash:
       return {Verdict::Kind::Crash, out.message};
+    case Outcome::Kind::DeviceAssert:
+      // The kernel detected the call's problem, asynchronously, and the
+      // context died with it (SEMANTICS.md "Devices"): never a pass where
+      // the document says what happens, whatever it says.
+      if (exp.unspecified) return Verdict::pass("unspecified call; a device kernel asserted: " + out.message);
+      if (exp.errors.empty())
+        return {Verdict::Kind::DeviceAssert, "expected outputs; a device kernel asserted: " + out.message};
+      return {Verdict::Kind::DeviceAssert,
+              fmt::format("expected error {}{}; a device kernel asserted instead: {}", error_list(exp.errors),
+                          exp.error_clause.empty() ? "" : " (" + exp.error_clause + ")", out.message)};
     case Outcome::Kind::Timeout:
       return {Verdict::Kind::Timeout, out.message};
     case Outcome::Kind::HarnessError:
@@ -382,24 +443,40 @@ Verdict judge_outcome(const OpCall& before, const Expectation& exp, const Outcom
   const std::vector<ExpectedTensor>& want = *exp.outputs;
   if (out.outputs.size() != want.size())
     return Verdict::fail(fmt::format("expected {} output(s), got {}", want.size(), out.outputs.size()));
+  // A device's flush-to-zero (DEV-FTZ) is reported once every other check passed.
+  std::optional<std::string> flushed;
+  const auto wrong = [&](const ExpectedTensor& expected, const Tensor& actual) -> std::optional<std::string> {
+    std::optional<std::string> bad = compare_output(before, expected, actual, /*name_writers=*/true);
+    if (!bad || device.empty()) return bad;
+    std::optional<std::string> ftz = flushed_to_zero_only(before, expected, actual);
+    if (!ftz) return bad;
+    if (!flushed) flushed = std::move(ftz);
+    return std::nullopt;
+  };
   for (size_t i = 0; i < want.size(); ++i)
-    if (auto bad = compare_output(before, want[i], out.outputs[i], /*name_writers=*/true)) return Verdict::fail(*bad);
+    if (auto bad = wrong(want[i], out.outputs[i])) return Verdict::fail(*bad);
   // An in-place op must leave its result in the caller's self, and a
   // correctly shaped out= must hold it, not only what the op returns.
   const std::string written = written_operand(after);
   const Tensor* target = written.empty() ? nullptr : after.tensor(written);
   if (target && want.size() == 1 && target->shape() == want.front().exact.shape())
-    if (auto bad = compare_output(before, want.front(), *target, /*name_writers=*/true))
+    if (auto bad = wrong(want.front(), *target))
       return Verdict::fail((is_inplace_op(after.op) ? "in-place op did not update self: "
                                                     : "the result was not written into the given out: ") +
                            *bad);
+  if (flushed) {
+    Verdict v = Verdict::fail(*flushed);
+    v.clause = "DEV-FTZ";
+    return v;
+  }
   return Verdict::pass();
 }
 
 }  // namespace
 
-Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after) {
-  Verdict v = judge_outcome(before, exp, out, after);
+Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after,
+              const std::string& device) {
+  Verdict v = judge_outcome(before, exp, out, after, device);
   switch (out.kind) {
     case Outcome::Kind::Outputs:
     case Outcome::Kind::Error:

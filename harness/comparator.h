@@ -39,7 +39,14 @@ namespace sp {
 // The one implementation for every backend: in-process backends leave
 // their side effects in `after` directly, the plugin and process backends
 // copy the storages their program returns into it (PROTOCOL.md).
-Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after);
+//  * `device` (Backend::device(): "" for the host): on a device, a float32
+//    output that differs from the allowed set only where an element the op
+//    adds into holds ±0 instead of a subnormal value is the platform's
+//    flush-to-zero (reference/SEMANTICS.md DEV-FTZ): a fail whose detail
+//    starts with "DEV-FTZ" and whose clause is DEV-FTZ, so expectation files
+//    can list it by device. Never for the host: there it is a plain fail.
+Verdict judge(const OpCall& before, const Expectation& exp, const Outcome& out, const OpCall& after,
+              const std::string& device = {});
 
 // Whether a call the reference answers with `exp`, answered with an error,
 // must have written nothing (reference/SEMANTICS.md SE-2): the call breaks a

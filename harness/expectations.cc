@@ -48,7 +48,7 @@ std::vector<ExpectationEntry> load_expectation_file(const std::string& path) {
     if (!e.is_object()) throw SpecError(path, "", "entries[" + std::to_string(i) + "]", "must be an object");
     for (const auto& [key, value] : e.items())
       if (key != "case" && key != "clause" && key != "op" && key != "backend" && key != "reason" && key != "link" &&
-          key != "framework" && key != "versions" && key != "intermittent")
+          key != "framework" && key != "versions" && key != "intermittent" && key != "device" && key != "verdict")
         throw SpecError(path, "", "entries[" + std::to_string(i) + "]." + key, "unknown field");
     ExpectationEntry x;
     if (!e.contains("case") && !e.contains("clause"))
@@ -61,6 +61,14 @@ std::vector<ExpectationEntry> load_expectation_file(const std::string& path) {
     x.reason = required_string(e, path, i, "reason");
     if (e.contains("link")) x.link = required_string(e, path, i, "link");
     if (e.contains("framework")) x.framework = required_string(e, path, i, "framework");
+    if (e.contains("device")) x.device = required_string(e, path, i, "device");
+    if (e.contains("verdict")) {
+      x.verdict = required_string(e, path, i, "verdict");
+      const std::optional<Verdict::Kind> k = verdict_from_name(x.verdict);
+      if (!k || !verdict_is_unexpected(*k) || *k == Verdict::Kind::XPass)
+        throw SpecError(path, "", "entries[" + std::to_string(i) + "].verdict",
+                        "'" + x.verdict + "' is not a failing verdict (fail, crash, device_assert, timeout, ...)");
+    }
     if (e.contains("intermittent")) {
       if (!e["intermittent"].is_boolean())
         throw SpecError(path, "", "entries[" + std::to_string(i) + "].intermittent", "expected true or false");
@@ -90,9 +98,12 @@ std::vector<ExpectationEntry> load_expectation_files(const std::vector<std::stri
 
 const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& entries, const std::string& case_id,
                                          const std::string& backend, const std::string& op, const std::string& clause,
-                                         const std::optional<FrameworkVersion>& framework) {
+                                         const std::optional<FrameworkVersion>& framework, const std::string& device,
+                                         std::optional<Verdict::Kind> verdict) {
   for (const ExpectationEntry& e : entries) {
     if (!glob_matches(e.backend_pattern, backend)) continue;
+    if (!e.device.empty() && !glob_matches(e.device, device.empty() ? "cpu" : device)) continue;
+    if (!e.verdict.empty() && (!verdict || verdict_name(*verdict) != e.verdict)) continue;
     if (!e.framework.empty()) {
       if (!framework || framework->name != e.framework) continue;
       if (!e.versions.empty()) {
@@ -124,6 +135,7 @@ Verdict apply_expectation(const ExpectationEntry& entry, Verdict v) {
   switch (v.kind) {
     case Verdict::Kind::Fail:
     case Verdict::Kind::Crash:
+    case Verdict::Kind::DeviceAssert:
     case Verdict::Kind::Timeout:
     case Verdict::Kind::Error:
     case Verdict::Kind::Unclassified:
@@ -149,6 +161,8 @@ size_t write_expectation_file(const std::string& path, const std::vector<Expecta
     if (!e.versions.empty()) j["versions"] = e.versions;
     if (!e.link.empty()) j["link"] = e.link;
     if (e.intermittent) j["intermittent"] = true;
+    if (!e.device.empty()) j["device"] = e.device;
+    if (!e.verdict.empty()) j["verdict"] = e.verdict;
     return j;
   };
   for (const ExpectationEntry& e : existing) doc["entries"].push_back(to_json(e));

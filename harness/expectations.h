@@ -19,6 +19,14 @@
 // backend running torch (Backend::framework()) at a version in the range
 // (reference/versions.h; "versions" needs "framework", and "framework" alone
 // means every version).
+// A deviation of a device ("device": "cuda*", a glob over Backend::device(),
+// "cpu" for a backend on the host) matches only results of a backend on a
+// matching device, and "verdict": "device_assert" only results judged so:
+// {"clause": "T-B1", "backend": "*", "framework": "torch", "versions":
+// ">=2.11", "device": "cuda*", "verdict": "device_assert", ...} lists the
+// kernels' asserts where PyTorch's document requires the error of T-B1
+// (reference/SEMANTICS.md "Devices"), and {"clause": "DEV-FTZ", "device":
+// "cuda*", ...} the platform's flush-to-zero.
 // "intermittent": true marks a deviation that shows on some runs only
 // (uninitialised memory): a pass is then a pass, not an XPASS.
 // An entry names `case`, `clause`, or both (then both must match). A listed result
@@ -50,6 +58,8 @@ struct ExpectationEntry {
   // uninitialised memory, a race): a pass stays a pass (with the entry named
   // in its detail), never an XPASS, so the gate does not flake.
   bool intermittent = false;
+  std::string device;   // empty: any device; else a glob over the backend's device ("cpu" for the host)
+  std::string verdict;  // empty: any failing verdict; else only this one ("device_assert")
 };
 
 // Throws SpecError (harness/case.h) naming the file, the entry and the field.
@@ -59,11 +69,15 @@ std::vector<ExpectationEntry> load_expectation_files(const std::vector<std::stri
 // The first entry matching (case id, backend, op, the clauses the
 // reference's answer cites, space separated — cited_clauses()), or null.
 // `framework`: what the backend runs (Backend::framework()), for entries that
-// name a framework.
+// name a framework; `device`: where (Backend::device(), "" for the host), for
+// entries that name one; `verdict`: the judged verdict, for entries that
+// name one (an entry naming a verdict never matches without it).
 const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& entries, const std::string& case_id,
                                          const std::string& backend, const std::string& op = {},
                                          const std::string& clause = {},
-                                         const std::optional<FrameworkVersion>& framework = std::nullopt);
+                                         const std::optional<FrameworkVersion>& framework = std::nullopt,
+                                         const std::string& device = {},
+                                         std::optional<Verdict::Kind> verdict = std::nullopt);
 
 // Applies an entry to a judged verdict: fail/crash/timeout/error -> xfail,
 // pass -> xpass; anything else unchanged. The detail says why.

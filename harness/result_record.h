@@ -49,6 +49,8 @@ struct ResultRecord {
   // Backend::framework(): the framework whose rules the backend runs by
   // ({"torch", "2.15.0"}); none for the project's implementations.
   std::optional<FrameworkVersion> framework;
+  // Backend::device(): the accelerator it ran on ("cuda:0"); "" for the host.
+  std::string device;
   // "document": the reference against the case's documented expectation;
   // "differential": a backend against the reference; "layout": the
   // reference on a re-laid-out case against itself as written; "load": the

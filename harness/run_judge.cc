@@ -42,7 +42,7 @@ Judged run_and_judge(Backend& backend, const OpCall& call, const Expectation& ex
     j.outcome = Outcome::harness_error(fmt::format("backend {} threw a non-standard exception", backend.name()));
   }
   try {
-    j.verdict = judge(before, expectation, j.outcome, given);
+    j.verdict = judge(before, expectation, j.outcome, given, backend.device());
   } catch (const std::exception& e) {
     j.verdict = Verdict::error(fmt::format("judging failed: {}", e.what()));
   }

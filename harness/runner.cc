@@ -191,8 +191,8 @@ class CaseRunner {
 
   void emit(ResultRecord r) {
     if (r.check != "load") {
-      if (const ExpectationEntry* listed =
-              find_expectation(options_.expectations, r.case_id, r.backend, r.op, r.clause, r.framework)) {
+      if (const ExpectationEntry* listed = find_expectation(options_.expectations, r.case_id, r.backend, r.op, r.clause,
+                                                            r.framework, r.device, r.verdict)) {
         const Verdict v = apply_expectation(*listed, Verdict{r.verdict, r.detail});
         r.verdict = v.kind;
         r.detail = v.detail;
@@ -299,6 +299,7 @@ class CaseRunner {
         r.detail = not_implemented_detail(backend->name());
         r.backend_version = backend->version();
         r.framework = backend->framework();
+        r.device = backend->device();
         r.duration_ms = ms_since(start);
         emit(r);
         continue;
@@ -336,6 +337,7 @@ class CaseRunner {
         r.detail = *skip;
         r.backend_version = backend->version();
         r.framework = backend->framework();
+        r.device = backend->device();
       } else {
         r.expected = answer->summary();
         r.clause = cited_clauses(*answer);
@@ -344,9 +346,11 @@ class CaseRunner {
         if (stopping() && j.outcome.kind == Outcome::Kind::HarnessError) return;
         r.backend_version = backend->version();  // after the run: a process backend knows it from its hello
         r.framework = backend->framework();
+        r.device = backend->device();
         r.outcome = outcome_summary(j.outcome);
         r.verdict = j.verdict.kind;
         r.detail = std::move(j.verdict.detail);
+        if (!j.verdict.clause.empty()) r.clause += (r.clause.empty() ? "" : " ") + j.verdict.clause;
         // A wrong output, element by element, for the HTML report's picture.
         if (r.verdict == Verdict::Kind::Fail) r.picture = output_picture(*answer, j.outcome);
         // What the reference did with the call, for the reports (bounded).

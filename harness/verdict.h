@@ -6,6 +6,11 @@
 //               actual value and bits, and the index/src positions that fed it)
 //   unsupported the backend declined the call (detail: its reason)
 //   crash       the backend died (isolation layer)
+//   device_assert a device kernel asserted (a CUDA device-side assert; the
+//               isolation layer saw it and rebuilt the context): detail
+//               starts with the kernel's file:line. A deviation wherever the
+//               document requires an error or outputs (SEMANTICS.md
+//               "Devices"), listed by the required error's clause
 //   timeout     the backend ran past its limit (isolation layer)
 //   error       a harness or spec problem, not a finding about the backend
 //   xfail       a known failure listed in an expectation file
@@ -32,7 +37,19 @@
 namespace sp {
 
 struct Verdict {
-  enum class Kind { Pass, Fail, Unsupported, Crash, Timeout, Error, XFail, XPass, Unclassified, NotApplicable };
+  enum class Kind {
+    Pass,
+    Fail,
+    Unsupported,
+    Crash,
+    Timeout,
+    Error,
+    XFail,
+    XPass,
+    Unclassified,
+    NotApplicable,
+    DeviceAssert
+  };
   // What kind of fail (reference/SEMANTICS.md "Side effects"); the detail
   // starts with the failure's name for the two side-effect kinds:
   //   Other               a wrong output, error, category or storage write
@@ -46,6 +63,10 @@ struct Verdict {
   Kind kind = Kind::Error;
   std::string detail;
   Failure failure = Failure::Other;  // meaningful for Kind::Fail
+  // A clause the judgement itself cites, beside those of the reference's
+  // answer: "DEV-FTZ" for a device's flushed subnormals (SEMANTICS.md
+  // "Devices"). Results list it among their clauses, for expectation files.
+  std::string clause;
 
   Verdict() = default;
   Verdict(Kind k, std::string d = {}, Failure f = Failure::Other) : kind(k), detail(std::move(d)), failure(f) {}
@@ -60,13 +81,13 @@ struct Verdict {
 std::string_view failure_name(Verdict::Failure f);
 
 inline constexpr Verdict::Kind kAllVerdictKinds[] = {
-    Verdict::Kind::Pass,         Verdict::Kind::Fail,         Verdict::Kind::Unsupported, Verdict::Kind::Crash,
-    Verdict::Kind::Timeout,      Verdict::Kind::Error,        Verdict::Kind::XFail,       Verdict::Kind::XPass,
-    Verdict::Kind::Unclassified, Verdict::Kind::NotApplicable};
+    Verdict::Kind::Pass,         Verdict::Kind::Fail,          Verdict::Kind::Unsupported, Verdict::Kind::Crash,
+    Verdict::Kind::Timeout,      Verdict::Kind::Error,         Verdict::Kind::XFail,       Verdict::Kind::XPass,
+    Verdict::Kind::Unclassified, Verdict::Kind::NotApplicable, Verdict::Kind::DeviceAssert};
 
 std::string_view verdict_name(Verdict::Kind k);  // "pass", "fail", ...
 std::optional<Verdict::Kind> verdict_from_name(std::string_view name);
-// fail, crash, timeout, error, xpass and unclassified make a run's exit code
+// fail, crash, timeout, error, xpass, unclassified and device_assert make a run's exit code
 // non-zero.
 bool verdict_is_unexpected(Verdict::Kind k);
 

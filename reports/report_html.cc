@@ -230,7 +230,7 @@ constexpr const char* kTail = R"HTML(</script>
 <script>
 "use strict";
 const D = JSON.parse(document.getElementById("report-data").textContent);
-const ORDER = ["crash","fail","xpass","error","unclassified","timeout","xfail","unsupported","not_applicable","pass"];
+const ORDER = ["crash","device_assert","fail","xpass","error","unclassified","timeout","xfail","unsupported","not_applicable","pass"];
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -129,6 +130,19 @@ std::string clip(const std::string& s, size_t n) {
 // The first line of `s`, clipped to `n` bytes.
 std::string first_line(const std::string& s, size_t n) { return clip(s.substr(0, s.find('\n')), n); }
 
+// The kernel's "File.cu:163" a device assert's detail names, else "?".
+std::string kernel_location(const std::string& detail) {
+  for (size_t at = detail.find(".cu:"); at != std::string::npos; at = detail.find(".cu:", at + 1)) {
+    size_t begin = at;
+    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(detail[begin - 1])) || detail[begin - 1] == '_'))
+      --begin;
+    size_t end = at + 4;
+    while (end < detail.size() && std::isdigit(static_cast<unsigned char>(detail[end]))) ++end;
+    if (begin < at && end > at + 4) return detail.substr(begin, end - begin);
+  }
+  return "?";
+}
+
 // Everything the reports say that is not a per-result listing, from one
 // pass over the records. Memory is bounded by the number of ops, columns
 // and documents, and by kMaxTableRows for the tables.
@@ -143,6 +157,9 @@ struct Scan {
   // reference judged it ("torch 2.15.0"); absent for backends running none.
   std::map<std::string, std::string> frameworks;
   std::map<std::pair<std::string, std::string>, size_t> unclassified;  // (backend, message's first line)
+  // Device-side asserts (device_assert, and those an expectation file
+  // lists) per (backend, kernel file:line): how many, and the first case.
+  std::map<std::pair<std::string, std::string>, std::pair<size_t, std::string>> device_asserts;
   size_t unclassified_left_out = 0;
   std::map<std::pair<std::string, std::string>, ResultRecord::ErratumNote> errata;  // (document, case)
   size_t errata_left_out = 0;
@@ -192,6 +209,12 @@ struct Scan {
         unclassified.emplace(key, 1);
       else
         ++unclassified_left_out;
+    }
+    if (r.verdict == Verdict::Kind::DeviceAssert ||
+        (r.verdict == Verdict::Kind::XFail && r.detail.rfind("expected device_assert", 0) == 0)) {
+      auto [it, added] = device_asserts.try_emplace({r.backend, kernel_location(r.detail)}, 0, r.case_id);
+      if (added || device_asserts.size() <= kMaxTableRows) ++it->second.first;
+      if (added && device_asserts.size() > kMaxTableRows) device_asserts.erase(it);
     }
     if (r.verdict == Verdict::Kind::Unsupported)
       add_to_group(unsupported, unsupported_left_out, column, r);
@@ -288,7 +311,7 @@ void write_junit_xml(const RecordSource& source, const Scan& scan, std::ostream&
   const ReportSummary& total = scan.summary;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << fmt::format("<testsuites name=\"scatterproof\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
-                     total.total, count_of(total.verdicts, {K::Fail, K::XPass}),
+                     total.total, count_of(total.verdicts, {K::Fail, K::XPass, K::DeviceAssert}),
                      count_of(total.verdicts, {K::Crash, K::Timeout, K::Error, K::Unclassified}),
                      count_of(total.verdicts, {K::Unsupported, K::XFail, K::NotApplicable}));
   const std::string run_line = run_summary(scan.run);
@@ -303,7 +326,7 @@ void write_junit_xml(const RecordSource& source, const Scan& scan, std::ostream&
     for (const auto& [kind, n] : c) tests += n;
     out << fmt::format(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-        xml_escape(name), tests, count_of(c, {K::Fail, K::XPass}),
+        xml_escape(name), tests, count_of(c, {K::Fail, K::XPass, K::DeviceAssert}),
         count_of(c, {K::Crash, K::Timeout, K::Error, K::Unclassified}),
         count_of(c, {K::Unsupported, K::XFail, K::NotApplicable}), scan.column_seconds.at(name));
     // What the suite's backend ran (the document checks have none).
@@ -322,6 +345,7 @@ void write_junit_xml(const RecordSource& source, const Scan& scan, std::ostream&
           return;
         case K::Fail:
         case K::XPass:
+        case K::DeviceAssert:
           out << fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n", message,
                              verdict_name(r.verdict), body);
           break;
@@ -498,7 +522,8 @@ void write_report_markdown(const RecordSource& source, const Scan& scan, std::os
     Section section{kSummaryFailures, bytes};
     for (const auto& [position, text] : entries)
       if (position < share) section.add(text);
-    md += fmt::format("{} results failed (fail, xpass, crash, timeout, error, unclassified).\n\n", scan.failures);
+    md += fmt::format("{} results failed (fail, xpass, crash, device_assert, timeout, error, unclassified).\n\n",
+                      scan.failures);
     md += section.text;
     if (section.rows < scan.failures)
       md += fmt::format(
@@ -522,6 +547,15 @@ void write_report_markdown(const RecordSource& source, const Scan& scan, std::os
     if (section.left_out || scan.unclassified_left_out)
       md += fmt::format("\n({} more messages left out; report-full.md lists every result)\n",
                         section.left_out + scan.unclassified_left_out);
+  }
+
+  // Device kernels that asserted (a CUDA device-side assert: the kernel
+  // found the problem, asynchronously, and the context died), by location.
+  if (!scan.device_asserts.empty()) {
+    md += "\n## Device-side asserts\n\n| backend | kernel | results | first case |\n|---|---|---|---|\n";
+    for (const auto& [key, value] : scan.device_asserts)
+      md += fmt::format("| {} | {} | {} | {} |\n", md_cell(key.first), md_cell(key.second), value.first,
+                        md_cell(value.second));
   }
 
   // A product result in its own right: where real implementations do what

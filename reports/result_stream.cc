@@ -48,6 +48,7 @@ nlohmann::json record_to_json(const ResultRecord& r) {
       {"repro", r.repro},
   };
   if (r.framework) j["framework"] = {{"name", r.framework->name}, {"version", r.framework->version}};
+  if (!r.device.empty()) j["device"] = r.device;
   if (r.erratum)
     j["erratum"] = {
         {"document", r.erratum->document}, {"claim", r.erratum->claim}, {"reference_says", r.erratum->reference_says}};
@@ -116,6 +117,7 @@ ResultRecord record_from_json(const nlohmann::json& j) {
   r.rules_version = optional_string(j, "rules_version");
   if (auto f = j.find("framework"); f != j.end() && f->is_object())
     r.framework = FrameworkVersion{optional_string(*f, "name"), optional_string(*f, "version")};
+  r.device = optional_string(j, "device");
   r.outcome = optional_string(j, "outcome");
   if (auto s = j.find("source"); s != j.end() && s->is_object()) {
     r.source.document = optional_string(*s, "document");

@@ -82,7 +82,18 @@ INSTANTIATE_TEST_SUITE_P(
                     Misbehaviour{"exit", Outcome::Kind::Crash, "exited with status 3"},
                     Misbehaviour{"hang", Outcome::Kind::Timeout, "no answer within 1000 ms"},
                     Misbehaviour{"garbage", Outcome::Kind::HarnessError, "not JSON: this is not json"},
-                    Misbehaviour{"wrong-id", Outcome::Kind::HarnessError, "answers request 1002 but request 2"}),
+                    Misbehaviour{"wrong-id", Outcome::Kind::HarnessError, "answers request 1002 but request 2"},
+                    // A CUDA kernel's assert (SEMANTICS.md DEV-A1): its own outcome, the kernel's file:line
+                    // first, from the stderr the assert went to; the device context is lost, so the
+                    // child is replaced (restarts() == 1 below) before the next case.
+                    Misbehaviour{"device-assert", Outcome::Kind::DeviceAssert,
+                                 "ScatterGatherKernel.cu:163: Assertion `idx_dim >= 0 && idx_dim < index_size && "
+                                 "\"index out of bounds\"` failed (operator() block [0,0,0], thread [1,0,0]); "
+                                 "RuntimeError: CUDA error: device-side assert triggered"},
+                    Misbehaviour{"device-assert-exit", Outcome::Kind::DeviceAssert,
+                                 "ScatterGatherKernel.cu:163: Assertion `idx_dim"},
+                    // Another CUDA error: the answer as given, the child replaced all the same.
+                    Misbehaviour{"cuda-error", Outcome::Kind::Error, "an illegal memory access"}),
     [](const testing::TestParamInfo<Misbehaviour>& info) {
       std::string name = info.param.mode;
       for (char& c : name)

@@ -98,6 +98,7 @@ class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(bool deterministic) : deterministic_(deterministic) {}
   std::string name() const override { return deterministic_ ? "cuda-deterministic" : "cuda"; }
+  std::string device() const override { return "cuda"; }
   std::string description() const override {
     return std::string(deterministic_ ? "CUDA kernels, sorted per-target reduction (bit-identical runs)"
                                       : "CUDA kernels, atomics") +

@@ -12,6 +12,15 @@
 //                          .venv; the root is $SCATTERPROOF_VENV_ROOT, else
 //                          the source tree; scripts/setup-python.sh makes
 //                          .venv and .venv-current)
+//   torch-python@cuda | torch-python-current@cuda:1 | ...@cpu
+//                          an entry's device variants (its "devices"): the
+//                          adapter runs with --device KIND[:N] and builds its
+//                          operands there. '@' because the CLI splits
+//                          --backend at commas and the registry gives ':'
+//                          to prefix families (process:, plugin:); a
+//                          cuda variant is unavailable at once on a machine
+//                          without an NVIDIA GPU, and the adapter says why
+//                          where its framework cannot use the device
 //
 // The manifest is the one list of adapters: this file registers what it
 // names and CMake (adapters/adapter_tests.cmake) adds their conformance
@@ -43,6 +52,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "backends/backend.h"
 #include "backends/common/resource_paths.h"
@@ -51,39 +61,78 @@
 namespace sp {
 namespace {
 
+// With warm standbys (`standbys` > 0), that many more children are spawned
+// once the first has answered its handshake, and import their framework
+// while cases run; when a call leaves the active child dead or untrusted (a
+// crash, a timeout, a device-side assert: the device context is lost), the
+// oldest standby takes over, paying only its handshake, and the lost child's
+// place is taken by a new standby at the back of the line. A run of losses
+// closer together than one import is cheap for as many as there are
+// standbys.
 class ProcessBackend final : public Backend {
  public:
-  ProcessBackend(std::string name, SupervisorOptions options)
-      : name_(std::move(name)), supervisor_(std::move(options)) {}
+  ProcessBackend(std::string name, const SupervisorOptions& options, int standbys)
+      : name_(std::move(name)), active_(std::make_unique<Supervisor>(options)) {
+    for (int i = 0; i < standbys; ++i) standbys_.push_back(std::make_unique<Supervisor>(options));
+  }
 
-  std::string start() { return supervisor_.start(); }
+  std::string start() {
+    std::string why = active_->start();
+    if (why.empty()) {
+      info_ = active_->info();
+      for (auto& standby : standbys_) standby->prespawn();
+    }
+    return why;
+  }
   std::string name() const override { return name_; }
   std::string description() const override {
-    const AdapterInfo& info = supervisor_.info();
-    return info.name + " " + info.version + " in a subprocess (" + supervisor_.command_line() + ")";
+    return info_.name + " " + info_.version + " in a subprocess (" + active_->command_line() + ")" +
+           (standbys_.empty() ? "" : ", with " + std::to_string(standbys_.size()) + " warm standby(s)");
   }
-  std::string version() const override {
-    const AdapterInfo& info = supervisor_.info();
-    return info.name.empty() ? std::string() : info.name + " " + info.version;
-  }
+  std::string version() const override { return info_.name.empty() ? std::string() : info_.name + " " + info_.version; }
   // What the hello said (its optional "framework"), passed through.
-  std::optional<FrameworkVersion> framework() const override { return supervisor_.info().framework; }
+  std::optional<FrameworkVersion> framework() const override { return info_.framework; }
+  std::string device() const override { return info_.device; }  // what the hello said
   bool implements(std::string_view op) const override {
-    const std::vector<std::string>& ops = supervisor_.info().ops;
-    return std::find(ops.begin(), ops.end(), op) != ops.end();
+    return std::find(info_.ops.begin(), info_.ops.end(), op) != info_.ops.end();
   }
-  Outcome run(const OpCall& call) override { return supervisor_.call(call); }
+  Outcome run(const OpCall& call) override {
+    Outcome outcome = active_->call(call);
+    if (!standbys_.empty() && active_->needs_restart()) {
+      standbys_.push_back(std::exchange(active_, std::move(standbys_.front())));
+      standbys_.erase(standbys_.begin());
+      standbys_.back()->prespawn();  // stops the lost child, starts a new standby in its place
+    }
+    return outcome;
+  }
 
  private:
   std::string name_;
-  Supervisor supervisor_;
+  AdapterInfo info_;  // the first handshake's (every child runs the same command)
+  std::unique_ptr<Supervisor> active_;
+  std::vector<std::unique_ptr<Supervisor>> standbys_;
 };
+
+// How many warm standbys a backend keeps: SCATTERPROOF_STANDBY=N says (0:
+// none; at most 8), else 2 for a device variant on a device other than the
+// CPU (a device-side assert loses the device context, so its child is
+// replaced per assert), none for the others.
+int standby_count(const std::string& name) {
+  if (const char* env = std::getenv("SCATTERPROOF_STANDBY"); env && *env) {
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    if (*end == '\0' && n >= 0) return static_cast<int>(std::min(n, 8L));
+    std::fprintf(stderr, "scatterproof: ignoring SCATTERPROOF_STANDBY='%s' (not a count of standbys)\n", env);
+  }
+  const auto at = name.find('@');
+  return at != std::string::npos && name.compare(at + 1, std::string::npos, "cpu") != 0 ? 2 : 0;
+}
 
 std::unique_ptr<Backend> start_or_explain(const std::string& name, std::vector<std::string> argv,
                                           const BackendOptions& backend_options) {
   SupervisorOptions options = supervisor_options(std::move(argv), case_timeout_setting(backend_options.timeout_s));
   options.stop = backend_options.stop;
-  auto backend = std::make_unique<ProcessBackend>(name, std::move(options));
+  auto backend = std::make_unique<ProcessBackend>(name, options, standby_count(name));
   if (std::string why = backend->start(); !why.empty()) {
     // The registry's factory has no channel for the reason; say it here.
     std::fprintf(stderr, "scatterproof: backend '%s' is unavailable: %s\n", name.c_str(), why.c_str());
@@ -105,9 +154,35 @@ std::unique_ptr<Backend> make_command_backend(const std::string& name, const Bac
 
 constexpr const char* kDefaultVenv = ".venv";
 
+// The device of a device variant's name ("torch-python@cuda:1" -> "cuda:1"),
+// "" for a plain name.
+std::string device_of(const std::string& name) {
+  const auto at = name.find('@');
+  return at == std::string::npos ? std::string() : name.substr(at + 1);
+}
+
+// Whether this machine has a device of `kind` at all, asked of the kernel
+// (no framework imported): "" if it may, else why not. A framework that
+// cannot use a device that is there says so itself (the adapter's
+// "unavailable").
+std::string device_absence(const std::string& kind) {
+  if (kind != "cuda") return "";
+  std::error_code ec;
+  const std::filesystem::path gpus = "/proc/driver/nvidia/gpus";
+  if (std::filesystem::exists("/dev/nvidia0", ec) ||
+      (std::filesystem::is_directory(gpus, ec) && !std::filesystem::is_empty(gpus, ec)))
+    return "";
+  return "no NVIDIA GPU on this machine (neither /dev/nvidia0 nor an entry in /proc/driver/nvidia/gpus)";
+}
+
 BackendFactory python_adapter(std::filesystem::path adapters_dir, std::string script, std::string venv) {
   return
       [adapters_dir, script, venv](const std::string& name, const BackendOptions& options) -> std::unique_ptr<Backend> {
+        const std::string device = device_of(name);
+        if (const std::string absent = device_absence(device.substr(0, device.find(':'))); !absent.empty()) {
+          explain_unavailable(absent);
+          return nullptr;
+        }
         const std::filesystem::path venv_path = resources::venv_dir(venv);
         std::string python = venv_path.empty() ? std::string() : (venv_path / "bin" / "python").string();
         const char* override_python = std::getenv("SCATTERPROOF_PYTHON");
@@ -123,7 +198,9 @@ BackendFactory python_adapter(std::filesystem::path adapters_dir, std::string sc
                        venv == kDefaultVenv ? ", or SCATTERPROOF_PYTHON to an interpreter with the framework" : "");
           return nullptr;
         }
-        return start_or_explain(name, {python, (adapters_dir / script).string()}, options);
+        std::vector<std::string> argv{python, (adapters_dir / script).string()};
+        if (!device.empty()) argv.insert(argv.end(), {"--device", device});
+        return start_or_explain(name, std::move(argv), options);
       };
 }
 
@@ -133,7 +210,8 @@ struct ManifestAdapter {
   std::string backend;
   std::string script;
   std::string description;
-  std::string venv = kDefaultVenv;  // relative to the source root
+  std::string venv = kDefaultVenv;        // relative to the source root
+  std::vector<std::string> devices = {};  // "devices": the variants NAME@DEVICE it also registers
 };
 
 // The well-formed entries of the manifest at `path`; problems go to
@@ -186,6 +264,18 @@ std::vector<ManifestAdapter> read_manifest(const std::filesystem::path& path, st
       a.venv = path.lexically_normal().string();
       if (!a.venv.empty() && a.venv.back() == '/') a.venv.pop_back();
     }
+    if (entry.contains("devices")) {  // optional: device kinds the script takes as --device KIND[:N]
+      const nlohmann::json& devices = entry["devices"];
+      bool ok = devices.is_array();
+      for (const nlohmann::json& d : ok ? devices : nlohmann::json::array())
+        ok = ok && d.is_string() && !d.get<std::string>().empty() &&
+             d.get<std::string>().find_first_of("@:, /") == std::string::npos;
+      if (!ok) {
+        problems->push_back(where + ".devices is not an array of device kinds (\"cpu\", \"cuda\")");
+        continue;
+      }
+      a.devices = devices.get<std::vector<std::string>>();
+    }
     adapters.push_back(std::move(a));
   }
   return adapters;
@@ -220,10 +310,19 @@ void register_manifest_adapters() {
   const std::filesystem::path manifest = resources::find("adapters/manifest.json");
   if (manifest.empty()) return;  // a tree without adapters/
   std::vector<std::string> problems;
-  for (const ManifestAdapter& a : read_manifest(manifest, &problems))
-    register_backend(a.backend, a.description + " through adapters/" + a.script + " (" + a.venv + ")",
-                     python_adapter(manifest.parent_path(), a.script, a.venv), kOutOfProcess,
+  for (const ManifestAdapter& a : read_manifest(manifest, &problems)) {
+    const std::string summary = a.description + " through adapters/" + a.script + " (" + a.venv + ")";
+    register_backend(a.backend, summary, python_adapter(manifest.parent_path(), a.script, a.venv), kOutOfProcess,
                      BackendOrigin::ThirdParty);
+    // Device variants: NAME@KIND (and NAME@KIND:N, found through NAME@KIND by
+    // the registry) run the script with --device KIND[:N].
+    for (const std::string& device : a.devices)
+      register_backend(a.backend + "@" + device,
+                       a.backend + " with its operands on the " + device + " device (" + a.backend + "@" + device +
+                           (device == "cpu" ? "" : ":N for device N") + ")",
+                       python_adapter(manifest.parent_path(), a.script, a.venv), kOutOfProcess,
+                       BackendOrigin::ThirdParty);
+  }
   for (const std::string& problem : problems)
     std::fprintf(stderr, "scatterproof: %s: %s\n", manifest.c_str(), problem.c_str());
 }

@@ -412,6 +412,7 @@ json encode_hello(const Hello& hello) {
   if (!hello.abi.empty()) j["abi"] = hello.abi;
   if (hello.shared_storage) j["shared_storage"] = true;
   if (hello.operands) j["operands"] = true;
+  if (!hello.device.empty()) j["device"] = hello.device;
   if (hello.framework) j["framework"] = {{"name", hello.framework->name}, {"version", hello.framework->version}};
   return j;
 }
@@ -426,6 +427,8 @@ Hello decode_hello(const json& j) {
   hello.name = text("name");
   hello.version = text("version");
   hello.abi = text("abi");
+  hello.device = text("device");
+  if (hello.device == "cpu") hello.device.clear();
   if (auto ops = j.find("ops"); ops != j.end() && ops->is_array())
     for (const json& op : *ops)
       if (op.is_string()) hello.ops.push_back(op.get<std::string>());
@@ -454,6 +457,7 @@ json encode_outcome(uint64_t id, const Outcome& outcome) {
     case Outcome::Kind::Crash:
     case Outcome::Kind::Timeout:
     case Outcome::Kind::HarnessError:
+    case Outcome::Kind::DeviceAssert:
       break;
   }
   throw ProtocolError("outcome kind '" + std::string(outcome_kind_name(outcome.kind)) +

@@ -141,6 +141,9 @@ struct Hello {
   // "operands": true — every answer carries "operands" (the storages after
   // the call). The harness's own hello says it too, asking for them.
   bool operands = false;
+  // "device": where it runs the ops ("cuda:0"; the fake "fakecuda"); absent
+  // or "cpu": the host (Backend::device()).
+  std::string device;
 };
 nlohmann::json encode_hello(const Hello& hello);
 // Decodes a {"type":"hello"} answer (the caller has checked type and

@@ -64,6 +64,7 @@ nlohmann::json run_case(const protocol::Channel& ch, Backend& backend, uint64_t 
     case Outcome::Kind::Crash:
     case Outcome::Kind::Timeout:
     case Outcome::Kind::HarnessError:
+    case Outcome::Kind::DeviceAssert:
       break;
   }
   return protocol::broken_contract(

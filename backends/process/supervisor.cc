@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <regex>
 #include <stdexcept>
 #include <system_error>
 
@@ -151,6 +152,28 @@ std::string write_back_self(const OpCall& call, const Outcome& outcome) {
            " bytes)";
   std::copy(got.storage()->begin(), got.storage()->end(), self->storage()->begin());
   return "";
+}
+
+// "CUDA error: device-side assert triggered" (PyTorch's text; the CUDA
+// runtime's cudaErrorAssert) in an error's message.
+bool says_device_assert(const std::string& text) {
+  return text.find("device-side assert triggered") != std::string::npos;
+}
+
+// A kernel's assert on stderr, as the device's printf writes it:
+//   /pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu:163: operator(): block: [0,0,0], thread: [0,0,0]
+//   Assertion `idx_dim >= 0 && idx_dim < index_size && "index out of bounds"` failed.
+// as "ScatterGatherKernel.cu:163: Assertion `...` failed (operator(), block [0,0,0], thread [0,0,0])" (the
+// first one: every thread that hit it prints the same line); "" when there is none.
+std::string kernel_assert(const std::string& stderr_text) {
+  static const std::regex line(R"(([^\s:]*/)?([A-Za-z0-9_.-]+\.cu):(\d+): ([^\n]*?)\s*Assertion `([^\n]*)` failed\.?)");
+  std::smatch m;
+  if (!std::regex_search(stderr_text, m, line)) return "";
+  std::string where = m[4].str();
+  while (!where.empty() && (where.back() == ' ' || where.back() == ':' || where.back() == ',')) where.pop_back();
+  for (size_t at = where.find(": "); at != std::string::npos; at = where.find(": ", at)) where.replace(at, 2, " ");
+  return m[2].str() + ":" + m[3].str() + ": Assertion `" + m[5].str() + "` failed" +
+         (where.empty() ? "" : " (" + where + ")");
 }
 
 }  // namespace
@@ -443,14 +466,40 @@ Supervisor::Exchange Supervisor::exchange(const std::string& request_line, milli
   }
 }
 
-std::string Supervisor::start() {
-  if (pid_ > 0 && trusted_) return "";
+void Supervisor::prespawn() {
   kill_and_reap();
+  prespawned_ = false;
   try {
     spawn();
-  } catch (const std::exception& e) {
-    return e.what();
+    prespawned_ = true;
+  } catch (const std::exception&) {
+    // start() spawns again and reports why it cannot.
   }
+}
+
+void Supervisor::drain_stderr(milliseconds grace) {
+  const auto until = Clock::now() + grace;
+  char chunk[65536];
+  while (stderr_fd_ >= 0) {
+    pollfd e{stderr_fd_, POLLIN, 0};
+    if (::poll(&e, 1, poll_timeout_ms(until)) <= 0) break;
+    const ssize_t r = ::read(stderr_fd_, chunk, sizeof chunk);
+    if (r <= 0) break;
+    append_stderr(chunk, static_cast<size_t>(r));
+  }
+}
+
+std::string Supervisor::start() {
+  if (pid_ > 0 && trusted_) return "";
+  if (!(pid_ > 0 && prespawned_)) {  // a prespawned child only needs its handshake
+    kill_and_reap();
+    try {
+      spawn();
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  }
+  prespawned_ = false;
   // "operands": the harness asks for every operand's storage after each call
   // (PROTOCOL.md "Operands after the call"); a program may decline.
   const std::string hello =
@@ -508,6 +557,56 @@ std::string Supervisor::start() {
   return last_start_error_;
 }
 
+// The answer line of request `id` as the call's outcome: decoded, the
+// operands' storages applied to `call`, a device-side assert named as such;
+// the child is marked for a restart where the answer says it must be.
+Outcome Supervisor::take_answer(std::string line, const OpCall& call, uint64_t id) {
+  nlohmann::json j;
+  try {
+    j = protocol::parse_line(line);
+  } catch (const protocol::ProtocolError& e) {
+    trusted_ = false;
+    return Outcome::harness_error("backend '" + command_line() + "' answered request " + std::to_string(id) +
+                                  " with a line that " + e.what());
+  }
+  std::string().swap(line);  // parsed: its bytes are not needed while the tensors are decoded
+  try {
+    // A valid answer followed by more output keeps its answer, but the
+    // child is restarted before the next request.
+    if (!stdout_buffer_.empty()) trusted_ = false;
+    Outcome outcome = protocol::decode_response(j, id);
+    if (outcome.kind == Outcome::Kind::Error && says_device_assert(outcome.message)) {
+      // The kernel's own words are on stderr, written before the framework raised.
+      drain_stderr(kStderrGrace / 4);
+      const std::string where = kernel_assert(stderr_ring_);
+      kill_and_reap();  // the device context is lost: the next call gets a new one
+      return Outcome{Outcome::Kind::DeviceAssert,
+                     {},
+                     std::nullopt,
+                     (where.empty() ? "(no kernel assert text on stderr)" : where) + "; " + outcome.message};
+    }
+    if (outcome.kind == Outcome::Kind::Error && outcome.message.find("CUDA error: ") != std::string::npos)
+      trusted_ = false;  // a CUDA error poisons the context: the answer stands, the child is replaced
+    // Every operand's storage as the program left it, errors included:
+    // the comparator's side-effect checks see them in the caller's call.
+    if (info_.operands)
+      protocol::apply_operands(j, call);
+    else
+      outcome.side_effects_unobservable = unobservable_reason(call, outcome);
+    if (outcome.kind == Outcome::Kind::Outputs && !written_operand(call).empty()) {
+      if (std::string bad = write_back_self(call, outcome); !bad.empty()) {
+        trusted_ = false;
+        return Outcome::harness_error("backend '" + command_line() + "' on request " + std::to_string(id) + ": " + bad);
+      }
+    }
+    return outcome;
+  } catch (const protocol::ProtocolError& e) {
+    trusted_ = false;
+    return Outcome::harness_error("backend '" + command_line() + "' broke the protocol on request " +
+                                  std::to_string(id) + ": " + e.what());
+  }
+}
+
 Outcome Supervisor::call(const OpCall& call) {
   // Output the child wrote between requests breaks the protocol: start afresh.
   if (pid_ > 0 && (!stdout_buffer_.empty() || [&] {
@@ -537,41 +636,8 @@ Outcome Supervisor::call(const OpCall& call) {
       protocol::encode_request(id, call).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   Exchange ex = exchange(request, options_.case_timeout);
   switch (ex.kind) {
-    case Exchange::Kind::Line: {
-      nlohmann::json j;
-      try {
-        j = protocol::parse_line(ex.line);
-      } catch (const protocol::ProtocolError& e) {
-        trusted_ = false;
-        return Outcome::harness_error("backend '" + command_line() + "' answered request " + std::to_string(id) +
-                                      " with a line that " + e.what());
-      }
-      std::string().swap(ex.line);  // parsed: its bytes are not needed while the tensors are decoded
-      try {
-        // A valid answer followed by more output keeps its answer, but the
-        // child is restarted before the next request.
-        if (!stdout_buffer_.empty()) trusted_ = false;
-        Outcome outcome = protocol::decode_response(j, id);
-        // Every operand's storage as the program left it, errors included:
-        // the comparator's side-effect checks see them in the caller's call.
-        if (info_.operands)
-          protocol::apply_operands(j, call);
-        else
-          outcome.side_effects_unobservable = unobservable_reason(call, outcome);
-        if (outcome.kind == Outcome::Kind::Outputs && !written_operand(call).empty()) {
-          if (std::string bad = write_back_self(call, outcome); !bad.empty()) {
-            trusted_ = false;
-            return Outcome::harness_error("backend '" + command_line() + "' on request " + std::to_string(id) + ": " +
-                                          bad);
-          }
-        }
-        return outcome;
-      } catch (const protocol::ProtocolError& e) {
-        trusted_ = false;
-        return Outcome::harness_error("backend '" + command_line() + "' broke the protocol on request " +
-                                      std::to_string(id) + ": " + e.what());
-      }
-    }
+    case Exchange::Kind::Line:
+      return take_answer(std::move(ex.line), call, id);
     case Exchange::Kind::Overflow:
       kill_and_reap();
       return Outcome::harness_error("backend '" + command_line() + "' wrote a response line over " +
@@ -595,6 +661,12 @@ Outcome Supervisor::call(const OpCall& call) {
         kill_and_reap();
         status = "closed its stdout and was killed";
       }
+      if (const std::string where = kernel_assert(stderr_ring_); !where.empty())
+        return Outcome{Outcome::Kind::DeviceAssert,
+                       {},
+                       std::nullopt,
+                       where + "; backend '" + command_line() + "' " + status + " during request " +
+                           std::to_string(id) + stderr_tail()};
       return Outcome{
           Outcome::Kind::Crash,
           {},

@@ -23,7 +23,11 @@
 //   garbage, wrong id, extra output, a line beyond the size cap or deeper
 //   than the nesting limit (protocol.h, "Limits")
 //                                 -> HarnessError (the child broke the protocol)
-// and after any of them the child is restarted before the next request.
+//   an error whose text says "device-side assert triggered", or an exit
+//   with a kernel's assert text ("File.cu:163: ... Assertion `...` failed.")
+//   on stderr                     -> DeviceAssert (the kernel's file:line first)
+// and after any of them the child is restarted before the next request (an
+// error naming any other "CUDA error: " too: the device context is gone).
 // No call blocks without a deadline; every wait is bounded by the one
 // timeout setting (case_timeout_setting below; PROTOCOL.md, "Timeouts");
 // no zombie is left behind (the child is always reaped); SIGPIPE is ignored
@@ -109,6 +113,15 @@ class Supervisor {
   // if a previous request left it dead or untrusted).
   Outcome call(const OpCall& call);
 
+  // Spawns a child now (stopping any running one) without the handshake:
+  // its framework imports while nothing waits for it, and the next start()
+  // only performs the handshake. What a warm standby is (ProcessBackend):
+  // a lost child costs a handshake instead of a framework import.
+  void prespawn();
+  // Whether the next call restarts the child (it died, was killed or
+  // broke the protocol, or its device context is lost).
+  bool needs_restart() const { return pid_ <= 0 || !trusted_; }
+
   // Children started after the first one (for tests and reports).
   int restarts() const { return spawned_ > 0 ? spawned_ - 1 : 0; }
   // The child: the reaper running the command (or the command without one).
@@ -118,6 +131,7 @@ class Supervisor {
  private:
   struct Exchange;  // the result of one write-then-read-a-line exchange
   Exchange exchange(const std::string& request_line, std::chrono::milliseconds timeout);
+  Outcome take_answer(std::string line, const OpCall& call, uint64_t id);
   void spawn();
   void kill_and_reap();  // stops the child and every descendant, bounded
   // "exited with status 3" / "killed by signal 11 (...)"; "" if the child
@@ -125,6 +139,7 @@ class Supervisor {
   std::string reap_status(std::chrono::milliseconds grace);
   void append_stderr(const char* data, size_t n);
   std::string stderr_tail() const;
+  void drain_stderr(std::chrono::milliseconds grace);  // reads what the child wrote to stderr, bounded
   void close_pipes();
 
   SupervisorOptions options_;
@@ -141,6 +156,7 @@ class Supervisor {
   AdapterInfo info_;
   uint64_t next_id_ = 1;
   int spawned_ = 0;
+  bool prespawned_ = false;  // pid_ is a child spawned by prespawn(), not yet greeted
   int consecutive_start_failures_ = 0;
   std::string last_start_error_;
 };

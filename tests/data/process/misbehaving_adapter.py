@@ -15,6 +15,12 @@ which it does MODE:
   extra      answers, then writes a second line
   bad-hello  (any request) speaks protocol 99 in the handshake
   unavailable (any request) says its framework is missing
+  device-assert       writes a CUDA kernel's assert to stderr, then answers the
+                      error PyTorch raises after it ("CUDA error: device-side
+                      assert triggered")
+  device-assert-exit  writes the kernel's assert to stderr and exits (134)
+  cuda-error          answers another CUDA error ("CUDA error: an illegal
+                      memory access was encountered")
 Self-contained (json only), so it runs with any python3.
 """
 import ctypes
@@ -61,6 +67,18 @@ for line in sys.stdin:
             continue
         elif mode == "wrong-id":
             answer["id"] = message["id"] + 1000
+        elif mode in ("device-assert", "device-assert-exit"):
+            print("/pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu:163: operator(): block: [0,0,0], "
+                  "thread: [1,0,0] Assertion `idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"` "
+                  "failed.", file=sys.stderr, flush=True)
+            if mode == "device-assert-exit":
+                os._exit(134)
+            answer = {"type": "error", "id": message["id"], "category": None,
+                      "message": "RuntimeError: CUDA error: device-side assert triggered\nCUDA kernel errors might be "
+                                 "asynchronously reported at some other API call"}
+        elif mode == "cuda-error":
+            answer = {"type": "error", "id": message["id"], "category": None,
+                      "message": "RuntimeError: CUDA error: an illegal memory access was encountered"}
         elif mode == "extra":
             send(answer)
             answer = {"type": "result", "id": message["id"], "outputs": []}

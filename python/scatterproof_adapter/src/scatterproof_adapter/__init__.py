@@ -243,24 +243,35 @@ class Row(tuple):
     reference/errors.h name; None: the text is known and deliberately left
     without one), and the half-open range of framework versions
     [since, until) the text is printed in ("" or None: open). `since` is the
-    first version known to print it, `until` the first known not to."""
+    first version known to print it, `until` the first known not to.
+    `device`: the device kind whose kernels print the text ("cuda"; a CUDA
+    kernel's message beside the CPU row of the same rule), None for every
+    device: a device row holds only where the adapter runs on that device."""
 
     __slots__ = ()
 
-    def __new__(cls, types, pattern, category, since=None, until=None):
+    def __new__(cls, types, pattern, category, since=None, until=None, device=None):
         types = tuple(types) if isinstance(types, (tuple, list)) else (types,)
         if not types or not all(isinstance(t, type) and issubclass(t, BaseException) for t in types):
             raise TypeError("Row %r: types must be exception classes" % (pattern,))
         for bound in (since, until):
             if bound and parse_version(bound) is None:
                 raise ValueError("Row %r: unreadable version bound %r" % (pattern, bound))
-        return super().__new__(cls, (types, pattern, category, since or None, until or None))
+        if device is not None and (not isinstance(device, str) or not device or ":" in device):
+            raise ValueError("Row %r: device must be a device kind such as 'cuda', got %r" % (pattern, device))
+        return super().__new__(cls, (types, pattern, category, since or None, until or None, device))
 
     types = property(lambda self: self[0])
     pattern = property(lambda self: self[1])
     category = property(lambda self: self[2])
     since = property(lambda self: self[3])
     until = property(lambda self: self[4])
+    device = property(lambda self: self[5])
+
+    def holds_on(self, device):
+        """Whether the row holds on `device` ("cuda:0", a kind, or None for the host's CPU)."""
+        kind = str(device).split(":")[0] if device is not None else "cpu"
+        return self.device is None or self.device == kind
 
     def applies_to(self, version):
         """Whether the row holds for framework `version` (a string or a
@@ -276,18 +287,20 @@ class Row(tuple):
         return self.until is None or compare_versions(v, self.until) < 0
 
 
-def rows_for(table, version):
-    """The rows of `table` that hold for framework `version`, in table order."""
-    return [row for row in (r if isinstance(r, Row) else Row(*r) for r in table) if row.applies_to(version)]
+def rows_for(table, version, device=None):
+    """The rows of `table` that hold for framework `version` on `device` (None: the CPU), in table order."""
+    return [row for row in (r if isinstance(r, Row) else Row(*r) for r in table)
+            if row.applies_to(version) and row.holds_on(device)]
 
 
-def classifier(table, version, flags=0):
+def classifier(table, version, flags=0, device=None):
     """A classify(exc) for serve(): the category of the first row of `table`
     (Row, or a tuple of Row's fields) that holds for framework `version`
     (the running framework's __version__), names a class of the exception and
     whose regex (compiled with `flags`) matches the exception's text; None
-    when no row does. classify.rows: the rows in use."""
-    rows = rows_for(table, version)
+    when no row does. `device`: where the adapter runs the ops (None: the
+    CPU); rows of another device are left out. classify.rows: the rows in use."""
+    rows = rows_for(table, version, device)
     compiled = [(row.types, re.compile(row.pattern, flags), row.category) for row in rows]
 
     def classify(exc):
@@ -356,7 +369,7 @@ def _operands(wire_tensors, tensors):
 
 
 def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, shared_storage=False,
-          takes_out=False, framework=None, operands=False):
+          takes_out=False, framework=None, operands=False, device=None):
     """The protocol loop: handshake, then one response per request until bye/EOF.
 
     shared_storage: the adapter keeps operands that share a storage sharing it
@@ -374,7 +387,9 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, 
     call left it ("operands", PROTOCOL.md), errors included. Off by
     default: an adapter whose framework runs on untracked copies would
     send back its unchanged wire arrays and claim a check it cannot make;
-    the harness reports its side effects as not observable instead."""
+    the harness reports its side effects as not observable instead.
+    device: where the ops run ("cuda:0"), sent as the hello's "device"
+    (PROTOCOL.md); None for the host's CPU."""
     known_args = ops if isinstance(ops, dict) else None
     send_operands = False
     for line in sys.stdin:
@@ -395,6 +410,8 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, 
                 hello["operands"] = True
             if framework is not None:
                 hello["framework"] = {"name": framework[0], "version": framework[1]}
+            if device:
+                hello["device"] = str(device)
             _send(hello)
         elif kind == "run":
             _send(_answer(message, run, classify, known_args, takes_out, send_operands))
