@@ -1,6 +1,9 @@
-// cuda_backend.cc — the "cuda" and "cuda-deterministic" backends: argument
-// checks on the host, then one scatter or gather job on the GPU
-// (cuda_ops.h / scatter_gather.cu).
+// cuda_backend.cc — the CUDA backend over an executor: argument checks on
+// the host, then one scatter or gather job on the executor (cuda_ops.h):
+// the GPU for "cuda" / "cuda-deterministic" (scatter_gather.cu, registered
+// by cuda_register.cc), the host launcher for "cuda-host" /
+// "cuda-host-deterministic" (host_launcher.h, registered here). Everything
+// in this file is shared by both, so cuda-host tests it on every machine.
 //
 // The host checks are this backend's own reading of the documents, written
 // to give the reference's error categories in the reference's check order
@@ -14,6 +17,8 @@
 // or out-of-range indices, MindSpore self with internal overlap) any answer
 // but a crash passes; this backend reports index_out_of_bounds for values
 // outside the rule it applies and runs overlapping selves as given.
+#include "backends/cuda/cuda_backend.h"
+
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -96,19 +101,20 @@ void report_bad_index(const Tensor& index, const TensorMeta& walked, int64_t lin
 
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(bool deterministic) : deterministic_(deterministic) {}
-  std::string name() const override { return deterministic_ ? "cuda-deterministic" : "cuda"; }
+  CudaBackend(const cuda::Executor& executor, std::string name, bool deterministic)
+      : executor_(executor), name_(std::move(name)), deterministic_(deterministic) {}
+  std::string name() const override { return name_; }
   std::string description() const override {
     return std::string(deterministic_ ? "CUDA kernels, sorted per-target reduction (bit-identical runs)"
                                       : "CUDA kernels, atomics") +
-           " on " + cuda::device_summary();
+           " on " + executor_.summary();
   }
 
   bool implements(std::string_view op) const override { return kernel_of(op) != nullptr; }
   Outcome run(const OpCall& call) override {
     try {
       const Kernel kernel = kernel_of(call.op);
-      if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the cuda backend");
+      if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the " + name_ + " backend");
       return (this->*kernel)(call);
     } catch (const Refusal& r) {
       return r.outcome;
@@ -141,7 +147,7 @@ class CudaBackend final : public Backend {
     const Tensor target = inplace ? self : self.contiguous();
     job.target = operand(target, meta_or_refuse(target, rank0_as_1));
     job.deterministic = deterministic_;
-    const cuda::JobResult r = cuda::run_scatter(job, target.storage() ? target.storage()->data() : nullptr);
+    const cuda::JobResult r = executor_.run_scatter(job, target.storage() ? target.storage()->data() : nullptr);
     if (r.first_bad_position >= 0)
       report_bad_index(index, job.index_for_validation, r.first_bad_position, job.dim, job.target.meta.sizes[job.dim]);
     return Outcome::of_outputs({target});
@@ -165,7 +171,7 @@ class CudaBackend final : public Backend {
     job.index = operand(index, idx);
     job.out = meta_or_refuse(out, true);
     job.dim = d;
-    const cuda::JobResult r = cuda::run_gather(job, out.storage()->data());
+    const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
     if (r.first_bad_position >= 0) report_bad_index(index, idx, r.first_bad_position, d, in.sizes[d]);
     return Outcome::of_outputs({out});
   }
@@ -273,21 +279,33 @@ class CudaBackend final : public Backend {
     return scatter_into(call, x, job, index, false);
   }
 
+  const cuda::Executor& executor_;
+  std::string name_;
   bool deterministic_;
 };
 
 }  // namespace
 
-void register_cuda_backend() {
+std::unique_ptr<Backend> cuda::make_cuda_backend(const Executor& executor, const std::string& base_name,
+                                                 bool deterministic) {
+  return std::make_unique<CudaBackend>(executor, deterministic ? base_name + "-deterministic" : base_name,
+                                       deterministic);
+}
+
+void register_cuda_host_backend() {
   const auto factory = [](bool deterministic) {
     return [deterministic](const std::string&, const BackendOptions& opts) -> std::unique_ptr<Backend> {
-      if (cuda::device_count() == 0) return nullptr;
-      return std::make_unique<CudaBackend>(deterministic || opts.deterministic);
+      return cuda::make_cuda_backend(cuda::host_executor(), "cuda-host", deterministic || opts.deterministic);
     };
   };
-  register_backend("cuda", "CUDA kernels (atomics; --deterministic sorts per target); needs a GPU", factory(false));
-  register_backend("cuda-deterministic", "CUDA kernels with a sorted, position-ordered reduction; needs a GPU",
-                   factory(true));
+  register_backend("cuda-host",
+                   "the cuda backend's kernel bodies on a host launcher (whole grid, shuffled, threaded; "
+                   "--deterministic sorts per target); no GPU needed",
+                   factory(false));
+  register_backend(
+      "cuda-host-deterministic",
+      "the cuda-deterministic backend's kernel bodies and sort-and-apply on a host launcher; no GPU needed",
+      factory(true));
 }
 
 }  // namespace sp

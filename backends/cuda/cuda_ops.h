@@ -11,7 +11,8 @@
 // the first offending position and nothing has been written.
 //
 // Thread-safety: one job at a time per host thread; jobs use the default
-// stream and synchronise before returning.
+// stream (or the host launcher's own threads) and synchronise before
+// returning.
 #pragma once
 
 #include <cstddef>
@@ -28,10 +29,9 @@ struct CudaFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Devices the CUDA runtime can see; 0 when there are none or no driver.
+// Devices the CUDA runtime can see; 0 when there are none or no driver
+// (sp_cuda only).
 int device_count();
-// "NVIDIA H100 (sm_90), CUDA runtime 13000" or the reason there is none.
-std::string device_summary();
 
 // One operand: its layout and the host storage it lives in.
 struct HostOperand {
@@ -78,10 +78,23 @@ struct JobResult {
   int64_t first_bad_position = -1;
 };
 
-// Runs the validation pass, then (only if it passed) the writes, then copies
-// the target storage back into `target_storage` (target.storage_bytes bytes).
-JobResult run_scatter(const ScatterJob& job, std::byte* target_storage);
-// Same for gather; `out_storage` receives numel(out) contiguous elements.
-JobResult run_gather(const GatherJob& job, std::byte* out_storage);
+// Where jobs run: the GPU (scatter_gather.cu) or the host launcher, which
+// executes the same kernel bodies on the CPU (host_launcher.h).
+struct Executor {
+  // Runs the validation pass, then (only if it passed) the writes, then
+  // copies the target storage back into `target_storage`
+  // (target.storage_bytes bytes).
+  JobResult (*run_scatter)(const ScatterJob& job, std::byte* target_storage);
+  // Same for gather; `out_storage` receives numel(out) contiguous elements.
+  JobResult (*run_gather)(const GatherJob& job, std::byte* out_storage);
+  // What the jobs run on, for Backend::description().
+  std::string (*summary)();
+};
+
+// The GPU (only in builds with nvcc: sp_cuda).
+const Executor& device_executor();
+// The host launcher: the kernel bodies run over the whole grid on the CPU
+// (always built: sp_cuda_host).
+const Executor& host_executor();
 
 }  // namespace sp::cuda
