@@ -27,6 +27,7 @@
 
 #include "backends/backend.h"
 #include "backends/common/arg_rules.h"
+#include "backends/common/torch_out.h"
 #include "backends/cuda/cuda_ops.h"
 #include "backends/cuda/tensor_meta.h"
 #include "reference/dialect_mindspore.h"
@@ -112,9 +113,21 @@ class CudaBackend final : public Backend {
 
   bool implements(std::string_view op) const override { return kernel_of(op) != nullptr; }
   Outcome run(const OpCall& call) override {
+    const Kernel kernel = kernel_of(call.op);
+    if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the " + name_ + " backend");
+    // PyTorch's out= (T-OUT*), shared with the cpu backend: the op runs into
+    // a fresh result, out's rules are checked, then out receives it.
+    if (call.tensor("out") && !is_inplace_op(call.op))
+      return backend_rules::run_with_torch_out(call,
+                                               [&](const OpCall& without) { return run_kernel(kernel, without); });
+    return run_kernel(kernel, call);
+  }
+
+ private:
+  using Kernel = Outcome (CudaBackend::*)(const OpCall&);
+
+  Outcome run_kernel(Kernel kernel, const OpCall& call) {
     try {
-      const Kernel kernel = kernel_of(call.op);
-      if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the " + name_ + " backend");
       return (this->*kernel)(call);
     } catch (const Refusal& r) {
       return r.outcome;
@@ -125,8 +138,6 @@ class CudaBackend final : public Backend {
     }
   }
 
- private:
-  using Kernel = Outcome (CudaBackend::*)(const OpCall&);
   // The ops this backend implements, and the kernel of each.
   static Kernel kernel_of(std::string_view op) {
     static const std::map<std::string, Kernel, std::less<>> kernels = {
