@@ -164,10 +164,27 @@ SP_HD void native_atomic_add(typename Elem<D>::T* addr, typename Elem<D>::T v) {
 #endif
 }
 
+// float32 adds whose operand alone guarantees that the hardware's atomicAdd
+// (which flushes subnormal operands and results) stores the IEEE sum:
+// |v| >= 2^-101. Proof (README.md, "Float32 adds"): for such v and any old
+// value o, o + v is 0 or at least 2^-125 in magnitude (never subnormal), and
+// a subnormal o is below half of v's gap to its neighbours, so v + o rounds
+// to v, which is what the flushed o gives. The decision reads only v: no
+// race with other threads' adds.
+constexpr float kF32NativeAddMin = 0x1p-101f;
+
 template <DType D>
 SP_HD void atomic_add(typename Elem<D>::T* addr, typename Elem<D>::T v) {
   using T = typename Elem<D>::T;
-  if constexpr (D == DType::Int32 || D == DType::Int64 || D == DType::Float32 || D == DType::Float64) {
+  if constexpr (D == DType::Float32) {
+    // The common case: one compare, then the hardware atomic. Otherwise
+    // (|v| < 2^-101, zero, NaN) a CAS loop computing old + v in IEEE
+    // arithmetic (nvcc's default -ftz=false; never build with fast math).
+    if (v >= kF32NativeAddMin || v <= -kF32NativeAddMin)
+      native_atomic_add<D>(addr, v);
+    else
+      atomic_combine<D>(addr, [v](T old) { return Elem<D>::add(old, v); });
+  } else if constexpr (D == DType::Int32 || D == DType::Int64 || D == DType::Float64) {
     native_atomic_add<D>(addr, v);
   } else if constexpr (D == DType::Float16 || D == DType::BFloat16) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
