@@ -303,6 +303,8 @@ std::unique_ptr<Backend> cuda::make_cuda_backend(const Executor& executor, const
                                        deterministic);
 }
 
+void register_cuda_host_mutants();  // host_mutants.cc
+
 void register_cuda_host_backend() {
   const auto factory = [](bool deterministic) {
     return [deterministic](const std::string&, const BackendOptions& opts) -> std::unique_ptr<Backend> {
@@ -317,6 +319,7 @@ void register_cuda_host_backend() {
       "cuda-host-deterministic",
       "the cuda-deterministic backend's kernel bodies and sort-and-apply on a host launcher; no GPU needed",
       factory(true));
+  register_cuda_host_mutants();
 }
 
 }  // namespace sp

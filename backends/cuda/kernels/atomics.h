@@ -177,6 +177,9 @@ template <DType D>
 SP_HD void atomic_add(typename Elem<D>::T* addr, typename Elem<D>::T v) {
   using T = typename Elem<D>::T;
   if constexpr (D == DType::Float32) {
+#if defined(SP_CUDA_KERNEL_MUTANT) && SP_CUDA_KERNEL_MUTANT == 2
+    native_atomic_add<D>(addr, v);  // planted bug: every float32 add on the flushing hardware atomic
+#else
     // The common case: one compare, then the hardware atomic. Otherwise
     // (|v| < 2^-101, zero, NaN) a CAS loop computing old + v in IEEE
     // arithmetic (nvcc's default -ftz=false; never build with fast math).
@@ -184,6 +187,7 @@ SP_HD void atomic_add(typename Elem<D>::T* addr, typename Elem<D>::T v) {
       native_atomic_add<D>(addr, v);
     else
       atomic_combine<D>(addr, [v](T old) { return Elem<D>::add(old, v); });
+#endif
   } else if constexpr (D == DType::Int32 || D == DType::Int64 || D == DType::Float64) {
     native_atomic_add<D>(addr, v);
   } else if constexpr (D == DType::Float16 || D == DType::BFloat16) {
