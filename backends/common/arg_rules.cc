@@ -342,4 +342,21 @@ std::optional<Violation> check_torch_index_fill(const OpCall& call, uint64_t* va
   return std::nullopt;
 }
 
+std::optional<Violation> check_torch_index_select(const OpCall& call) {
+  const Tensor& input = *call.tensor("input");
+  const Tensor& index = *call.tensor("index");
+  const int64_t dim = *call.int_arg("dim");
+  const int64_t rank = torch_rank(input);
+  if (dim < -rank || dim >= rank)
+    return fail(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" + str(-rank) +
+                                                  ", " + str(rank - 1) + "], but got " + str(dim) + ")");
+  if (index.rank() > 1) return fail(ErrorCategory::InvalidArgument, "index_select(): Index is supposed to be a vector");
+  if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
+    return fail(ErrorCategory::IndexDtype, "index_select(): Expected dtype int32 or int64 for index");
+  if (input.rank() == 0 && index.numel() != 1)
+    return fail(ErrorCategory::InvalidArgument,
+                "index_select(): Index to scalar can have only 1 value, got " + str(index.numel()) + " value(s)");
+  return std::nullopt;
+}
+
 }  // namespace sp::backend_rules

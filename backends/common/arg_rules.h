@@ -87,4 +87,9 @@ std::optional<Violation> check_torch_index_operands(const OpCall& call, bool sha
 // T-IA8 on an empty index too). Bounds (T-IA10) and the self dtype (T-IR4,
 // unspecified for non-floating) are left to the kernel.
 std::optional<Violation> check_torch_index_reduce(const OpCall& call);
+// torch.index_select: T-D1, T-IS3, T-IS4 in LibTorch 1.13's order; a 0-d
+// input with other than one index value, which the reference leaves
+// unspecified (T-IS7), is refused as PyTorch 2.x refuses it (bounds T-IS5
+// separately, for every index value: T-IS6).
+std::optional<Violation> check_torch_index_select(const OpCall& call);
 }  // namespace sp::backend_rules

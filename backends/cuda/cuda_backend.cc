@@ -141,10 +141,14 @@ class CudaBackend final : public Backend {
   // The ops this backend implements, and the kernel of each.
   static Kernel kernel_of(std::string_view op) {
     static const std::map<std::string, Kernel, std::less<>> kernels = {
-        {"torch.gather", &CudaBackend::torch_gather},           {"torch.scatter_", &CudaBackend::torch_scatter},
-        {"torch.scatter", &CudaBackend::torch_scatter},         {"torch.scatter_add_", &CudaBackend::torch_scatter_add},
-        {"torch.scatter_add", &CudaBackend::torch_scatter_add}, {"mindspore.scatter_", &CudaBackend::mindspore_scatter},
+        {"torch.gather", &CudaBackend::torch_gather},
+        {"torch.scatter_", &CudaBackend::torch_scatter},
+        {"torch.scatter", &CudaBackend::torch_scatter},
+        {"torch.scatter_add_", &CudaBackend::torch_scatter_add},
+        {"torch.scatter_add", &CudaBackend::torch_scatter_add},
+        {"mindspore.scatter_", &CudaBackend::mindspore_scatter},
         {"paddle.scatter", &CudaBackend::paddle_scatter},
+        {"torch.index_select", &CudaBackend::torch_index_select},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -180,10 +184,49 @@ class CudaBackend final : public Backend {
     job.index_is_int64 = index.dtype() == DType::Int64;  // else int32 (T-I2, torch >= 2.8)
     job.input = operand(input, in);
     job.index = operand(index, idx);
+    job.index_for_validation = idx;
     job.out = meta_or_refuse(out, true);
     job.dim = d;
     const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
     if (r.first_bad_position >= 0) report_bad_index(index, idx, r.first_bad_position, d, in.sizes[d]);
+    return Outcome::of_outputs({out});
+  }
+
+  // A gather whose index is the 1-D index expanded over out's shape (stride
+  // 0 on every dim but dim): position (.., j, ..) reads input[.., index[j], ..].
+  // Every index value is checked, also when out is empty (T-IS6).
+  Outcome torch_index_select(const OpCall& call) {
+    const Tensor& input = *call.tensor("input");
+    const Tensor& index = *call.tensor("index");
+    if (auto v = backend_rules::check_torch_index_select(call)) fail(v->category, v->message);
+    const TensorMeta in = meta_or_refuse(input, true);
+    const int64_t dim = *call.int_arg("dim");
+    const int d = static_cast<int>(dim < 0 ? dim + in.rank : dim);
+    const int64_t k = index.numel();
+    TensorMeta walk = in;  // out's logical shape: input's with dim replaced by k
+    walk.sizes[d] = k;
+    walk.offset = index.offset();
+    for (int i = 0; i < walk.rank; ++i) walk.strides[i] = 0;
+    walk.strides[d] = index.rank() == 0 ? 0 : index.stride(0);
+    TensorMeta values;  // the index as the validation pass reads it: 1-D
+    values.rank = 1;
+    values.sizes[0] = k;
+    values.strides[0] = walk.strides[d];
+    values.offset = index.offset();
+    Shape out_shape(walk.sizes, walk.sizes + walk.rank);
+    Tensor out = Tensor::zeros(input.dtype(), input.rank() == 0 ? Shape{} : out_shape);
+    if (k == 0) return Outcome::of_outputs({out});
+
+    cuda::GatherJob job;
+    job.dtype = input.dtype();
+    job.index_is_int64 = index.dtype() == DType::Int64;
+    job.input = operand(input, in);
+    job.index = operand(index, walk);
+    job.index_for_validation = values;
+    job.out = meta_or_refuse(out, true);
+    job.dim = d;
+    const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
+    if (r.first_bad_position >= 0) report_bad_index(index, values, r.first_bad_position, d, in.sizes[d]);
     return Outcome::of_outputs({out});
   }
 

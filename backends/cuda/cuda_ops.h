@@ -66,7 +66,13 @@ struct GatherJob {
   DType dtype = DType::Float32;
   bool index_is_int64 = true;
   HostOperand input;
+  // Index positions visited, with the index layout: out has this shape. For
+  // index_select this is the 1-D index expanded over out's shape (stride 0
+  // on every dim but dim).
   HostOperand index;
+  // The index tensor as the validation pass reads it (its own layout; the
+  // same as `index` except for index_select, where it is the 1-D index).
+  TensorMeta index_for_validation;
   TensorMeta out;  // contiguous over index's (logical) shape, offset 0
   int dim = 0;
   IndexRule rule = IndexRule::ZeroBased;

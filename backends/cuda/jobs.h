@@ -130,7 +130,7 @@ struct GatherTyped {
 
     JobResult result;
     result.first_bad_position =
-        validate_indices<P, I>(job.index.meta, index.get(), job.input.meta.sizes[job.dim], job.rule);
+        validate_indices<P, I>(job.index_for_validation, index.get(), job.input.meta.sizes[job.dim], job.rule);
     if (result.first_bad_position >= 0 || positions == 0) return result;
     ErrorWord<P> error;
     P::launch(blocks_for(positions),
