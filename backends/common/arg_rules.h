@@ -92,4 +92,8 @@ std::optional<Violation> check_torch_index_reduce(const OpCall& call);
 // unspecified (T-IS7), is refused as PyTorch 2.x refuses it (bounds T-IS5
 // separately, for every index value: T-IS6).
 std::optional<Violation> check_torch_index_select(const OpCall& call);
+// torch.take_along_dim, in LibTorch 1.13's order: with dim T-TA3 (rank),
+// T-TA4 (dtype), T-D1 (dim), T-TA5 (broadcast); without dim T-TA4 (bounds
+// T-TA7 separately, only for values read: T-TA6).
+std::optional<Violation> check_torch_take_along_dim(const OpCall& call);
 }  // namespace sp::backend_rules

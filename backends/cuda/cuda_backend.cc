@@ -20,6 +20,7 @@
 #include "backends/cuda/cuda_backend.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -86,12 +87,16 @@ uint64_t convert_scalar(const Scalar& value, DType t) {
   return ref::torch_rules::scalar_to_bits(value, t);
 }
 
-// The index value at validation position `linear` (for messages).
+// The index value at validation position `linear` (for messages): read
+// through the walked layout, so expanded and broadcast walks name the value
+// the kernel read.
 int64_t index_value_at(const Tensor& index, const TensorMeta& walked, int64_t linear) {
   int64_t multi[cuda::kMaxMetaRank] = {};
   cuda::linear_to_multi_index(linear, walked, multi);
-  Shape physical(multi, multi + index.rank());
-  return index.value_at(physical).i;
+  const std::byte* at = index.storage()->data() + cuda::element_offset(walked, multi) * dtype_size(index.dtype());
+  uint64_t bits = 0;
+  std::memcpy(&bits, at, dtype_size(index.dtype()));  // little-endian: the element is the low bytes
+  return value_from_bits(index.dtype(), bits).i;
 }
 
 void report_bad_index(const Tensor& index, const TensorMeta& walked, int64_t linear, int64_t dim, int64_t size) {
@@ -149,6 +154,7 @@ class CudaBackend final : public Backend {
         {"mindspore.scatter_", &CudaBackend::mindspore_scatter},
         {"paddle.scatter", &CudaBackend::paddle_scatter},
         {"torch.index_select", &CudaBackend::torch_index_select},
+        {"torch.take_along_dim", &CudaBackend::torch_take_along_dim},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -227,6 +233,50 @@ class CudaBackend final : public Backend {
     job.dim = d;
     const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
     if (r.first_bad_position >= 0) report_bad_index(index, values, r.first_bad_position, d, in.sizes[d]);
+    return Outcome::of_outputs({out});
+  }
+
+  // A gather over out's shape with both operands broadcast to it (stride 0
+  // where an operand has size 1 and out does not); without dim, both read
+  // flattened (a contiguous copy) and gathered along 0. Only the values read
+  // are checked (an empty out reads none, T-TA6), in out's order; negative
+  // values are refused as LibTorch 1.13 refuses them (T-TA7 allows it).
+  Outcome torch_take_along_dim(const OpCall& call) {
+    if (auto v = backend_rules::check_torch_take_along_dim(call)) fail(v->category, v->message);
+    const std::optional<int64_t> dim = call.int_arg("dim");
+    const bool flat = !dim;
+    const Tensor input = flat ? call.tensor("input")->contiguous() : *call.tensor("input");
+    const Tensor indices = flat ? call.tensor("indices")->contiguous() : *call.tensor("indices");
+    TensorMeta in = meta_or_refuse(input, true), walk = meta_or_refuse(indices, true);
+    if (flat) {
+      in = TensorMeta{1, {input.numel()}, {1}, input.offset()};
+      walk = TensorMeta{1, {indices.numel()}, {1}, indices.offset()};
+    }
+    const int d = flat ? 0 : static_cast<int>(*dim < 0 ? *dim + in.rank : *dim);
+    for (int k = 0; k < walk.rank; ++k) {
+      if (k == d || walk.sizes[k] == in.sizes[k]) continue;
+      if (walk.sizes[k] == 1) {
+        walk.sizes[k] = in.sizes[k];
+        walk.strides[k] = 0;
+      } else {
+        in.sizes[k] = walk.sizes[k];
+        in.strides[k] = 0;
+      }
+    }
+    Shape out_shape(walk.sizes, walk.sizes + walk.rank);
+    Tensor out = Tensor::zeros(input.dtype(), !flat && input.rank() == 0 ? Shape{} : out_shape);
+    if (cuda::meta_numel(walk) == 0) return Outcome::of_outputs({out});
+
+    cuda::GatherJob job;
+    job.dtype = input.dtype();
+    job.index_is_int64 = true;  // T-TA4
+    job.input = operand(input, in);
+    job.index = operand(indices, walk);
+    job.index_for_validation = walk;
+    job.out = meta_or_refuse(out, true);
+    job.dim = d;
+    const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
+    if (r.first_bad_position >= 0) report_bad_index(indices, walk, r.first_bad_position, d, in.sizes[d]);
     return Outcome::of_outputs({out});
   }
 
