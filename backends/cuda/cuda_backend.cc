@@ -155,6 +155,8 @@ class CudaBackend final : public Backend {
         {"paddle.scatter", &CudaBackend::paddle_scatter},
         {"torch.index_select", &CudaBackend::torch_index_select},
         {"torch.take_along_dim", &CudaBackend::torch_take_along_dim},
+        {"torch.index_add_", &CudaBackend::torch_index_add},
+        {"torch.index_add", &CudaBackend::torch_index_add},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -278,6 +280,47 @@ class CudaBackend final : public Backend {
     const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
     if (r.first_bad_position >= 0) report_bad_index(indices, walk, r.first_bad_position, d, in.sizes[d]);
     return Outcome::of_outputs({out});
+  }
+
+  // A scatter-add along dim whose index is the 1-D index expanded over
+  // source's shape (stride 0 on every dim but dim): position (.., i, ..)
+  // adds alpha * source[.., i, ..] (rounded once) to self[.., index[i], ..].
+  // Every index value is checked before any write, also when self is empty.
+  // Deterministic mode adds a target's terms in index order, as cpu does.
+  Outcome torch_index_add(const OpCall& call) {
+    std::optional<uint64_t> alpha_bits;
+    if (auto v = backend_rules::check_torch_index_add(call, &alpha_bits)) fail(v->category, v->message);
+    const Tensor& self = *call.tensor("self");
+    const Tensor& index = *call.tensor("index");
+    const Tensor& source = *call.tensor("source");
+    const TensorMeta s = meta_or_refuse(self, true);
+    const int64_t dim = *call.int_arg("dim");
+    const int d = static_cast<int>(dim < 0 ? dim + s.rank : dim);
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+
+    TensorMeta values;  // the index as the validation pass reads it: 1-D
+    values.rank = 1;
+    values.sizes[0] = index.numel();
+    values.strides[0] = index.rank() == 0 ? 0 : index.stride(0);
+    values.offset = index.offset();
+    const TensorMeta src = meta_or_refuse(source, true);
+    TensorMeta walk = src;  // source's shape, the index moving along dim only
+    for (int k = 0; k < walk.rank; ++k) walk.strides[k] = 0;
+    walk.strides[d] = values.strides[0];
+    walk.offset = index.offset();
+
+    cuda::ScatterJob job;
+    job.dtype = self.dtype();
+    job.index_is_int64 = index.dtype() == DType::Int64;
+    job.index = operand(index, walk);
+    job.index_for_validation = values;
+    job.has_src = true;
+    job.src = operand(source, src);
+    job.has_alpha = true;
+    job.alpha_bits = *alpha_bits;
+    job.dim = d;
+    job.mode = WriteMode::Add;
+    return scatter_into(call, self, job, index, true);
   }
 
   Outcome torch_scatter(const OpCall& call) { return scatter(call, false); }

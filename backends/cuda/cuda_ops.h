@@ -55,7 +55,11 @@ struct ScatterJob {
   bool has_src = false;
   HostOperand src;          // when has_src; its layout is read at the index positions
   uint64_t value_bits = 0;  // the converted scalar when !has_src
-  int dim = 0;              // REQUIRES: 0 <= dim < target.meta.rank
+  // index_add's alpha (converted to dtype): each visited value is multiplied
+  // by it, rounded once to dtype, before it is written.
+  bool has_alpha = false;
+  uint64_t alpha_bits = 0;
+  int dim = 0;  // REQUIRES: 0 <= dim < target.meta.rank
   IndexRule rule = IndexRule::ZeroBased;
   WriteMode mode = WriteMode::Overwrite;
   bool zero_targets_first = false;  // Paddle overwrite=False: indexed rows are zeroed, then added

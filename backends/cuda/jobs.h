@@ -99,8 +99,8 @@ struct ScatterTyped {
     if (result.first_bad_position >= 0) return result;
 
     ScatterArgs args{
-        job.target.meta, job.index.meta, job.src.meta, target.get(), index.get(), job.has_src ? src.get() : nullptr,
-        job.value_bits,  job.dim,        job.rule,     job.mode};
+        job.target.meta, job.index.meta, job.src.meta,   target.get(), index.get(), job.has_src ? src.get() : nullptr,
+        job.value_bits,  job.has_alpha,  job.alpha_bits, job.dim,      job.rule,    job.mode};
     const int64_t positions = meta_numel(job.index.meta);
     if (positions > 0) {
       ErrorWord<P> error;

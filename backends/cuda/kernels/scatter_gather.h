@@ -27,6 +27,8 @@ struct ScatterArgs {
   const void* index_data;
   const void* src_data;  // null: the scalar in value_bits
   uint64_t value_bits;
+  bool has_alpha;
+  uint64_t alpha_bits;
   int dim;
   IndexRule rule;
   WriteMode mode;
@@ -37,13 +39,20 @@ SP_HD int64_t index_value_at(const TensorMeta& index, const void* data, const in
   return static_cast<int64_t>(static_cast<const I*>(data)[element_offset(index, pos)]);
 }
 
+template <class T>
+SP_HD T from_low_bits(uint64_t bits) {
+  return bit_cast_hd<T>(static_cast<typename BitsOf<sizeof(T)>::T>(bits));
+}
+
 // The value visited at index position `pos`: src at the same position, or
-// the scalar (its low bytes: little-endian).
+// the scalar (its low bytes: little-endian); times alpha (index_add), rounded
+// once to the element's dtype.
 template <DType D>
 SP_HD typename Elem<D>::T visited_value(const ScatterArgs& a, const int64_t* pos) {
   using T = typename Elem<D>::T;
-  if (a.src_data) return static_cast<const T*>(a.src_data)[element_offset(a.src, pos)];
-  return bit_cast_hd<T>(static_cast<typename BitsOf<sizeof(T)>::T>(a.value_bits));
+  const T v =
+      a.src_data ? static_cast<const T*>(a.src_data)[element_offset(a.src, pos)] : from_low_bits<T>(a.value_bits);
+  return a.has_alpha ? Elem<D>::mul(from_low_bits<T>(a.alpha_bits), v) : v;
 }
 
 // The validation pass: checks every index value, writes nothing else.
