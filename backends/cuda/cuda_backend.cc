@@ -157,6 +157,8 @@ class CudaBackend final : public Backend {
         {"torch.take_along_dim", &CudaBackend::torch_take_along_dim},
         {"torch.index_add_", &CudaBackend::torch_index_add},
         {"torch.index_add", &CudaBackend::torch_index_add},
+        {"torch.index_copy_", &CudaBackend::torch_index_copy},
+        {"torch.index_copy", &CudaBackend::torch_index_copy},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -282,44 +284,67 @@ class CudaBackend final : public Backend {
     return Outcome::of_outputs({out});
   }
 
-  // A scatter-add along dim whose index is the 1-D index expanded over
-  // source's shape (stride 0 on every dim but dim): position (.., i, ..)
-  // adds alpha * source[.., i, ..] (rounded once) to self[.., index[i], ..].
-  // Every index value is checked before any write, also when self is empty.
-  // Deterministic mode adds a target's terms in index order, as cpu does.
-  Outcome torch_index_add(const OpCall& call) {
-    std::optional<uint64_t> alpha_bits;
-    if (auto v = backend_rules::check_torch_index_add(call, &alpha_bits)) fail(v->category, v->message);
-    const Tensor& self = *call.tensor("self");
+  // The index_* family as a scatter along dim whose index is the 1-D index
+  // expanded over `walked`'s shape (stride 0 on every dim but dim): position
+  // (.., i, ..) lands on self[.., index[i], ..]. The validation pass reads
+  // the 1-D index, so every value is checked before any write, also when
+  // self is empty; deterministic mode applies a target's writers in index
+  // order, as cpu does.
+  cuda::ScatterJob index_family_job(const OpCall& call, const TensorMeta& walked, int d) {
     const Tensor& index = *call.tensor("index");
-    const Tensor& source = *call.tensor("source");
-    const TensorMeta s = meta_or_refuse(self, true);
-    const int64_t dim = *call.int_arg("dim");
-    const int d = static_cast<int>(dim < 0 ? dim + s.rank : dim);
-    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
-
     TensorMeta values;  // the index as the validation pass reads it: 1-D
     values.rank = 1;
     values.sizes[0] = index.numel();
     values.strides[0] = index.rank() == 0 ? 0 : index.stride(0);
     values.offset = index.offset();
-    const TensorMeta src = meta_or_refuse(source, true);
-    TensorMeta walk = src;  // source's shape, the index moving along dim only
+    TensorMeta walk = walked;
     for (int k = 0; k < walk.rank; ++k) walk.strides[k] = 0;
     walk.strides[d] = values.strides[0];
     walk.offset = index.offset();
-
     cuda::ScatterJob job;
-    job.dtype = self.dtype();
+    job.dtype = call.tensor("self")->dtype();
     job.index_is_int64 = index.dtype() == DType::Int64;
     job.index = operand(index, walk);
     job.index_for_validation = values;
+    job.dim = d;
+    return job;
+  }
+
+  int dim_of(const OpCall& call, const TensorMeta& self) {
+    const int64_t dim = *call.int_arg("dim");
+    return static_cast<int>(dim < 0 ? dim + self.rank : dim);
+  }
+
+  // self[.., index[i], ..] += alpha * source[.., i, ..], the product rounded
+  // once (float32 adds keep subnormals: atomic_add).
+  Outcome torch_index_add(const OpCall& call) {
+    std::optional<uint64_t> alpha_bits;
+    if (auto v = backend_rules::check_torch_index_add(call, &alpha_bits)) fail(v->category, v->message);
+    const Tensor& self = *call.tensor("self");
+    const Tensor& index = *call.tensor("index");
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    const TensorMeta src = meta_or_refuse(*call.tensor("source"), true);
+    cuda::ScatterJob job = index_family_job(call, src, dim_of(call, meta_or_refuse(self, true)));
     job.has_src = true;
-    job.src = operand(source, src);
+    job.src = operand(*call.tensor("source"), src);
     job.has_alpha = true;
     job.alpha_bits = *alpha_bits;
-    job.dim = d;
     job.mode = WriteMode::Add;
+    return scatter_into(call, self, job, index, true);
+  }
+
+  // self[.., index[i], ..] = source[.., i, ..]; duplicates: any writer (the
+  // last in index order in deterministic mode).
+  Outcome torch_index_copy(const OpCall& call) {
+    if (auto v = backend_rules::check_torch_index_copy(call)) fail(v->category, v->message);
+    const Tensor& self = *call.tensor("self");
+    const Tensor& index = *call.tensor("index");
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    const TensorMeta src = meta_or_refuse(*call.tensor("source"), true);
+    cuda::ScatterJob job = index_family_job(call, src, dim_of(call, meta_or_refuse(self, true)));
+    job.has_src = true;
+    job.src = operand(*call.tensor("source"), src);
+    job.mode = WriteMode::Overwrite;
     return scatter_into(call, self, job, index, true);
   }
 
