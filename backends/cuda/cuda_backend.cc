@@ -159,6 +159,8 @@ class CudaBackend final : public Backend {
         {"torch.index_add", &CudaBackend::torch_index_add},
         {"torch.index_copy_", &CudaBackend::torch_index_copy},
         {"torch.index_copy", &CudaBackend::torch_index_copy},
+        {"torch.index_fill_", &CudaBackend::torch_index_fill},
+        {"torch.index_fill", &CudaBackend::torch_index_fill},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -344,6 +346,26 @@ class CudaBackend final : public Backend {
     cuda::ScatterJob job = index_family_job(call, src, dim_of(call, meta_or_refuse(self, true)));
     job.has_src = true;
     job.src = operand(*call.tensor("source"), src);
+    job.mode = WriteMode::Overwrite;
+    return scatter_into(call, self, job, index, true);
+  }
+
+  // self[.., index[i], ..] = value over self's shape with dim replaced by
+  // len(index). Values in [-S, S), a negative one wrapped as LibTorch 1.13
+  // does (T-IF6: the document is silent).
+  Outcome torch_index_fill(const OpCall& call) {
+    uint64_t value_bits = 0;
+    if (auto v = backend_rules::check_torch_index_fill(call, &value_bits)) fail(v->category, v->message);
+    const Tensor& self = *call.tensor("self");
+    const Tensor& index = *call.tensor("index");
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    const TensorMeta s = meta_or_refuse(self, true);
+    const int d = dim_of(call, s);
+    TensorMeta walked = s;
+    walked.sizes[d] = index.numel();
+    cuda::ScatterJob job = index_family_job(call, walked, d);
+    job.value_bits = value_bits;
+    job.rule = IndexRule::NegativeWraps;
     job.mode = WriteMode::Overwrite;
     return scatter_into(call, self, job, index, true);
   }
