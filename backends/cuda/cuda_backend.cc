@@ -28,6 +28,7 @@
 
 #include "backends/backend.h"
 #include "backends/common/arg_rules.h"
+#include "backends/common/onnx_rules.h"
 #include "backends/common/torch_out.h"
 #include "backends/cuda/cuda_ops.h"
 #include "backends/cuda/tensor_meta.h"
@@ -161,6 +162,7 @@ class CudaBackend final : public Backend {
         {"torch.index_copy", &CudaBackend::torch_index_copy},
         {"torch.index_fill_", &CudaBackend::torch_index_fill},
         {"torch.index_fill", &CudaBackend::torch_index_fill},
+        {"onnx.GatherElements", &CudaBackend::onnx_gather_elements},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -368,6 +370,49 @@ class CudaBackend final : public Backend {
     job.rule = IndexRule::NegativeWraps;
     job.mode = WriteMode::Overwrite;
     return scatter_into(call, self, job, index, true);
+  }
+
+  // ONNX's bad index: "indices[i, j] = v is outside [lo, s - 1] for axis a of size s".
+  static void report_onnx_bad_index(const Tensor& indices, const TensorMeta& walked, int64_t linear, int64_t lo,
+                                    int axis, int64_t size) {
+    int64_t multi[cuda::kMaxMetaRank] = {};
+    cuda::linear_to_multi_index(linear, walked, multi);
+    std::string at;
+    for (int d = 0; d < walked.rank; ++d) at += (d ? ", " : "") + std::to_string(multi[d]);
+    fail(ErrorCategory::IndexOutOfBounds,
+         "indices[" + at + "] = " + std::to_string(index_value_at(indices, walked, linear)) + " is outside [" +
+             std::to_string(lo) + ", " + std::to_string(size - 1) + "] for axis " + std::to_string(axis) + " of size " +
+             std::to_string(size));
+  }
+
+  // out[p] = data[p with axis replaced by indices[p]], values in [-s, s)
+  // (negatives count from the end). Indices that do not fit data apart from
+  // axis are shape_mismatch (ONNX leaves them undefined), but only once every
+  // value has passed: a validation-only job (no out element) runs first then.
+  Outcome onnx_gather_elements(const OpCall& call) {
+    if (auto v = backend_rules::check_onnx_gather_elements(call)) fail(v->category, v->message);
+    const Tensor& data = *call.tensor("data");
+    const Tensor& indices = *call.tensor("indices");
+    Tensor out = Tensor::zeros(data.dtype(), indices.shape());
+    if (indices.numel() == 0) return Outcome::of_outputs({out});
+    const TensorMeta in = meta_or_refuse(data, false), idx = meta_or_refuse(indices, false);
+    const int64_t axis_arg = op_spec(call.op).arg_or_default(call, "axis")->i;
+    const int axis = static_cast<int>(axis_arg < 0 ? axis_arg + in.rank : axis_arg);
+    cuda::GatherJob job;
+    job.dtype = data.dtype();
+    job.index_is_int64 = indices.dtype() == DType::Int64;
+    job.input = operand(data, in);
+    job.index = operand(indices, idx);
+    job.index_for_validation = idx;
+    job.dim = axis;
+    job.rule = IndexRule::NegativeWraps;
+    const auto fit = backend_rules::check_onnx_indices_fit(call);
+    job.out = fit ? TensorMeta{1, {0}, {1}, 0} : meta_or_refuse(out, false);
+    const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
+    if (r.first_bad_position >= 0)
+      report_onnx_bad_index(indices, idx, r.first_bad_position, -in.sizes[axis], axis, in.sizes[axis]);
+    if (fit) fail(fit->category, fit->message);
+    return Outcome::of_outputs({out});
   }
 
   Outcome torch_scatter(const OpCall& call) { return scatter(call, false); }
