@@ -19,6 +19,13 @@ struct Refusal {
   Outcome outcome;
 };
 
+// What an op needs of the backend that runs it.
+struct OpContext {
+  const Executor& executor;
+  const std::string& name;  // the backend's name, for "unsupported" reasons
+  bool deterministic;
+};
+
 // `t`'s storage described with `meta`.
 HostOperand operand(const Tensor& t, const TensorMeta& meta);
 // `t`'s layout (rank 0 as [1] with `rank0_as_1`); unsupported above kMaxMetaRank.
