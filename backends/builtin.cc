@@ -1,7 +1,7 @@
 // The one list of backends compiled into this build. Adding a backend: its
 // folder, its sp_add_backend() call (which defines SP_HAVE_<NAME> here), and
-// one line here. cpu and mutant are always built; libtorch and cuda only
-// where Torch and nvcc are found.
+// one line here. cpu, mutant and cuda-host are always built; libtorch and
+// cuda only where Torch and nvcc are found.
 #include <mutex>
 
 #include "backends/backend.h"
@@ -18,6 +18,9 @@ void register_mutant_backend();  // "mutant:NAME", deliberately wrong wrappers o
 #ifdef SP_HAVE_LIBTORCH
 void register_libtorch_backend();
 #endif
+#ifdef SP_HAVE_CUDA_HOST
+void register_cuda_host_backend();  // "cuda-host": the cuda kernel bodies on a host launcher
+#endif
 #ifdef SP_HAVE_CUDA
 void register_cuda_backend();
 #endif
@@ -32,6 +35,9 @@ void register_builtin_backends() {
     mutant::register_mutant_backend();
 #ifdef SP_HAVE_LIBTORCH
     register_libtorch_backend();
+#endif
+#ifdef SP_HAVE_CUDA_HOST
+    register_cuda_host_backend();
 #endif
 #ifdef SP_HAVE_CUDA
     register_cuda_backend();

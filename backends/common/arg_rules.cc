@@ -342,4 +342,53 @@ std::optional<Violation> check_torch_index_fill(const OpCall& call, uint64_t* va
   return std::nullopt;
 }
 
+std::optional<Violation> check_torch_index_select(const OpCall& call) {
+  const Tensor& input = *call.tensor("input");
+  const Tensor& index = *call.tensor("index");
+  const int64_t dim = *call.int_arg("dim");
+  const int64_t rank = torch_rank(input);
+  if (dim < -rank || dim >= rank)
+    return fail(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" + str(-rank) +
+                                                  ", " + str(rank - 1) + "], but got " + str(dim) + ")");
+  if (index.rank() > 1) return fail(ErrorCategory::InvalidArgument, "index_select(): Index is supposed to be a vector");
+  if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
+    return fail(ErrorCategory::IndexDtype, "index_select(): Expected dtype int32 or int64 for index");
+  if (input.rank() == 0 && index.numel() != 1)
+    return fail(ErrorCategory::InvalidArgument,
+                "index_select(): Index to scalar can have only 1 value, got " + str(index.numel()) + " value(s)");
+  return std::nullopt;
+}
+
+std::optional<Violation> check_torch_take_along_dim(const OpCall& call) {
+  const Tensor& input = *call.tensor("input");
+  const Tensor& indices = *call.tensor("indices");
+  const std::optional<int64_t> dim = call.int_arg("dim");
+  const Violation dtype_error{
+      ErrorCategory::IndexDtype,
+      "torch.take_along_dim(): dtype of indices should be Long but got " + std::string(dtype_name(indices.dtype()))};
+  if (!dim) {
+    if (indices.dtype() != DType::Int64) return dtype_error;
+    return std::nullopt;
+  }
+  if (input.rank() != indices.rank())
+    return fail(ErrorCategory::RankMismatch,
+                "torch.take_along_dim(): input and indices should have the same number of dimensions, but got " +
+                    str(input.rank()) + " dimensions for input, and " + str(indices.rank()) +
+                    " dimensions for indices");
+  if (indices.dtype() != DType::Int64) return dtype_error;
+  const int64_t rank = torch_rank(input);
+  if (*dim < -rank || *dim >= rank)
+    return fail(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" + str(-rank) +
+                                                  ", " + str(rank - 1) + "], but got " + str(*dim) + ")");
+  const int64_t d = *dim < 0 ? *dim + rank : *dim;
+  for (int64_t k = 0; k < input.rank(); ++k) {
+    const int64_t a = input.size(k), b = indices.size(k);
+    if (k != d && a != b && a != 1 && b != 1)
+      return fail(ErrorCategory::ShapeMismatch, "The size of tensor a (" + str(a) +
+                                                    ") must match the size of tensor b (" + str(b) +
+                                                    ") at non-singleton dimension " + str(k));
+  }
+  return std::nullopt;
+}
+
 }  // namespace sp::backend_rules

@@ -87,4 +87,13 @@ std::optional<Violation> check_torch_index_operands(const OpCall& call, bool sha
 // T-IA8 on an empty index too). Bounds (T-IA10) and the self dtype (T-IR4,
 // unspecified for non-floating) are left to the kernel.
 std::optional<Violation> check_torch_index_reduce(const OpCall& call);
+// torch.index_select: T-D1, T-IS3, T-IS4 in LibTorch 1.13's order; a 0-d
+// input with other than one index value, which the reference leaves
+// unspecified (T-IS7), is refused as PyTorch 2.x refuses it (bounds T-IS5
+// separately, for every index value: T-IS6).
+std::optional<Violation> check_torch_index_select(const OpCall& call);
+// torch.take_along_dim, in LibTorch 1.13's order: with dim T-TA3 (rank),
+// T-TA4 (dtype), T-D1 (dim), T-TA5 (broadcast); without dim T-TA4 (bounds
+// T-TA7 separately, only for values read: T-TA6).
+std::optional<Violation> check_torch_take_along_dim(const OpCall& call);
 }  // namespace sp::backend_rules

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "backends/backend.h"
-#include "backends/common/arg_rules.h"
+#include "backends/common/torch_out.h"
 #include "backends/cpu/cpu_context.h"
 #include "reference/op_table.h"
 #include "sp_cpu_op_files.h"
@@ -110,25 +110,9 @@ class CpuBackend final : public Backend {
   }
 
  private:
-  // PyTorch's out= (T-OUT*): the op runs into a fresh result, out's rules
-  // are checked against it, then a correctly shaped out receives it in its
-  // own layout (a mis-shaped one is "resized": the fresh result is the
-  // answer). Nothing is written into out on an error.
+  // PyTorch's out= (T-OUT*), shared with the cuda backends.
   Outcome run_with_out(CpuKernel kernel, const OpCall& call) {
-    OpCall without = call;
-    without.tensors.erase("out");
-    Outcome result = kernel(context_, without);
-    if (result.kind != Outcome::Kind::Outputs || result.outputs.size() != 1) return result;
-    const Tensor& fresh = result.outputs.front();
-    if (auto v = backend_rules::check_torch_out(call, fresh)) return Outcome::of_error(v->category, v->message);
-    const Tensor& out = *call.tensor("out");
-    if (out.shape() != fresh.shape()) return result;
-    if (checked_numel(out.shape()) > 0) {
-      Shape idx(out.shape().size(), 0);
-      do out.set_bits_at(idx, fresh.bits_at(idx));
-      while (next_index(idx, out.shape()));
-    }
-    return Outcome::of_outputs({out});
+    return backend_rules::run_with_torch_out(call, [&](const OpCall& without) { return kernel(context_, without); });
   }
 
   CpuContext context_;

@@ -1,6 +1,9 @@
-// cuda_backend.cc — the "cuda" and "cuda-deterministic" backends: argument
-// checks on the host, then one scatter or gather job on the GPU
-// (cuda_ops.h / scatter_gather.cu).
+// cuda_backend.cc — the CUDA backend over an executor: argument checks on
+// the host, then one scatter or gather job on the executor (cuda_ops.h):
+// the GPU for "cuda" / "cuda-deterministic" (scatter_gather.cu, registered
+// by cuda_register.cc), the host launcher for "cuda-host" /
+// "cuda-host-deterministic" (host_launcher.h, registered here). Everything
+// in this file is shared by both, so cuda-host tests it on every machine.
 //
 // The host checks are this backend's own reading of the documents, written
 // to give the reference's error categories in the reference's check order
@@ -14,6 +17,8 @@
 // or out-of-range indices, MindSpore self with internal overlap) any answer
 // but a crash passes; this backend reports index_out_of_bounds for values
 // outside the rule it applies and runs overlapping selves as given.
+#include "backends/cuda/cuda_backend.h"
+
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -22,7 +27,10 @@
 
 #include "backends/backend.h"
 #include "backends/common/arg_rules.h"
+#include "backends/common/torch_out.h"
+#include "backends/cuda/call_support.h"
 #include "backends/cuda/cuda_ops.h"
+#include "backends/cuda/onnx_ops.h"
 #include "backends/cuda/tensor_meta.h"
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
@@ -35,81 +43,46 @@ using cuda::HostOperand;
 using cuda::IndexRule;
 using cuda::TensorMeta;
 using cuda::WriteMode;
-
-// A documented failure, or "unsupported" by this backend.
-struct Refusal {
-  Outcome outcome;
-};
-
-HostOperand operand(const Tensor& t, const TensorMeta& meta) {
-  HostOperand op;
-  op.meta = meta;
-  if (t.storage()) {
-    op.storage = t.storage()->data();
-    op.storage_bytes = t.storage()->size();
-  }
-  return op;
-}
-
-TensorMeta meta_or_refuse(const Tensor& t, bool rank0_as_1) {
-  const std::optional<TensorMeta> m = cuda::meta_of(t, rank0_as_1);
-  if (!m)
-    throw Refusal{Outcome::unsupported("rank " + std::to_string(t.rank()) + " exceeds the cuda backend's limit of " +
-                                       std::to_string(cuda::kMaxMetaRank))};
-  return *m;
-}
-
-void fail(ErrorCategory c, std::string message) { throw Refusal{Outcome::of_error(c, std::move(message))}; }
-
-std::optional<WriteMode> parse_reduce(const std::optional<std::string>& reduce) {
-  if (!reduce) return WriteMode::Overwrite;
-  if (*reduce == "add") return WriteMode::Add;
-  if (*reduce == "multiply") return WriteMode::Multiply;
-  return std::nullopt;
-}
-
-// The scalar as self's dtype (c10::checked_convert, used by both PyTorch and
-// MindSpore's value overloads).
-uint64_t convert_scalar(const Scalar& value, DType t) {
-  if (ref::torch_rules::value_conversion_is_undefined(value, t))
-    throw Refusal{Outcome::unsupported("converting " + value.to_string() + " to " + std::string(dtype_name(t)) +
-                                       " is undefined behaviour in c10")};
-  if (ref::torch_rules::scalar_overflows(value, t))
-    fail(ErrorCategory::ValueOutOfRange,
-         "value cannot be converted to type " + std::string(dtype_name(t)) + " without overflow");
-  return ref::torch_rules::scalar_to_bits(value, t);
-}
-
-// The index value at validation position `linear` (for messages).
-int64_t index_value_at(const Tensor& index, const TensorMeta& walked, int64_t linear) {
-  int64_t multi[cuda::kMaxMetaRank] = {};
-  cuda::linear_to_multi_index(linear, walked, multi);
-  Shape physical(multi, multi + index.rank());
-  return index.value_at(physical).i;
-}
-
-void report_bad_index(const Tensor& index, const TensorMeta& walked, int64_t linear, int64_t dim, int64_t size) {
-  fail(ErrorCategory::IndexOutOfBounds, "index " + std::to_string(index_value_at(index, walked, linear)) +
-                                            " is out of bounds for dimension " + std::to_string(dim) + " with size " +
-                                            std::to_string(size));
-}
+using cuda::call_support::convert_scalar;
+using cuda::call_support::fail;
+using cuda::call_support::meta_or_refuse;
+using cuda::call_support::operand;
+using cuda::call_support::parse_reduce;
+using cuda::call_support::Refusal;
+using cuda::call_support::report_bad_index;
+using cuda::call_support::report_onnx_bad_index;
 
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(bool deterministic) : deterministic_(deterministic) {}
-  std::string name() const override { return deterministic_ ? "cuda-deterministic" : "cuda"; }
-  std::string device() const override { return "cuda"; }
+  CudaBackend(const cuda::Executor& executor, std::string name, bool deterministic)
+      : executor_(executor), name_(std::move(name)), deterministic_(deterministic) {}
+  std::string name() const override { return name_; }
+  // The GPU is a device (the comparator may cite DEV-FTZ for it); the host
+  // launcher (cuda-host*, its mutants) runs on the host and is judged as the host is.
+  std::string device() const override { return name_.rfind("cuda-host", 0) == 0 ? std::string() : "cuda"; }
   std::string description() const override {
     return std::string(deterministic_ ? "CUDA kernels, sorted per-target reduction (bit-identical runs)"
                                       : "CUDA kernels, atomics") +
-           " on " + cuda::device_summary();
+           " on " + executor_.summary();
   }
 
   bool implements(std::string_view op) const override { return kernel_of(op) != nullptr; }
   Outcome run(const OpCall& call) override {
+    const Kernel kernel = kernel_of(call.op);
+    if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the " + name_ + " backend");
+    // PyTorch's out= (T-OUT*), shared with the cpu backend: the op runs into
+    // a fresh result, out's rules are checked, then out receives it.
+    if (call.tensor("out") && !is_inplace_op(call.op))
+      return backend_rules::run_with_torch_out(call,
+                                               [&](const OpCall& without) { return run_kernel(kernel, without); });
+    return run_kernel(kernel, call);
+  }
+
+ private:
+  using Kernel = Outcome (CudaBackend::*)(const OpCall&);
+
+  Outcome run_kernel(Kernel kernel, const OpCall& call) {
     try {
-      const Kernel kernel = kernel_of(call.op);
-      if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the cuda backend");
       return (this->*kernel)(call);
     } catch (const Refusal& r) {
       return r.outcome;
@@ -120,15 +93,27 @@ class CudaBackend final : public Backend {
     }
   }
 
- private:
-  using Kernel = Outcome (CudaBackend::*)(const OpCall&);
   // The ops this backend implements, and the kernel of each.
   static Kernel kernel_of(std::string_view op) {
     static const std::map<std::string, Kernel, std::less<>> kernels = {
-        {"torch.gather", &CudaBackend::torch_gather},           {"torch.scatter_", &CudaBackend::torch_scatter},
-        {"torch.scatter", &CudaBackend::torch_scatter},         {"torch.scatter_add_", &CudaBackend::torch_scatter_add},
-        {"torch.scatter_add", &CudaBackend::torch_scatter_add}, {"mindspore.scatter_", &CudaBackend::mindspore_scatter},
+        {"torch.gather", &CudaBackend::torch_gather},
+        {"torch.scatter_", &CudaBackend::torch_scatter},
+        {"torch.scatter", &CudaBackend::torch_scatter},
+        {"torch.scatter_add_", &CudaBackend::torch_scatter_add},
+        {"torch.scatter_add", &CudaBackend::torch_scatter_add},
+        {"mindspore.scatter_", &CudaBackend::mindspore_scatter},
         {"paddle.scatter", &CudaBackend::paddle_scatter},
+        {"torch.index_select", &CudaBackend::torch_index_select},
+        {"torch.take_along_dim", &CudaBackend::torch_take_along_dim},
+        {"torch.index_add_", &CudaBackend::torch_index_add},
+        {"torch.index_add", &CudaBackend::torch_index_add},
+        {"torch.index_copy_", &CudaBackend::torch_index_copy},
+        {"torch.index_copy", &CudaBackend::torch_index_copy},
+        {"torch.index_fill_", &CudaBackend::torch_index_fill},
+        {"torch.index_fill", &CudaBackend::torch_index_fill},
+        {"onnx.GatherElements", &CudaBackend::onnx_gather_elements},
+        {"onnx.ScatterElements", &CudaBackend::onnx_scatter_elements},
+        {"onnx.Scatter", &CudaBackend::onnx_scatter_elements},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -142,7 +127,7 @@ class CudaBackend final : public Backend {
     const Tensor target = inplace ? self : self.contiguous();
     job.target = operand(target, meta_or_refuse(target, rank0_as_1));
     job.deterministic = deterministic_;
-    const cuda::JobResult r = cuda::run_scatter(job, target.storage() ? target.storage()->data() : nullptr);
+    const cuda::JobResult r = executor_.run_scatter(job, target.storage() ? target.storage()->data() : nullptr);
     if (r.first_bad_position >= 0)
       report_bad_index(index, job.index_for_validation, r.first_bad_position, job.dim, job.target.meta.sizes[job.dim]);
     return Outcome::of_outputs({target});
@@ -164,12 +149,183 @@ class CudaBackend final : public Backend {
     job.index_is_int64 = index.dtype() == DType::Int64;  // else int32 (T-I2, torch >= 2.8)
     job.input = operand(input, in);
     job.index = operand(index, idx);
+    job.index_for_validation = idx;
     job.out = meta_or_refuse(out, true);
     job.dim = d;
-    const cuda::JobResult r = cuda::run_gather(job, out.storage()->data());
+    const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
     if (r.first_bad_position >= 0) report_bad_index(index, idx, r.first_bad_position, d, in.sizes[d]);
     return Outcome::of_outputs({out});
   }
+
+  // A gather whose index is the 1-D index expanded over out's shape (stride
+  // 0 on every dim but dim): position (.., j, ..) reads input[.., index[j], ..].
+  // Every index value is checked, also when out is empty (T-IS6).
+  Outcome torch_index_select(const OpCall& call) {
+    const Tensor& input = *call.tensor("input");
+    const Tensor& index = *call.tensor("index");
+    if (auto v = backend_rules::check_torch_index_select(call)) fail(v->category, v->message);
+    const TensorMeta in = meta_or_refuse(input, true);
+    const int64_t dim = *call.int_arg("dim");
+    const int d = static_cast<int>(dim < 0 ? dim + in.rank : dim);
+    const int64_t k = index.numel();
+    TensorMeta walk = in;  // out's logical shape: input's with dim replaced by k
+    walk.sizes[d] = k;
+    walk.offset = index.offset();
+    for (int i = 0; i < walk.rank; ++i) walk.strides[i] = 0;
+    walk.strides[d] = index.rank() == 0 ? 0 : index.stride(0);
+    TensorMeta values;  // the index as the validation pass reads it: 1-D
+    values.rank = 1;
+    values.sizes[0] = k;
+    values.strides[0] = walk.strides[d];
+    values.offset = index.offset();
+    Shape out_shape(walk.sizes, walk.sizes + walk.rank);
+    Tensor out = Tensor::zeros(input.dtype(), input.rank() == 0 ? Shape{} : out_shape);
+    if (k == 0) return Outcome::of_outputs({out});
+
+    cuda::GatherJob job;
+    job.dtype = input.dtype();
+    job.index_is_int64 = index.dtype() == DType::Int64;
+    job.input = operand(input, in);
+    job.index = operand(index, walk);
+    job.index_for_validation = values;
+    job.out = meta_or_refuse(out, true);
+    job.dim = d;
+    const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
+    if (r.first_bad_position >= 0) report_bad_index(index, values, r.first_bad_position, d, in.sizes[d]);
+    return Outcome::of_outputs({out});
+  }
+
+  // A gather over out's shape with both operands broadcast to it (stride 0
+  // where an operand has size 1 and out does not); without dim, both read
+  // flattened (a contiguous copy) and gathered along 0. Only the values read
+  // are checked (an empty out reads none, T-TA6), in out's order; negative
+  // values are refused as LibTorch 1.13 refuses them (T-TA7 allows it).
+  Outcome torch_take_along_dim(const OpCall& call) {
+    if (auto v = backend_rules::check_torch_take_along_dim(call)) fail(v->category, v->message);
+    const std::optional<int64_t> dim = call.int_arg("dim");
+    const bool flat = !dim;
+    const Tensor input = flat ? call.tensor("input")->contiguous() : *call.tensor("input");
+    const Tensor indices = flat ? call.tensor("indices")->contiguous() : *call.tensor("indices");
+    TensorMeta in = meta_or_refuse(input, true), walk = meta_or_refuse(indices, true);
+    if (flat) {
+      in = TensorMeta{1, {input.numel()}, {1}, input.offset()};
+      walk = TensorMeta{1, {indices.numel()}, {1}, indices.offset()};
+    }
+    const int d = flat ? 0 : static_cast<int>(*dim < 0 ? *dim + in.rank : *dim);
+    for (int k = 0; k < walk.rank; ++k) {
+      if (k == d || walk.sizes[k] == in.sizes[k]) continue;
+      if (walk.sizes[k] == 1) {
+        walk.sizes[k] = in.sizes[k];
+        walk.strides[k] = 0;
+      } else {
+        in.sizes[k] = walk.sizes[k];
+        in.strides[k] = 0;
+      }
+    }
+    Shape out_shape(walk.sizes, walk.sizes + walk.rank);
+    Tensor out = Tensor::zeros(input.dtype(), !flat && input.rank() == 0 ? Shape{} : out_shape);
+    if (cuda::meta_numel(walk) == 0) return Outcome::of_outputs({out});
+
+    cuda::GatherJob job;
+    job.dtype = input.dtype();
+    job.index_is_int64 = true;  // T-TA4
+    job.input = operand(input, in);
+    job.index = operand(indices, walk);
+    job.index_for_validation = walk;
+    job.out = meta_or_refuse(out, true);
+    job.dim = d;
+    const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
+    if (r.first_bad_position >= 0) report_bad_index(indices, walk, r.first_bad_position, d, in.sizes[d]);
+    return Outcome::of_outputs({out});
+  }
+
+  // The index_* family as a scatter along dim whose index is the 1-D index
+  // expanded over `walked`'s shape (stride 0 on every dim but dim): position
+  // (.., i, ..) lands on self[.., index[i], ..]. The validation pass reads
+  // the 1-D index, so every value is checked before any write, also when
+  // self is empty; deterministic mode applies a target's writers in index
+  // order, as cpu does.
+  cuda::ScatterJob index_family_job(const OpCall& call, const TensorMeta& walked, int d) {
+    const Tensor& index = *call.tensor("index");
+    TensorMeta values;  // the index as the validation pass reads it: 1-D
+    values.rank = 1;
+    values.sizes[0] = index.numel();
+    values.strides[0] = index.rank() == 0 ? 0 : index.stride(0);
+    values.offset = index.offset();
+    TensorMeta walk = walked;
+    for (int k = 0; k < walk.rank; ++k) walk.strides[k] = 0;
+    walk.strides[d] = values.strides[0];
+    walk.offset = index.offset();
+    cuda::ScatterJob job;
+    job.dtype = call.tensor("self")->dtype();
+    job.index_is_int64 = index.dtype() == DType::Int64;
+    job.index = operand(index, walk);
+    job.index_for_validation = values;
+    job.dim = d;
+    return job;
+  }
+
+  int dim_of(const OpCall& call, const TensorMeta& self) {
+    const int64_t dim = *call.int_arg("dim");
+    return static_cast<int>(dim < 0 ? dim + self.rank : dim);
+  }
+
+  // self[.., index[i], ..] += alpha * source[.., i, ..], the product rounded
+  // once (float32 adds keep subnormals: atomic_add).
+  Outcome torch_index_add(const OpCall& call) {
+    std::optional<uint64_t> alpha_bits;
+    if (auto v = backend_rules::check_torch_index_add(call, &alpha_bits)) fail(v->category, v->message);
+    const Tensor& self = *call.tensor("self");
+    const Tensor& index = *call.tensor("index");
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    const TensorMeta src = meta_or_refuse(*call.tensor("source"), true);
+    cuda::ScatterJob job = index_family_job(call, src, dim_of(call, meta_or_refuse(self, true)));
+    job.has_src = true;
+    job.src = operand(*call.tensor("source"), src);
+    job.has_alpha = true;
+    job.alpha_bits = *alpha_bits;
+    job.mode = WriteMode::Add;
+    return scatter_into(call, self, job, index, true);
+  }
+
+  // self[.., index[i], ..] = source[.., i, ..]; duplicates: any writer (the
+  // last in index order in deterministic mode).
+  Outcome torch_index_copy(const OpCall& call) {
+    if (auto v = backend_rules::check_torch_index_copy(call)) fail(v->category, v->message);
+    const Tensor& self = *call.tensor("self");
+    const Tensor& index = *call.tensor("index");
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    const TensorMeta src = meta_or_refuse(*call.tensor("source"), true);
+    cuda::ScatterJob job = index_family_job(call, src, dim_of(call, meta_or_refuse(self, true)));
+    job.has_src = true;
+    job.src = operand(*call.tensor("source"), src);
+    job.mode = WriteMode::Overwrite;
+    return scatter_into(call, self, job, index, true);
+  }
+
+  // self[.., index[i], ..] = value over self's shape with dim replaced by
+  // len(index). Values in [-S, S), a negative one wrapped as LibTorch 1.13
+  // does (T-IF6: the document is silent).
+  Outcome torch_index_fill(const OpCall& call) {
+    uint64_t value_bits = 0;
+    if (auto v = backend_rules::check_torch_index_fill(call, &value_bits)) fail(v->category, v->message);
+    const Tensor& self = *call.tensor("self");
+    const Tensor& index = *call.tensor("index");
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    const TensorMeta s = meta_or_refuse(self, true);
+    const int d = dim_of(call, s);
+    TensorMeta walked = s;
+    walked.sizes[d] = index.numel();
+    cuda::ScatterJob job = index_family_job(call, walked, d);
+    job.value_bits = value_bits;
+    job.rule = IndexRule::NegativeWraps;
+    job.mode = WriteMode::Overwrite;
+    return scatter_into(call, self, job, index, true);
+  }
+
+  Outcome onnx_gather_elements(const OpCall& call) { return cuda::onnx_gather_elements(context(), call); }
+  Outcome onnx_scatter_elements(const OpCall& call) { return cuda::onnx_scatter_elements(context(), call); }
+  cuda::call_support::OpContext context() const { return {executor_, name_, deterministic_}; }
 
   Outcome torch_scatter(const OpCall& call) { return scatter(call, false); }
   Outcome torch_scatter_add(const OpCall& call) { return scatter(call, true); }
@@ -274,21 +430,36 @@ class CudaBackend final : public Backend {
     return scatter_into(call, x, job, index, false);
   }
 
+  const cuda::Executor& executor_;
+  std::string name_;
   bool deterministic_;
 };
 
 }  // namespace
 
-void register_cuda_backend() {
+std::unique_ptr<Backend> cuda::make_cuda_backend(const Executor& executor, const std::string& base_name,
+                                                 bool deterministic) {
+  return std::make_unique<CudaBackend>(executor, deterministic ? base_name + "-deterministic" : base_name,
+                                       deterministic);
+}
+
+void register_cuda_host_mutants();  // host_mutants.cc
+
+void register_cuda_host_backend() {
   const auto factory = [](bool deterministic) {
     return [deterministic](const std::string&, const BackendOptions& opts) -> std::unique_ptr<Backend> {
-      if (cuda::device_count() == 0) return nullptr;
-      return std::make_unique<CudaBackend>(deterministic || opts.deterministic);
+      return cuda::make_cuda_backend(cuda::host_executor(), "cuda-host", deterministic || opts.deterministic);
     };
   };
-  register_backend("cuda", "CUDA kernels (atomics; --deterministic sorts per target); needs a GPU", factory(false));
-  register_backend("cuda-deterministic", "CUDA kernels with a sorted, position-ordered reduction; needs a GPU",
-                   factory(true));
+  register_backend("cuda-host",
+                   "the cuda backend's kernel bodies on a host launcher (whole grid, shuffled, threaded; "
+                   "--deterministic sorts per target); no GPU needed",
+                   factory(false));
+  register_backend(
+      "cuda-host-deterministic",
+      "the cuda-deterministic backend's kernel bodies and sort-and-apply on a host launcher; no GPU needed",
+      factory(true));
+  register_cuda_host_mutants();
 }
 
 }  // namespace sp

@@ -11,7 +11,8 @@
 // the first offending position and nothing has been written.
 //
 // Thread-safety: one job at a time per host thread; jobs use the default
-// stream and synchronise before returning.
+// stream (or the host launcher's own threads) and synchronise before
+// returning.
 #pragma once
 
 #include <cstddef>
@@ -28,10 +29,9 @@ struct CudaFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Devices the CUDA runtime can see; 0 when there are none or no driver.
+// Devices the CUDA runtime can see; 0 when there are none or no driver
+// (sp_cuda only).
 int device_count();
-// "NVIDIA H100 (sm_90), CUDA runtime 13000" or the reason there is none.
-std::string device_summary();
 
 // One operand: its layout and the host storage it lives in.
 struct HostOperand {
@@ -55,7 +55,11 @@ struct ScatterJob {
   bool has_src = false;
   HostOperand src;          // when has_src; its layout is read at the index positions
   uint64_t value_bits = 0;  // the converted scalar when !has_src
-  int dim = 0;              // REQUIRES: 0 <= dim < target.meta.rank
+  // index_add's alpha (converted to dtype): each visited value is multiplied
+  // by it, rounded once to dtype, before it is written.
+  bool has_alpha = false;
+  uint64_t alpha_bits = 0;
+  int dim = 0;  // REQUIRES: 0 <= dim < target.meta.rank
   IndexRule rule = IndexRule::ZeroBased;
   WriteMode mode = WriteMode::Overwrite;
   bool zero_targets_first = false;  // Paddle overwrite=False: indexed rows are zeroed, then added
@@ -66,7 +70,13 @@ struct GatherJob {
   DType dtype = DType::Float32;
   bool index_is_int64 = true;
   HostOperand input;
+  // Index positions visited, with the index layout: out has this shape. For
+  // index_select this is the 1-D index expanded over out's shape (stride 0
+  // on every dim but dim).
   HostOperand index;
+  // The index tensor as the validation pass reads it (its own layout; the
+  // same as `index` except for index_select, where it is the 1-D index).
+  TensorMeta index_for_validation;
   TensorMeta out;  // contiguous over index's (logical) shape, offset 0
   int dim = 0;
   IndexRule rule = IndexRule::ZeroBased;
@@ -78,10 +88,23 @@ struct JobResult {
   int64_t first_bad_position = -1;
 };
 
-// Runs the validation pass, then (only if it passed) the writes, then copies
-// the target storage back into `target_storage` (target.storage_bytes bytes).
-JobResult run_scatter(const ScatterJob& job, std::byte* target_storage);
-// Same for gather; `out_storage` receives numel(out) contiguous elements.
-JobResult run_gather(const GatherJob& job, std::byte* out_storage);
+// Where jobs run: the GPU (scatter_gather.cu) or the host launcher, which
+// executes the same kernel bodies on the CPU (host_launcher.h).
+struct Executor {
+  // Runs the validation pass, then (only if it passed) the writes, then
+  // copies the target storage back into `target_storage`
+  // (target.storage_bytes bytes).
+  JobResult (*run_scatter)(const ScatterJob& job, std::byte* target_storage);
+  // Same for gather; `out_storage` receives numel(out) contiguous elements.
+  JobResult (*run_gather)(const GatherJob& job, std::byte* out_storage);
+  // What the jobs run on, for Backend::description().
+  std::string (*summary)();
+};
+
+// The GPU (only in builds with nvcc: sp_cuda).
+const Executor& device_executor();
+// The host launcher: the kernel bodies run over the whole grid on the CPU
+// (always built: sp_cuda_host).
+const Executor& host_executor();
 
 }  // namespace sp::cuda

@@ -1,8 +1,8 @@
 // torch_index_select.cc — cpu kernel for torch.index_select.
 //
-// Validate (T-D1, T-IS3, T-IS4 in LibTorch 1.13's order; a 0-d input with
-// other than one index value, which the reference leaves unspecified (T-IS7),
-// is refused as PyTorch 2.x refuses it), then treat the
+// Validate (backend_rules::check_torch_index_select, shared with the cuda
+// backends: T-D1, T-IS3, T-IS4; a 0-d input with other than one index value
+// refused as PyTorch 2.x refuses it), then treat the
 // call as a gather whose index is the 1-D index expanded over out's shape
 // (stride 0 in every dim but dim): gather_kernel writes every out element
 // once and checks each index value as it reads it (out is fresh, so a bad
@@ -14,33 +14,14 @@
 // Calls with no out element to write (an empty index, a size-0 dim of
 // input elsewhere) and 0-d inputs still check every index value
 // (LibTorch 1.13 does: T-IS6).
+#include "backends/common/arg_rules.h"
 #include "backends/cpu/cpu_context.h"
 
 namespace sp::cpu {
 namespace {
 
-std::optional<Outcome> check_index_select(const OpCall& call) {
-  const Tensor& input = *call.tensor("input");
-  const Tensor& index = *call.tensor("index");
-  const int64_t dim = *call.int_arg("dim");
-  const int64_t rank = input.rank() == 0 ? 1 : input.rank();
-  if (dim < -rank || dim >= rank)
-    return Outcome::of_error(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" +
-                                                               std::to_string(-rank) + ", " + std::to_string(rank - 1) +
-                                                               "], but got " + std::to_string(dim) + ")");
-  if (index.rank() > 1)
-    return Outcome::of_error(ErrorCategory::InvalidArgument, "index_select(): Index is supposed to be a vector");
-  if (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)
-    return Outcome::of_error(ErrorCategory::IndexDtype, "index_select(): Expected dtype int32 or int64 for index");
-  if (input.rank() == 0 && index.numel() != 1)
-    return Outcome::of_error(
-        ErrorCategory::InvalidArgument,
-        "index_select(): Index to scalar can have only 1 value, got " + std::to_string(index.numel()) + " value(s)");
-  return std::nullopt;
-}
-
 Outcome torch_index_select(CpuContext& cpu, const OpCall& call) {
-  if (std::optional<Outcome> bad = check_index_select(call)) return *bad;
+  if (auto v = backend_rules::check_torch_index_select(call)) return Outcome::of_error(v->category, v->message);
   const Tensor& input = *call.tensor("input");
   const Tensor& index = *call.tensor("index");
   const Shape input_shape = logical_shape(input);

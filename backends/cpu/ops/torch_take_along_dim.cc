@@ -1,7 +1,8 @@
 // torch_take_along_dim.cc — cpu kernel for torch.take_along_dim.
 //
-// Validate in LibTorch 1.13's order (with dim: T-TA3 rank, T-TA4 dtype, T-D1
-// dim, T-TA5 broadcast; without: T-TA4), then run gather_kernel over out's
+// Validate in LibTorch 1.13's order (backend_rules::check_torch_take_along_dim,
+// shared with the cuda backends: with dim T-TA3 rank, T-TA4 dtype, T-D1 dim,
+// T-TA5 broadcast; without: T-TA4), then run gather_kernel over out's
 // shape: a dim where input (or indices) has size 1 and out does not gets
 // stride 0 in that operand, which is the broadcast without a copy. Without
 // dim both operands are read as 1-D (a contiguous copy first where the view
@@ -11,46 +12,11 @@
 // the scan then names the first bad value. An out with no element reads no
 // value (T-TA6). A 0-d input with a dim is read as shape [1] (T-D2; the
 // reference allows that or LibTorch's error, T-TA9).
+#include "backends/common/arg_rules.h"
 #include "backends/cpu/cpu_context.h"
 
 namespace sp::cpu {
 namespace {
-
-std::string str(int64_t v) { return std::to_string(v); }
-
-std::optional<Outcome> check_take_along_dim(const OpCall& call) {
-  const Tensor& input = *call.tensor("input");
-  const Tensor& indices = *call.tensor("indices");
-  const std::optional<int64_t> dim = call.int_arg("dim");
-  const Outcome dtype_error =
-      Outcome::of_error(ErrorCategory::IndexDtype, "torch.take_along_dim(): dtype of indices should be Long but got " +
-                                                       std::string(dtype_name(indices.dtype())));
-  if (!dim) {
-    if (indices.dtype() != DType::Int64) return dtype_error;
-    return std::nullopt;
-  }
-  if (input.rank() != indices.rank())
-    return Outcome::of_error(ErrorCategory::RankMismatch,
-                             "torch.take_along_dim(): input and indices should have the same number of dimensions, "
-                             "but got " +
-                                 str(input.rank()) + " dimensions for input, and " + str(indices.rank()) +
-                                 " dimensions for indices");
-  if (indices.dtype() != DType::Int64) return dtype_error;
-  const int64_t rank = input.rank() == 0 ? 1 : input.rank();
-  if (*dim < -rank || *dim >= rank)
-    return Outcome::of_error(ErrorCategory::DimOutOfRange, "Dimension out of range (expected to be in range of [" +
-                                                               str(-rank) + ", " + str(rank - 1) + "], but got " +
-                                                               str(*dim) + ")");
-  const int64_t d = wrap_dim(*dim, rank);
-  for (int64_t k = 0; k < input.rank(); ++k) {
-    const int64_t a = input.size(k), b = indices.size(k);
-    if (k != d && a != b && a != 1 && b != 1)
-      return Outcome::of_error(ErrorCategory::ShapeMismatch, "The size of tensor a (" + str(a) +
-                                                                 ") must match the size of tensor b (" + str(b) +
-                                                                 ") at non-singleton dimension " + str(k));
-  }
-  return std::nullopt;
-}
 
 // Gathers `input` (logical `a_shape`/`a_strides`) at `indices` (logical
 // `x_shape`/`x_strides`) along `dim` into a fresh out of `out_shape`; the
@@ -72,7 +38,7 @@ Outcome gather_broadcast(CpuContext& cpu, const Tensor& input, const Shape& a_sh
 }
 
 Outcome torch_take_along_dim(CpuContext& cpu, const OpCall& call) {
-  if (std::optional<Outcome> bad = check_take_along_dim(call)) return *bad;
+  if (auto v = backend_rules::check_torch_take_along_dim(call)) return Outcome::of_error(v->category, v->message);
   const Tensor& input = *call.tensor("input");
   const Tensor& indices = *call.tensor("indices");
   const std::optional<int64_t> dim = call.int_arg("dim");
