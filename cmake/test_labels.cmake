@@ -30,7 +30,8 @@ set(SP_TIER_RULES
     "^(real_|numpy_adapter|onnx_|adapter_|fuzz_smoke_torch_python|ProcessAdapters\\.|OnnxAdapterOperands\\.)=framework"
     "^(bench_libtorch_current_int32|device_assert_emulated)$=framework"
     # slow: end-to-end suites
-    "^(spec_suite_all_layouts|hostile_.*|bench_smoke|install_tree|html_report_browser|cli_plan|cli_progress|mutant_kills|plugin_example_suite)$=slow"
+    "^(spec_suite_all_layouts|spec_suite_cuda_host|cuda_host_mutant_.*|hostile_.*|bench_smoke|install_tree)$=slow"
+    "^(html_report_browser|cli_plan|cli_progress|mutant_kills|plugin_example_suite)$=slow"
     "^(FuzzProperties|FuzzMutants|LibTorchFuzz[A-Za-z]*|FuzzCampaign|Bench|CpuBackendTest)\\.=slow")
 
 set(SP_SANITIZE_RULES
