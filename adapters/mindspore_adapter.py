@@ -52,7 +52,7 @@ mindspore.runtime.launch_blocking()
 # versions printing the text, open when omitted: every row was measured on
 # MindSpore 2.10.0, the one version run so far). First match among the rows
 # that hold for the running MindSpore wins. Samples of every text:
-# adapters/test_classifiers.py. MindSpore 2.10's Tensor.scatter_ checks
+# adapters/test_classifier_samples.py. MindSpore 2.10's Tensor.scatter_ checks
 # only reduce before it finds no CPU kernel; the other texts are those of
 # the CPU kernel run instead (ops.tensor_scatter_elements).
 CATEGORIES = [

@@ -34,7 +34,7 @@ paddle.set_device("cpu")
 # run so far). First match among the rows that hold for the running Paddle
 # wins; the order puts specific texts before generic ones. Paddle raises
 # (InvalidArgument) as ValueError, (OutOfRange) as IndexError and (NotFound)
-# as RuntimeError. Samples of every text: adapters/test_classifiers.py.
+# as RuntimeError. Samples of every text: adapters/test_classifier_samples.py.
 CATEGORIES = [
     # no kernel for x's dtype: "(NotFound) The kernel with key (CPU, ..., float16) of kernel `scatter` is not
     # registered. Selected wrong DataType `float16`. Paddle support following DataTypes: ..."

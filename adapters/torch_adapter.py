@@ -102,7 +102,7 @@ WIRE_NAMES = {v: k for k, v in TORCH_DTYPES.items()}
 # prints texts first measured on 2.15). A range belongs on a row only where
 # the same text means different things in different releases, with the
 # change cited. Samples of every text, with the releases each was seen in:
-# adapters/test_classifiers.py. (backends/libtorch/libtorch_errors.cc has
+# adapters/test_classifier_samples.py. (backends/libtorch/libtorch_errors.cc has
 # the same texts for the C++ backend.)
 CATEGORIES = [
     # gather, scatter (RuntimeError); index_fill_, index_copy_ (IndexError); index_add_ / index_fill_

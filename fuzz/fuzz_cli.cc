@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "backends/common/resource_paths.h"
 #include "backends/mutant/mutant.h"
@@ -60,11 +61,9 @@ std::string self_program() {
   return ec || exe.empty() ? std::string("scatterproof") : exe;
 }
 
-}  // namespace
-
-int fuzz_main(const FuzzOptions& options) {
-  FuzzScope scope;
-  scope.backend_name = options.backend;
+// The campaign's --op globs and --expectations into `scope`; the exit code
+// (after saying why) when one is wrong.
+std::optional<int> select_scope(const FuzzOptions& options, FuzzScope& scope) {
   for (const std::string& glob : options.ops) {
     bool any = false;
     for (const OpSpec& op : op_table())
@@ -85,6 +84,15 @@ int fuzz_main(const FuzzOptions& options) {
     std::cerr << "scatterproof: " << e.what() << "\n";
     return exit_code::kBadSpecInput;
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int fuzz_main(const FuzzOptions& options) {
+  FuzzScope scope;
+  scope.backend_name = options.backend;
+  if (const std::optional<int> bad = select_scope(options, scope)) return *bad;
   auto backend = open_backend(options.backend, options.threads, options.timeout_s);
   if (!backend) return exit_code::kBackendUnavailable;
   scope.framework = backend->framework();

@@ -1,5 +1,5 @@
 // fuzz_cli.h — the `fuzz`, `repro` and `mutants` subcommands of
-// `scatterproof`, as functions cli/main.cc wires to CLI11 options.
+// `scatterproof`, as functions cli/cmd_tools.cc wires to CLI11 options.
 //
 //   scatterproof fuzz --backend NAME [--seconds N] [--seed S] [--out DIR] [--max-cases N]
 //                     [--max-findings N] [--shrink-seconds N] [--expectations FILE]...

@@ -2,7 +2,6 @@
 #include "harness/runner.h"
 
 #include <fmt/format.h>
-#include <fnmatch.h>
 
 #include <atomic>
 #include <chrono>
@@ -14,7 +13,6 @@
 #include <memory>
 #include <mutex>
 #include <thread>
-#include <unordered_map>
 
 #include "backends/backend.h"
 #include "harness/comparator.h"
@@ -27,58 +25,6 @@
 #include "reference/versions.h"
 
 namespace sp {
-
-bool case_matches(const Case& c, const std::vector<std::string>& filters) {
-  if (filters.empty()) return true;
-  constexpr std::string_view kTagPrefix = "tag:";
-  for (const std::string& f : filters) {
-    if (f.starts_with(kTagPrefix)) {
-      const std::string tag_glob = f.substr(kTagPrefix.size());
-      for (const std::string& tag : c.tags)
-        if (fnmatch(tag_glob.c_str(), tag.c_str(), 0) == 0) return true;
-    } else if (fnmatch(f.c_str(), c.id.c_str(), 0) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
-void stream_specs(const std::vector<std::string>& paths, const CaseFn& on_case, const ErrorFn& on_error) {
-  std::vector<std::string> files;
-  try {
-    files = find_spec_files(paths);
-  } catch (const SpecError& e) {
-    on_error(SpecError(e));
-    return;
-  }
-  // Ids seen so far, by a 64-bit hash with the index of the file that used
-  // it: memory per case stays a few bytes however many cases stream by. A
-  // hash collision of two different ids (about 1e-8 across a million ids)
-  // would be reported as a duplicate naming both files.
-  std::unordered_map<uint64_t, uint32_t> first_file_of_id;
-  for (uint32_t f = 0; f < files.size(); ++f) {
-    stream_spec_file(
-        files[f],
-        [&](Case&& c) {
-          const auto [it, fresh] = first_file_of_id.emplace(std::hash<std::string>{}(c.id), f);
-          if (!fresh) {
-            on_error(SpecError(c.file, c.id, "id",
-                               fmt::format("duplicate case id; first defined in {}", files[it->second])));
-            return;
-          }
-          on_case(std::move(c));
-        },
-        on_error);
-  }
-}
-
-LoadedSpecs load_specs(const std::vector<std::string>& paths) {
-  LoadedSpecs out;
-  stream_specs(
-      paths, [&](Case&& c) { out.cases.push_back(std::move(c)); },
-      [&](SpecError&& e) { out.errors.push_back(std::move(e)); });
-  return out;
-}
 
 std::string document_expectation_summary(const CaseExpect& e) {
   switch (e.kind) {
@@ -182,6 +128,40 @@ std::optional<std::string> not_applicable(const Case& c, const OpCall& call) {
          rules_version_label(call);
 }
 
+// The backend's version, framework and device on its record.
+void stamp_backend(ResultRecord& r, Backend& backend) {
+  r.backend_version = backend.version();
+  r.framework = backend.framework();
+  r.device = backend.device();
+}
+
+// The reference's answers for the framework versions a case's backends are
+// answered for, other than the case's own: evaluated once per version.
+class VersionAnswers {
+ public:
+  // The answer for `call`'s version, or null with `why_not` set when the
+  // reference threw for it (`label`: that version, for the message).
+  const Expectation* answer(const OpCall& call, const std::string& label, std::string& why_not) {
+    auto it = answers_.find(call.framework_version);
+    if (it == answers_.end()) {
+      std::optional<Expectation> e;
+      try {
+        e = evaluate(call);
+      } catch (const std::exception& ex) {
+        threw_[call.framework_version] = ex.what();
+      }
+      it = answers_.emplace(call.framework_version, std::move(e)).first;
+    }
+    if (it->second) return &*it->second;
+    why_not = fmt::format("not judged: the reference threw for {}: {}", label, threw_[call.framework_version]);
+    return nullptr;
+  }
+
+ private:
+  std::map<std::string, std::optional<Expectation>> answers_;  // empty optional: the reference threw
+  std::map<std::string, std::string> threw_;
+};
+
 // The backends one worker thread owns.
 using BackendSet = std::vector<std::unique_ptr<Backend>>;
 
@@ -279,8 +259,7 @@ class CaseRunner {
   // before it is emitted.
   void judge_backends(const Case& c, const Expectation* exp, BackendSet& backends,
                       const std::function<void(ResultRecord&)>& annotate) {
-    std::map<std::string, std::optional<Expectation>> by_version;  // empty optional: the reference threw
-    std::map<std::string, std::string> threw;
+    VersionAnswers by_version;
     for (std::unique_ptr<Backend>& backend : backends) {
       if (stopping()) return;
       ResultRecord r = record_for(c, backend->name(), "differential");
@@ -297,31 +276,14 @@ class CaseRunner {
       if (!backend->implements(call.op) && !check_signature(call)) {
         r.verdict = Verdict::Kind::NotApplicable;
         r.detail = not_implemented_detail(backend->name());
-        r.backend_version = backend->version();
-        r.framework = backend->framework();
-        r.device = backend->device();
+        stamp_backend(r, *backend);
         r.duration_ms = ms_since(start);
         emit(r);
         continue;
       }
-      const Expectation* answer = exp;
       std::string why_not;
-      if (call.framework_version != c.call.framework_version) {
-        auto it = by_version.find(call.framework_version);
-        if (it == by_version.end()) {
-          std::optional<Expectation> e;
-          try {
-            e = evaluate(call);
-          } catch (const std::exception& ex) {
-            threw[call.framework_version] = ex.what();
-          }
-          it = by_version.emplace(call.framework_version, std::move(e)).first;
-        }
-        answer = it->second ? &*it->second : nullptr;
-        if (!answer)
-          why_not =
-              fmt::format("not judged: the reference threw for {}: {}", r.rules_version, threw[call.framework_version]);
-      }
+      const Expectation* answer =
+          call.framework_version != c.call.framework_version ? by_version.answer(call, r.rules_version, why_not) : exp;
       std::optional<std::string> skip;
       if (answer) try {
           skip = not_applicable(c, call);
@@ -335,32 +297,35 @@ class CaseRunner {
       } else if (skip) {
         r.verdict = Verdict::Kind::NotApplicable;
         r.detail = *skip;
-        r.backend_version = backend->version();
-        r.framework = backend->framework();
-        r.device = backend->device();
-      } else {
-        r.expected = answer->summary();
-        r.clause = cited_clauses(*answer);
-        Judged j = run_and_judge(*backend, call, *answer);
-        // A call abandoned because the run was asked to stop has no verdict.
-        if (stopping() && j.outcome.kind == Outcome::Kind::HarnessError) return;
-        r.backend_version = backend->version();  // after the run: a process backend knows it from its hello
-        r.framework = backend->framework();
-        r.device = backend->device();
-        r.outcome = outcome_summary(j.outcome);
-        r.verdict = j.verdict.kind;
-        r.detail = std::move(j.verdict.detail);
-        if (!j.verdict.clause.empty()) r.clause += (r.clause.empty() ? "" : " ") + j.verdict.clause;
-        // A wrong output, element by element, for the HTML report's picture.
-        if (r.verdict == Verdict::Kind::Fail) r.picture = output_picture(*answer, j.outcome);
-        // What the reference did with the call, for the reports (bounded).
-        if (verdict_is_unexpected(r.verdict))
-          r.explanation = explanation_lines(
-              call, fmt::format("scatterproof explain {} {}", shell_quote(r.case_id), shell_quote(r.file)));
+        stamp_backend(r, *backend);
+      } else if (!judge_call(r, *backend, call, *answer)) {
+        return;
       }
       r.duration_ms = ms_since(start);
       emit(r);
     }
+  }
+
+  // Runs `call` on `backend`, judges it against `answer` and fills `r`;
+  // false when the call was abandoned because the run was asked to stop (it
+  // has no verdict then).
+  bool judge_call(ResultRecord& r, Backend& backend, const OpCall& call, const Expectation& answer) {
+    r.expected = answer.summary();
+    r.clause = cited_clauses(answer);
+    Judged j = run_and_judge(backend, call, answer);
+    if (stopping() && j.outcome.kind == Outcome::Kind::HarnessError) return false;
+    stamp_backend(r, backend);  // after the run: a process backend knows its version from its hello
+    r.outcome = outcome_summary(j.outcome);
+    r.verdict = j.verdict.kind;
+    r.detail = std::move(j.verdict.detail);
+    if (!j.verdict.clause.empty()) r.clause += (r.clause.empty() ? "" : " ") + j.verdict.clause;
+    // A wrong output, element by element, for the HTML report's picture.
+    if (r.verdict == Verdict::Kind::Fail) r.picture = output_picture(answer, j.outcome);
+    // What the reference did with the call, for the reports (bounded).
+    if (verdict_is_unexpected(r.verdict))
+      r.explanation = explanation_lines(
+          call, fmt::format("scatterproof explain {} {}", shell_quote(r.case_id), shell_quote(r.file)));
+    return true;
   }
 
   // The version of the op's framework `backend` is answered for: its own

@@ -18,7 +18,7 @@ using C = ErrorCategory;
 // different releases, with the change cited. Seen on 1.13.1 (Debian,
 // `libtorch`) and 2.15.0 (the PyPI wheel, `libtorch-current`); the
 // torch-python adapter's rows (adapters/torch_adapter.py) have the same
-// texts, sampled per release in adapters/test_classifiers.py. Ordered from
+// texts, sampled per release in adapters/test_classifier_samples.py. Ordered from
 // the most specific text to the most general.
 constexpr LibTorchErrorRow kRows[] = {
     // gather, scatter, index_put_, index_copy_

@@ -129,7 +129,15 @@ class Supervisor {
   std::string command_line() const;
 
  private:
-  struct Exchange;  // the result of one write-then-read-a-line exchange
+  // The result of one write-then-read-a-line exchange.
+  struct Exchange {
+    enum class Kind { Line, Died, TimedOut, Overflow, Interrupted } kind;
+    std::string line;  // Kind::Line
+  };
+  // How long a child that closed its stdout gets to finish exiting before it
+  // is killed, and how long its last stderr words are waited for.
+  static constexpr std::chrono::milliseconds kExitGrace{2000};
+  static constexpr std::chrono::milliseconds kStderrGrace{200};
   Exchange exchange(const std::string& request_line, std::chrono::milliseconds timeout);
   Outcome take_answer(std::string line, const OpCall& call, uint64_t id);
   void spawn();
