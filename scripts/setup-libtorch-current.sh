@@ -39,7 +39,11 @@ if [ ! -f "$dir/build.ninja" ]; then
     exit 1
   fi
   echo "setup-libtorch-current: configuring $dir against $torch_pkg"
+  launcher=()
+  if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSP_BUILD_TESTS=OFF -DSP_WITH_CUDA=OFF \
-    -DSP_TORCH_WHEEL="$torch_pkg"
+    -DSP_TORCH_WHEEL="$torch_pkg" "${launcher[@]}"
 fi
+# shellcheck source=scripts/sp-ccache-env.sh
+. scripts/sp-ccache-env.sh
 exec ninja -C "$dir" scatterproof-serve scatterproof-bench-worker

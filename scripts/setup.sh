@@ -33,5 +33,10 @@ build_dir=${1:-build}
 shift || true
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+# ccache shares objects between checkouts (a fresh clone in CI, worktrees): paths
+# under the checkout's parent are hashed relative to the build directory, and the
+# build directory itself is not hashed. scripts/sp-ccache-env.sh says which.
+# shellcheck source=scripts/sp-ccache-env.sh
+. scripts/sp-ccache-env.sh
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${SP_BUILD_TYPE:-Release}" "${launcher[@]}" "$@" >/dev/null
 cmake --build "$build_dir" -j "${SP_JOBS:-$(nproc)}"
