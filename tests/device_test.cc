@@ -220,5 +220,36 @@ TEST(DeviceExpectations, MeasuredCudaDeviationsAreListedForCudaOnly) {
   }
 }
 
+// The torch 2.11+ CPU deviations whose CUDA kernels conform (the same run: 39 xpass on torch-python-current@cuda):
+// their entries hold on the host only, so on cuda the case passes plainly, and on the CPU it is still expected.
+TEST(DeviceExpectations, HostOnlyTorchDeviationsAreNotExpectedOnCuda) {
+  const std::string dir = std::string(SP_SOURCE_DIR) + "/specs/expectations/";
+  const auto entries = load_expectation_files({dir + "real-frameworks.json", dir + "devices.json"});
+  const char* host_only[] = {
+      "torch/take_along_dim-dtype/bfloat16-bits-none@gapped",
+      "torch/backward/scatter/bfloat16-minus-zero@offset",
+      "torch/scatter-float/copy-keeps-untouched-nan-float16@transposed",
+      "torch/scatter-float/copy-keeps-untouched-nan-bfloat16",
+      "torch/gather-dtype/copies-nan-bits-bfloat16",
+      "torch/regression/scatter-add-int32-expanded-index-gather-backward@transposed",
+      "torch/regression/index-reduce-half-prod-internal-assert/bfloat16-inplace@gapped",
+      "torch/regression/gather-int32-expanded-index-wrong-rows/scatter-reduce-backward",
+      "torch/regression/scatter-add-expanded-index-narrower-than-self/three-d@offset",
+  };
+  for (const char* case_id : host_only) {
+    SCOPED_TRACE(case_id);
+    EXPECT_EQ(find_expectation(entries, case_id, "torch-python-current@cuda", "", "",
+                               FrameworkVersion{"torch", "2.11.0+cu130"}, "cuda:0", Verdict::Kind::Pass),
+              nullptr);
+    for (const char* device : {"", "cpu"}) {
+      const ExpectationEntry* e =
+          find_expectation(entries, case_id, "torch-python-current", "", "", FrameworkVersion{"torch", "2.15.0+cpu"},
+                           device, Verdict::Kind::Fail);
+      ASSERT_NE(e, nullptr) << device;
+      EXPECT_EQ(e->device, "cpu");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sp
