@@ -63,6 +63,8 @@ TORCH_CUDA = [
      "torch/index_select-errors/rank-before-bounds on cuda"),
     ((T211,), RuntimeError, "expected scalar type Half but found Float", "dtype_mismatch",
      "torch/index_add-dtype/source-float32-self-float16 on cuda"),
+    ((T211,), RuntimeError, "expected scalar type Half but found Bool", "dtype_mismatch",
+     "fuzz torch-python-current@cuda 2026-11-27: index_select of a bool input into a float16 out="),
     ((T211,), NotImplementedError, "\"index_select_out_cuda_impl\" not implemented for 'Short'", "index_dtype",
      "torch/index_select-dtype/index-int16 on cuda"),
     ((T211,), NotImplementedError, "\"index_select_out_cuda_impl\" not implemented for 'Float'", "index_dtype",
