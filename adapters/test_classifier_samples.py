@@ -57,10 +57,14 @@ TORCH_NEW_TEXTS = [
 # Texts of PyTorch's CUDA kernels (the torch adapter on `@cuda`): (versions, exception class, message, category,
 # where), classified with the rows of device "cuda"; on the CPU no row places them.
 TORCH_CUDA = [
-    ((T211,), IndexError, "index_select(): Index is supposed to be an empty tensor or a vector", "invalid_argument",
-     "torch/index_select-errors/index-2d on cuda"),
+    ((T211,), RuntimeError, "Index is supposed to be an empty tensor or a vector", "invalid_argument",
+     "torch/index_select-errors/index-2d on cuda (2026-11-27, H100; also rank-before-dtype, rank-before-bounds)"),
+    ((T211,), RuntimeError, "Index is supposed to be an empty tensor or a vector", "invalid_argument",
+     "torch/index_select-errors/rank-before-bounds on cuda"),
     ((T211,), RuntimeError, "expected scalar type Half but found Float", "dtype_mismatch",
      "torch/index_add-dtype/source-float32-self-float16 on cuda"),
+    ((T211,), RuntimeError, "expected scalar type Half but found Bool", "dtype_mismatch",
+     "fuzz torch-python-current@cuda 2026-11-27: index_select of a bool input into a float16 out="),
     ((T211,), NotImplementedError, "\"index_select_out_cuda_impl\" not implemented for 'Short'", "index_dtype",
      "torch/index_select-dtype/index-int16 on cuda"),
     ((T211,), NotImplementedError, "\"index_select_out_cuda_impl\" not implemented for 'Float'", "index_dtype",

@@ -113,7 +113,7 @@ class TableTest(unittest.TestCase):
                 row = deciding_row(table, T211, exc_type(message), 0, device)
                 with self.subTest(where=where, device=device):
                     self.assertTrue(row is None or row.device is None, row)
-        self.assertIsNone(classifier(table, T211)(IndexError("Index is supposed to be an empty tensor or a vector")))
+        self.assertIsNone(classifier(table, T211)(RuntimeError("Index is supposed to be an empty tensor or a vector")))
         self.assertEqual(classifier(table, T211)(NotImplementedError(
             "\"index_select_out_cuda_impl\" not implemented for 'Short'")), "unsupported_dtype")
         # "Long but found Int" is an index's dtype: the floating-only CUDA row leaves it to the host row

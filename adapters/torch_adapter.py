@@ -145,13 +145,18 @@ CATEGORIES = [
     # in the dispatch: '"index_select_out_cuda_impl" not implemented for 'Short'' (NotImplementedError). The
     # dispatch is the index's: T-IS4's index_dtype. Before the generic "not implemented" row.
     Row(RuntimeError, r"\"index_select_out_cuda_impl\" not implemented for '", "index_dtype", device="cuda"),
-    # index_select with an index of rank >= 2 (T-IS3; the CPU says "Index is supposed to be a vector")
-    Row(IndexError, r"Index is supposed to be an empty tensor or a vector", "invalid_argument", device="cuda"),
+    # index_select with an index of rank >= 2 (T-IS3; the CPU says "Index is supposed to be a vector", an IndexError,
+    # invalid_argument). The CUDA kernel raises it as a RuntimeError, before the index's dtype and bounds checks
+    # (rank-before-dtype, rank-before-bounds): 23 cases unclassified in the first GPU run, 2026-11-27, issue 30.
+    Row((RuntimeError, IndexError), r"Index is supposed to be an empty tensor or a vector", "invalid_argument",
+        device="cuda"),
     # a floating operand of another dtype than self, refused by the CUDA kernel's accessor (index_add_ / index_copy_
     # of a float32 source into a float16 self): "expected scalar type Half but found Float" (the CPU words it
-    # "self (Half) and source (Float) must have the same scalar type"). Floating types only: "expected scalar type
-    # Long but found Int" is an index's dtype, not placed here.
-    Row(RuntimeError, r"expected scalar type (Half|BFloat16|Float|Double) but found (Half|BFloat16|Float|Double)\b",
+    # "self (Half) and source (Float) must have the same scalar type"); index_select of a bool input into a float16
+    # out= says "expected scalar type Half but found Bool" (fuzz campaign on an H100, 2026-11-27). Floating types and
+    # Bool only: "expected scalar type Long but found Int" is an index's dtype, not placed here.
+    Row(RuntimeError,
+        r"expected scalar type (Half|BFloat16|Float|Double|Bool) but found (Half|BFloat16|Float|Double|Bool)\b",
         "dtype_mismatch", device="cuda"),
     # A kernel's device-side assert: known, and deliberately no category. The harness names the outcome
     # device_assert itself (backends/process/supervisor.cc, reference/SEMANTICS.md DEV-A1), with the kernel's

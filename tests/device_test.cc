@@ -175,5 +175,81 @@ TEST(DeviceHello, TheHellosDeviceIsDecodedAndCpuMeansTheHost) {
   EXPECT_EQ(protocol::decode_hello(hello).device, "");
 }
 
+// The CUDA-only deviations of torch 2.11.0+cu130 measured on an H100 (issue 30, 2026-11-27, scripts/gpu-check run
+// 2): each class is listed in specs/expectations/devices.json for a cuda device, with its verdict, and the same
+// result on the host stays unexpected. {case, op, clause, verdict} of one case per class.
+struct MeasuredDeviation {
+  const char* case_id;
+  const char* op;
+  const char* clause;
+  Verdict::Kind verdict;
+};
+
+TEST(DeviceExpectations, MeasuredCudaDeviationsAreListedForCudaOnly) {
+  const std::string dir = std::string(SP_SOURCE_DIR) + "/specs/expectations/";
+  const auto entries = load_expectation_files({dir + "real-frameworks.json", dir + "devices.json"});
+  using K = Verdict::Kind;
+  const MeasuredDeviation measured[] = {
+      {"torch/float-rounding/float32-subnormal-into-normal@gapped", "torch.scatter_add_", "", K::Fail},
+      {"torch/generator-classes/index-int64-min", "torch.index_add_", "T-IA10", K::Fail},
+      {"torch/index_select-index/int64-min@transposed", "torch.index_select", "T-IS6", K::Fail},
+      {"torch/index_select-index/empty-input-other-dim-neg", "torch.index_select", "T-IS6", K::Fail},
+      {"torch/index_select-dtype/index-empty-float", "torch.index_select", "T-IS4", K::Fail},
+      {"torch/scatter_reduce-modes/bool-amin-include-self-false", "torch.scatter_reduce", "T-S9 T-RD2", K::Fail},
+      {"torch/index_add-alpha/float16-alpha-overflow-empty-2d", "torch.index_add_", "T-IA7", K::Fail},
+      {"torch/take_along_dim-none/0d-input-oob", "torch.take_along_dim", "T-TA6", K::DeviceAssert},
+      {"torch/take_along_dim-index/none-neg1", "torch.take_along_dim", "T-TA7", K::DeviceAssert},
+      {"torch/regression/scatter-reduce-bool-mean-and-bounds", "torch.scatter_reduce", "T-RD7", K::DeviceAssert},
+  };
+  const FrameworkVersion cuda_torch{"torch", "2.11.0+cu130"};
+  for (const MeasuredDeviation& m : measured) {
+    SCOPED_TRACE(m.case_id);
+    const ExpectationEntry* e = find_expectation(entries, m.case_id, "torch-python-current@cuda", m.op, m.clause,
+                                                 cuda_torch, "cuda:0", m.verdict);
+    ASSERT_NE(e, nullptr);
+    EXPECT_NE(e->file.find("devices.json"), std::string::npos);
+    EXPECT_EQ(e->device, "cuda*");
+    EXPECT_EQ(find_expectation(entries, m.case_id, "torch-python-current", m.op, m.clause,
+                               FrameworkVersion{"torch", "2.15.0+cpu"}, "", m.verdict),
+              nullptr)
+        << "the host's kernels conform: the same deviation there stays unexpected";
+    EXPECT_EQ(find_expectation(entries, m.case_id, "torch-python-current@cuda", m.op, m.clause,
+                               FrameworkVersion{"torch", "2.10.0"}, "cuda:0", m.verdict),
+              nullptr)
+        << "measured on 2.11 only";
+  }
+}
+
+// The torch 2.11+ CPU deviations whose CUDA kernels conform (the same run: 39 xpass on torch-python-current@cuda):
+// their entries hold on the host only, so on cuda the case passes plainly, and on the CPU it is still expected.
+TEST(DeviceExpectations, HostOnlyTorchDeviationsAreNotExpectedOnCuda) {
+  const std::string dir = std::string(SP_SOURCE_DIR) + "/specs/expectations/";
+  const auto entries = load_expectation_files({dir + "real-frameworks.json", dir + "devices.json"});
+  const char* host_only[] = {
+      "torch/take_along_dim-dtype/bfloat16-bits-none@gapped",
+      "torch/backward/scatter/bfloat16-minus-zero@offset",
+      "torch/scatter-float/copy-keeps-untouched-nan-float16@transposed",
+      "torch/scatter-float/copy-keeps-untouched-nan-bfloat16",
+      "torch/gather-dtype/copies-nan-bits-bfloat16",
+      "torch/regression/scatter-add-int32-expanded-index-gather-backward@transposed",
+      "torch/regression/index-reduce-half-prod-internal-assert/bfloat16-inplace@gapped",
+      "torch/regression/gather-int32-expanded-index-wrong-rows/scatter-reduce-backward",
+      "torch/regression/scatter-add-expanded-index-narrower-than-self/three-d@offset",
+  };
+  for (const char* case_id : host_only) {
+    SCOPED_TRACE(case_id);
+    EXPECT_EQ(find_expectation(entries, case_id, "torch-python-current@cuda", "", "",
+                               FrameworkVersion{"torch", "2.11.0+cu130"}, "cuda:0", Verdict::Kind::Pass),
+              nullptr);
+    for (const char* device : {"", "cpu"}) {
+      const ExpectationEntry* e =
+          find_expectation(entries, case_id, "torch-python-current", "", "", FrameworkVersion{"torch", "2.15.0+cpu"},
+                           device, Verdict::Kind::Fail);
+      ASSERT_NE(e, nullptr) << device;
+      EXPECT_EQ(e->device, "cpu");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sp
