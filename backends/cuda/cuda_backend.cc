@@ -144,16 +144,23 @@ class CudaBackend final : public Backend {
     Tensor out = Tensor::zeros(input.dtype(), index.shape());
     if (index.numel() == 0) return Outcome::of_outputs({out});
 
+    return gather_into(out, input, in, index, idx, idx, d);
+  }
+
+  // One gather job into out: index read through `walk` over out's shape, its
+  // values checked as `values` reads them; the first bad one is the error.
+  Outcome gather_into(const Tensor& out, const Tensor& input, const TensorMeta& in, const Tensor& index,
+                      const TensorMeta& walk, const TensorMeta& values, int d) {
     cuda::GatherJob job;
     job.dtype = input.dtype();
     job.index_is_int64 = index.dtype() == DType::Int64;  // else int32 (T-I2, torch >= 2.8)
     job.input = operand(input, in);
-    job.index = operand(index, idx);
-    job.index_for_validation = idx;
+    job.index = operand(index, walk);
+    job.index_for_validation = values;
     job.out = meta_or_refuse(out, true);
     job.dim = d;
     const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
-    if (r.first_bad_position >= 0) report_bad_index(index, idx, r.first_bad_position, d, in.sizes[d]);
+    if (r.first_bad_position >= 0) report_bad_index(index, values, r.first_bad_position, d, in.sizes[d]);
     return Outcome::of_outputs({out});
   }
 
@@ -182,17 +189,7 @@ class CudaBackend final : public Backend {
     Tensor out = Tensor::zeros(input.dtype(), input.rank() == 0 ? Shape{} : out_shape);
     if (k == 0) return Outcome::of_outputs({out});
 
-    cuda::GatherJob job;
-    job.dtype = input.dtype();
-    job.index_is_int64 = index.dtype() == DType::Int64;
-    job.input = operand(input, in);
-    job.index = operand(index, walk);
-    job.index_for_validation = values;
-    job.out = meta_or_refuse(out, true);
-    job.dim = d;
-    const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
-    if (r.first_bad_position >= 0) report_bad_index(index, values, r.first_bad_position, d, in.sizes[d]);
-    return Outcome::of_outputs({out});
+    return gather_into(out, input, in, index, walk, values, d);
   }
 
   // A gather over out's shape with both operands broadcast to it (stride 0
