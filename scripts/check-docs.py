@@ -43,6 +43,8 @@ import subprocess
 import sys
 import tempfile
 
+from selftest_support import finish, planted_failures  # scripts/selftest_support.py
+
 README_MAX_LINES = 200
 MAX_COLUMNS = 100
 FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -211,20 +213,10 @@ def self_test():
             "docs/speed.md:5: 150 columns, over 100",
             "docs/speed.md:7: link images/run.png: docs/images/run.png does not exist",
         ]
-        if planted.returncode != 1:
-            failures.append(f"planted problems: exit {planted.returncode}, wanted 1")
-        for line in expected:
-            if line not in planted.stdout:
-                failures.append(f"planted problems: output lacks '{line}':\n{planted.stdout}")
-        reported = [line for line in planted.stdout.splitlines() if re.match(r"^\S+:\d+: ", line)]
-        if len(reported) != len(expected):
-            failures.append(f"planted problems: wanted exactly {len(expected)} lines:\n{planted.stdout}")
-    for failure in failures:
-        print(f"check-docs self-test: {failure}")
-    if not failures:
-        print("check-docs self-test: a planted broken link, broken anchor, over-long README and over-wide "
+        failures += planted_failures(planted, expected, "planted problems", lambda line: re.match(r"^\S+:\d+: ", line))
+    return finish("check-docs", failures,
+                  "a planted broken link, broken anchor, over-long README and over-wide "
               "line are refused, a clean tree passes")
-    return 1 if failures else 0
 
 
 def main():

@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+from selftest_support import finish, planted_failures  # scripts/selftest_support.py
+
 # Folder -> level; a higher level may include a lower one.
 LEVELS = {
     "reference": 0,
@@ -112,20 +114,10 @@ def self_test():
             "harness/runner.h:3: harness includes reports/report_writers.h: reports is above harness",
             "fuzz/engine.cc:2: fuzz includes bench/bench.h: bench and fuzz are siblings",
         ]
-        if planted.returncode != 1:
-            failures.append(f"planted bad includes: exit {planted.returncode}, wanted 1")
-        for line in expected:
-            if line not in planted.stdout:
-                failures.append(f"planted bad includes: output lacks '{line}':\n{planted.stdout}")
-        reported = [line for line in planted.stdout.splitlines() if re.match(r"^\S+:\d+: ", line)]
-        if len(reported) != len(expected):
-            failures.append(f"planted bad includes: wanted exactly {len(expected)} lines:\n{planted.stdout}")
-    for failure in failures:
-        print(f"check-layers self-test: {failure}")
-    if not failures:
-        print("check-layers self-test: a planted upward include and a sideways include are refused, "
+        failures += planted_failures(planted, expected, "planted bad includes", lambda line: re.match(r"^\S+:\d+: ", line))
+    return finish("check-layers", failures,
+                  "a planted upward include and a sideways include are refused, "
               "a clean tree passes")
-    return 1 if failures else 0
 
 
 def main():

@@ -57,6 +57,8 @@ import subprocess
 import sys
 import tempfile
 
+from selftest_support import finish, planted_failures  # scripts/selftest_support.py
+
 MAX_FILE_LINES = 500
 MAX_FUNCTION_LINES = 80
 EXCEPTIONS = os.path.join("scripts", "size-exceptions.txt")
@@ -381,20 +383,10 @@ def self_test():
             "adapters/a.py: A.run (function): 81 lines, over 80",
             "scripts/py-tool: go (function): 81 lines, over 80",
         ]
-        if planted.returncode != 1:
-            failures.append(f"planted problems: exit {planted.returncode}, wanted 1")
-        for line in expected:
-            if line not in planted.stdout:
-                failures.append(f"planted problems: output lacks '{line}':\n{planted.stdout}")
-        reported = [line for line in planted.stdout.splitlines() if not line.startswith("check-sizes")]
-        if len(reported) != len(expected):
-            failures.append(f"planted problems: wanted exactly {len(expected)} lines:\n{planted.stdout}")
-    for failure in failures:
-        print(f"check-sizes self-test: {failure}")
-    if not failures:
-        print("check-sizes self-test: a planted long file, long functions (member, lambda, TEST) and grown "
+        failures += planted_failures(planted, expected, "planted problems", lambda line: not line.startswith("check-sizes"))
+    return finish("check-sizes", failures,
+                  "a planted long file, long functions (member, lambda, TEST) and grown "
               "exceptions are refused; a clean tree, with braces in strings and comments, passes")
-    return 1 if failures else 0
 
 
 def main():
