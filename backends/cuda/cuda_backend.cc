@@ -223,17 +223,7 @@ class CudaBackend final : public Backend {
     Tensor out = Tensor::zeros(input.dtype(), !flat && input.rank() == 0 ? Shape{} : out_shape);
     if (cuda::meta_numel(walk) == 0) return Outcome::of_outputs({out});
 
-    cuda::GatherJob job;
-    job.dtype = input.dtype();
-    job.index_is_int64 = true;  // T-TA4
-    job.input = operand(input, in);
-    job.index = operand(indices, walk);
-    job.index_for_validation = walk;
-    job.out = meta_or_refuse(out, true);
-    job.dim = d;
-    const cuda::JobResult r = executor_.run_gather(job, out.storage()->data());
-    if (r.first_bad_position >= 0) report_bad_index(indices, walk, r.first_bad_position, d, in.sizes[d]);
-    return Outcome::of_outputs({out});
+    return gather_into(out, input, in, indices, walk, walk, d);  // indices are int64 (T-TA4, checked above)
   }
 
   // The index_* family as a scatter along dim whose index is the 1-D index
