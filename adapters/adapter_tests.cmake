@@ -119,6 +119,12 @@ add_test(NAME adapter_classifiers
 add_test(NAME adapter_mindspore_operands
          COMMAND ${PROJECT_SOURCE_DIR}/.venv/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_mindspore_operands.py)
 
+# The torch adapters' device description (adapters/test_torch_device.py,
+# unittest): the NVIDIA driver version parsed from both kernel modules'
+# /proc lines. Imports torch, hence .venv-current's interpreter.
+add_test(NAME adapter_torch_device
+         COMMAND ${PROJECT_SOURCE_DIR}/.venv-current/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_torch_device.py)
+
 # specs/onnx is generated from ONNX's backend node tests
 # (scripts/import-onnx-tests, run with .venv-current's interpreter, which
 # holds onnx): --check fails when the checked-in files differ from what the

@@ -12,6 +12,8 @@ A device this torch cannot use raises DeviceUnavailable with the reason
 without CUDA, no GPU visible, an index past the device count, or a device
 type this adapter does not know.
 """
+import re
+
 import torch
 
 KNOWN_TYPES = ("cpu", "cuda")
@@ -126,17 +128,26 @@ def parse_device(argv):
     return device
 
 
-def driver_version():
+def driver_version(path="/proc/driver/nvidia/version"):
     """The NVIDIA kernel driver's version, from /proc (no NVML needed), or '?'."""
     try:
-        with open("/proc/driver/nvidia/version") as f:
-            words = f.readline().split()
+        with open(path) as f:
+            return parse_driver_version(f.readline())
     except OSError:
         return "?"
-    # "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu ..."
-    for i, w in enumerate(words):
-        if w == "Module" and i + 1 < len(words):
-            return words[i + 1]
+
+
+def parse_driver_version(line):
+    """The driver version in /proc/driver/nvidia/version's first line, or '?'.
+
+    The line's words differ between the proprietary and the open kernel module
+    ("... Kernel Module  580.95.05  Thu ..." vs "... Open Kernel Module for
+    x86_64  580.159.04  Release Build ..."), so the version is the first word
+    that is a dotted number rather than the word after "Module".
+    """
+    for w in line.split():
+        if re.fullmatch(r"\d+(\.\d+)+", w):
+            return w
     return "?"
 
 
