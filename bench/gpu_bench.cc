@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -307,6 +308,7 @@ int run_gpu_bench(const BenchOptions& opts) {
     for (const Contender& c : contenders)
       if (c.name == n) base = &c;
   print_header(opts, device, contenders, base->name);
+  std::fflush(stdout);
 
   nlohmann::json contenders_json = nlohmann::json::array();
   for (const Contender& c : contenders)
@@ -336,6 +338,7 @@ int run_gpu_bench(const BenchOptions& opts) {
     }
     report["workloads"].push_back(
         {{"name", spec.name}, {"description", spec.description}, {"min_bytes", w.min_bytes}, {"rows", rows_json}});
+    std::fflush(stdout);  // a bench stopped at its bound (gpu-check) keeps the rows it printed
   }
   if (!opts.json_path.empty()) {
     std::ofstream out(opts.json_path);
