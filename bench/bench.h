@@ -48,6 +48,14 @@ struct BenchOptions {
   // argument "libtorch"). Tests point it elsewhere.
   std::string libtorch_current_worker;
   double worker_timeout_s = 900;  // per worker run; then it is killed
+  // --gpu: the GPU contenders instead (bench/gpu_bench.h): our cuda backends
+  // and PyTorch's CUDA kernels through Python, kernel time apart from the
+  // host<->device copies.
+  bool gpu = false;
+  // The interpreter of the torch contenders (--torch-python); empty:
+  // $SP_TORCH_PYTHON, else the .venv-current of the venv root
+  // (SCATTERPROOF_VENV_ROOT), else python3 on the PATH.
+  std::string torch_python;
 };
 
 // The workload names, in run order ("1-gather", ..., "10-index-select-rows").
@@ -58,6 +66,7 @@ std::vector<std::string> bench_workload_names();
 // backend failed a workload; 2 for bad options (unknown workload, repeats <
 // 1, scale outside (0, 1]); 4 when a backend is unavailable (for
 // libtorch-current: its worker is not built, scripts/setup-libtorch-current.sh).
+// Ignores opts.gpu: the CLI calls run_gpu_bench (gpu_bench.h) for --gpu.
 int run_bench(const BenchOptions& opts);
 
 }  // namespace sp

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "bench/bench.h"
+#include "bench/gpu_bench.h"
 #include "cli/commands.h"
 #include "fuzz/fuzz_cli.h"
 
@@ -15,14 +16,25 @@ Subcommand add_bench(CLI::App& app) {
   bench->add_option("--threads", o->threads, "threads per backend (default: hardware)");
   bench->add_option("--repeats", o->repeats, "timed runs per workload (the median is reported)");
   bench->add_option("--json", o->json_path, "also write the results as JSON");
-  bench
-      ->add_option("--backend", o->backends,
-                   "comma-separated contenders (default cpu,cpu-fresh,libtorch-current,libtorch; cpu-fresh: cpu "
-                   "without output reuse; libtorch-current: timed out of process, bench/bench.h)")
-      ->delimiter(',');
+  CLI::Option* backends =
+      bench
+          ->add_option("--backend", o->backends,
+                       "comma-separated contenders (default cpu,cpu-fresh,libtorch-current,libtorch; cpu-fresh: cpu "
+                       "without output reuse; libtorch-current: timed out of process, bench/bench.h; with --gpu: "
+                       "cuda,cuda-deterministic,torch-cuda, or cuda-host,torch-cpu without a GPU)")
+          ->delimiter(',');
   bench->add_option("--workload", o->workloads, "workload names or ids (e.g. 1,4b)")->delimiter(',');
   bench->add_option("--scale", o->scale, "shrink every workload by this factor in (0, 1]");
-  return {bench, [o] { return run_bench(*o); }};
+  bench->add_flag("--gpu", o->gpu,
+                  "GPU contenders: kernel time (CUDA events) apart from host<->device copies, the device's copy "
+                  "bandwidth in the header (bench/gpu_bench.h); exit 4 without a GPU");
+  bench->add_option("--torch-python", o->torch_python,
+                    "with --gpu: the Python with the torch of torch-cuda/torch-cpu (default: $SP_TORCH_PYTHON, "
+                    "else .venv-current)");
+  return {bench, [o, backends] {
+            if (o->gpu && backends->count() == 0) o->backends = gpu_bench_default_backends();
+            return o->gpu ? run_gpu_bench(*o) : run_bench(*o);
+          }};
 }
 
 Subcommand add_fuzz(CLI::App& app) {

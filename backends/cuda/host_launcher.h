@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/cuda/job_clock.h"
 #include "backends/cuda/jobs.h"
 
 namespace sp::cuda {
@@ -52,10 +53,10 @@ struct HostPlatform {
     explicit Buffer(size_t bytes) : bytes_(bytes), words_(new uint64_t[(bytes + 7) / 8]()) {}
     void* get() const { return bytes_ > 0 ? words_.get() : nullptr; }
     void upload(const std::byte* host) {
-      if (bytes_ > 0) std::memcpy(words_.get(), host, bytes_);
+      if (bytes_ > 0) host_timed(ClockSpan::ToDevice, bytes_, [&] { std::memcpy(words_.get(), host, bytes_); });
     }
     void download(std::byte* host) const {
-      if (bytes_ > 0) std::memcpy(host, words_.get(), bytes_);
+      if (bytes_ > 0) host_timed(ClockSpan::ToHost, bytes_, [&] { std::memcpy(host, words_.get(), bytes_); });
     }
 
    private:
@@ -64,9 +65,13 @@ struct HostPlatform {
   };
 
   // Every thread of the grid, each run once, in a shuffled order, by
-  // kHostWorkers host threads.
+  // kHostWorkers host threads (timed when a JobClock is installed).
   template <class K>
   static void launch(int blocks, const K& kernel, const char*) {
+    host_timed(ClockSpan::Kernel, 0, [&] { run_grid(blocks, kernel); });
+  }
+  template <class K>
+  static void run_grid(int blocks, const K& kernel) {
     const int64_t threads = int64_t{blocks} * kThreadsPerBlock;
     std::vector<int64_t> order(static_cast<size_t>(threads));
     std::iota(order.begin(), order.end(), int64_t{0});
@@ -88,6 +93,10 @@ struct HostPlatform {
   // CUB's DeviceRadixSort::SortPairs is stable: so is this.
   static void sort_pairs(const int64_t* keys_in, int64_t* keys_out, const int64_t* values_in, int64_t* values_out,
                          int64_t n) {
+    host_timed(ClockSpan::Kernel, 0, [&] { stable_sort_pairs(keys_in, keys_out, values_in, values_out, n); });
+  }
+  static void stable_sort_pairs(const int64_t* keys_in, int64_t* keys_out, const int64_t* values_in,
+                                int64_t* values_out, int64_t n) {
     std::vector<std::pair<int64_t, int64_t>> pairs(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) pairs[static_cast<size_t>(i)] = {keys_in[i], values_in[i]};
     std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

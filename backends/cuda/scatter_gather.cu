@@ -19,6 +19,7 @@
 #include <string>
 
 #include "backends/cuda/cuda_ops.h"
+#include "backends/cuda/job_clock.h"
 #include "backends/cuda/jobs.h"
 
 namespace sp::cuda {
@@ -26,6 +27,29 @@ namespace {
 
 void check(cudaError_t status, const char* what) {
   if (status != cudaSuccess) throw CudaFailure(std::string(what) + ": " + cudaGetErrorString(status));
+}
+
+// Runs f, which enqueues work on the default stream; when a JobClock is
+// installed (bench --gpu, job_clock.h), adds the time between CUDA events
+// recorded before and right after it (so the launch's latency is in, the
+// host's wait for the result is not), waiting for the second.
+template <class F>
+void event_timed(ClockSpan span, double bytes, const char* what, F&& f) {
+  JobClock* clock = job_clock();
+  if (!clock) {
+    f();
+    return;
+  }
+  thread_local cudaEvent_t events[2] = {nullptr, nullptr};  // one pair per thread, kept
+  for (cudaEvent_t& e : events)
+    if (!e) check(cudaEventCreate(&e), "cudaEventCreate");
+  check(cudaEventRecord(events[0]), "cudaEventRecord");
+  f();
+  check(cudaEventRecord(events[1]), "cudaEventRecord");
+  check(cudaEventSynchronize(events[1]), what);
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, events[0], events[1]), "cudaEventElapsedTime");
+  clock->add(span, ms / 1e3, bytes);
 }
 
 template <class K>
@@ -52,10 +76,14 @@ struct DevicePlatform {
     }
     void* get() const { return ptr_; }
     void upload(const std::byte* host) {
-      if (bytes_ > 0) check(cudaMemcpy(ptr_, host, bytes_, cudaMemcpyHostToDevice), "cudaMemcpy to device");
+      if (bytes_ > 0)
+        event_timed(ClockSpan::ToDevice, bytes_, "cudaMemcpy to device",
+                    [&] { check(cudaMemcpy(ptr_, host, bytes_, cudaMemcpyHostToDevice), "cudaMemcpy to device"); });
     }
     void download(std::byte* host) const {
-      if (bytes_ > 0) check(cudaMemcpy(host, ptr_, bytes_, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+      if (bytes_ > 0)
+        event_timed(ClockSpan::ToHost, bytes_, "cudaMemcpy to host",
+                    [&] { check(cudaMemcpy(host, ptr_, bytes_, cudaMemcpyDeviceToHost), "cudaMemcpy to host"); });
     }
 
    private:
@@ -65,8 +93,10 @@ struct DevicePlatform {
 
   template <class K>
   static void launch(int blocks, const K& kernel, const char* what) {
-    run_kernel<<<blocks, kThreadsPerBlock>>>(kernel);
-    check(cudaGetLastError(), what);
+    event_timed(ClockSpan::Kernel, 0, what, [&] {
+      run_kernel<<<blocks, kThreadsPerBlock>>>(kernel);
+      check(cudaGetLastError(), what);
+    });
     check(cudaDeviceSynchronize(), what);
   }
 
@@ -76,8 +106,10 @@ struct DevicePlatform {
     check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_in, keys_out, values_in, values_out, n),
           "cub::DeviceRadixSort::SortPairs (size)");
     Buffer temp(temp_bytes);
-    check(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys_in, keys_out, values_in, values_out, n),
-          "cub::DeviceRadixSort::SortPairs");
+    event_timed(ClockSpan::Kernel, 0, "cub::DeviceRadixSort::SortPairs", [&] {
+      check(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys_in, keys_out, values_in, values_out, n),
+            "cub::DeviceRadixSort::SortPairs");
+    });
   }
 };
 
