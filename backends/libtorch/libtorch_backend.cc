@@ -32,6 +32,7 @@
 
 #include "backends/backend.h"
 #include "backends/libtorch/libtorch_common.h"
+#include "backends/libtorch/libtorch_device.h"
 #include "backends/libtorch/libtorch_errors.h"
 #include "sp_libtorch_op_files.h"
 
@@ -76,7 +77,10 @@ const LibTorchOps& libtorch_ops() {
 
 class LibTorchBackend final : public Backend {
  public:
-  explicit LibTorchBackend(const BackendOptions& opts) : threads_(opts.threads) {}
+  // `device`: where the operands go (a device variant, libtorch_device.h);
+  // nullopt runs on the CPU without copying, as the plain backend does.
+  LibTorchBackend(const BackendOptions& opts, std::optional<c10::Device> device)
+      : threads_(opts.threads), device_(device) {}
 
   std::string name() const override { return "libtorch"; }
   std::string description() const override {
@@ -84,27 +88,37 @@ class LibTorchBackend final : public Backend {
            " CPU kernels: torch.* ops natively, mindspore.scatter_ and paddle.scatter through a translation";
   }
 
-  std::string version() const override { return "LibTorch " TORCH_VERSION; }
+  std::string version() const override {
+    return "LibTorch " TORCH_VERSION + (device_ ? describe_device(*device_) : std::string());
+  }
   std::optional<FrameworkVersion> framework() const override { return FrameworkVersion{"torch", TORCH_VERSION}; }
+  std::string device() const override {
+    if (!device_ || device_->is_cpu()) return "";
+    return device_->has_index() ? device_->str() : device_->str() + ":0";
+  }
   bool implements(std::string_view op) const override { return libtorch_ops().find(op) != nullptr; }
   Outcome run(const OpCall& call) override {
     // LibTorch's thread count is process-wide: set it per call so several
     // instances with different counts (bench: 1 vs N threads) each get theirs.
     if (threads_ > 0 && at::get_num_threads() != threads_) at::set_num_threads(threads_);
-    TorchViews views;
+    TorchViews views(device_);
     static SilentWarnings silent;
     const WarningHandlerGuard quiet(&silent);
     try {
       const LibTorchKernel* kernel = libtorch_ops().find(call.op);
       if (!kernel) return Outcome::unsupported("libtorch backend does not implement " + call.op);
-      return (*kernel)(call, views);
+      Outcome outcome = (*kernel)(call, views);
+      views.copy_back();  // on a device: results and side effects back into the caller's bytes
+      return outcome;
     } catch (const MalformedCall& e) {
       return Outcome::harness_error(e.what);
     } catch (const c10::Error& e) {
+      copy_back_after_error(views, e.what_without_backtrace());
       return classified(e.what_without_backtrace(), call.op);
     } catch (const std::exception& e) {
       // c10::checked_convert throws std::runtime_error for an unrepresentable
       // scalar; anything else is unclassified (an error with no category).
+      copy_back_after_error(views, e.what());
       return classified(e.what(), call.op);
     }
   }
@@ -118,17 +132,46 @@ class LibTorchBackend final : public Backend {
     return Outcome{Outcome::Kind::Error, {}, std::nullopt, "LibTorch: " + message};
   }
 
+  // What a raising call left in its operands is observable on the CPU (its
+  // writes are the caller's bytes); on a device it is copied back as well,
+  // unless the error is the device's own (a CUDA error leaves the context
+  // unusable: the supervisor replaces this process).
+  static void copy_back_after_error(TorchViews& views, const std::string& message) {
+    if (!views.copies() || message.find("CUDA error") != std::string::npos) return;
+    try {
+      views.copy_back();
+    } catch (const std::exception&) {
+      // The error already answered stands; the operands keep their bytes.
+    }
+  }
+
   int threads_;
+  std::optional<c10::Device> device_;
 };
 
 }  // namespace
 }  // namespace libtorch
 
 void register_libtorch_backend() {
-  register_backend(
-      "libtorch", "LibTorch " TORCH_VERSION " (CPU) via its C++ API",
-      [](const std::string&, const BackendOptions& opts) { return std::make_unique<libtorch::LibTorchBackend>(opts); },
-      /*in_process=*/true, BackendOrigin::ThirdParty);
+  const auto factory = [](const std::string& name, const BackendOptions& opts) -> std::unique_ptr<Backend> {
+    std::string why;
+    const std::optional<c10::Device> device = libtorch::device_of_name(name, &why);
+    if (!why.empty() || (device && !(why = libtorch::device_unusable(*device)).empty())) {
+      explain_unavailable(why);
+      return nullptr;
+    }
+    return std::make_unique<libtorch::LibTorchBackend>(opts, device);
+  };
+  register_backend("libtorch", "LibTorch " TORCH_VERSION " (CPU) via its C++ API", factory, /*in_process=*/true,
+                   BackendOrigin::ThirdParty);
+  // Device variants (docs/gpu.md): the operands copied to the device with
+  // their layouts, the results and side effects copied back. libtorch@cuda
+  // needs a LibTorch with CUDA kernels (a CUDA wheel's, libtorch-current@cuda)
+  // and a GPU; it is unavailable, with the reason, otherwise.
+  register_backend("libtorch@cpu", "libtorch with its operands on the cpu device (through the device path)", factory,
+                   /*in_process=*/true, BackendOrigin::ThirdParty);
+  register_backend("libtorch@cuda", "libtorch with its operands on a CUDA device (libtorch@cuda:N for device N)",
+                   factory, /*in_process=*/true, BackendOrigin::ThirdParty);
 }
 
 }  // namespace sp

@@ -12,6 +12,7 @@
 #include <ATen/ATen.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -65,11 +66,27 @@ struct MalformedCall {
   std::string what;
 };
 
-// Presents scatterproof tensors to LibTorch without copying. Tensors that
-// share a scatterproof storage share one at::Storage, so LibTorch's own
-// aliasing checks (in-place self overlapping src/index) see what is real.
+// Presents scatterproof tensors to LibTorch. Tensors that share a
+// scatterproof storage share one at::Storage, so LibTorch's own aliasing
+// checks (in-place self overlapping src/index) see what is real.
+//
+// By default nothing is copied: each storage is wrapped as it is. Given a
+// device (a device variant, `libtorch-current@cuda`, or `@cpu`, which runs
+// the same copying path on the CPU) each storage the call touches is
+// copied to the device once, whole, and every
+// view is (offset, sizes, strides) over that copy, so the layouts (expanded,
+// transposed, offset, aliased) are the same there; copy_back() then copies
+// every such storage back over the caller's bytes: results, in-place writes
+// and any write into an operand (a side effect) alike.
 class TorchViews {
  public:
+  TorchViews() = default;
+  explicit TorchViews(std::optional<c10::Device> device)
+      : device_(device.value_or(c10::Device(c10::kCPU))), copy_(device.has_value()) {}
+  const c10::Device& device() const { return device_; }
+  bool copies() const { return copy_; }
+  at::TensorOptions options(DType t) const { return at::TensorOptions().dtype(torch_dtype(t)).device(device_); }
+
   at::Tensor view(const Tensor& t) {
     const auto& bytes = t.storage();
     if (!bytes) throw MalformedCall{"tensor without storage: " + t.describe()};
@@ -78,9 +95,16 @@ class TorchViews {
       // A byte-typed blob over the whole storage; its at::Storage is reused
       // for every view of any dtype.
       const at::Tensor blob = at::from_blob(bytes->data(), {static_cast<int64_t>(bytes->size())}, at::kByte);
-      it = storages_.emplace(bytes.get(), blob.storage()).first;
+      held_.push_back(bytes);  // alive until copy_back (and its address never reused meanwhile)
+      if (!copy_) {
+        it = storages_.emplace(bytes.get(), blob.storage()).first;
+      } else {
+        const at::Tensor on_device = blob.to(device_, /*non_blocking=*/false, /*copy=*/true);
+        on_device_.push_back({blob, on_device});
+        it = storages_.emplace(bytes.get(), on_device.storage()).first;
+      }
     }
-    at::Tensor v = at::empty({0}, at::TensorOptions().dtype(torch_dtype(t.dtype())));
+    at::Tensor v = at::empty({0}, options(t.dtype()));
     v.set_(it->second, t.offset(), t.shape(), t.strides());
     return v;
   }
@@ -93,8 +117,20 @@ class TorchViews {
     return {std::move(out), std::move(v)};
   }
 
+  // After the call, given a device: every storage copied there, copied back
+  // over its host bytes. It waits for the call's kernels, so a kernel's
+  // asynchronous error (a device-side assert) is raised here, in this call.
+  // Nothing to do without a device.
+  void copy_back() {
+    for (auto& [host, device] : on_device_) host.copy_(device);
+  }
+
  private:
+  c10::Device device_ = c10::Device(c10::kCPU);
+  bool copy_ = false;
   std::map<const std::vector<std::byte>*, at::Storage> storages_;
+  std::vector<std::pair<at::Tensor, at::Tensor>> on_device_;  // (host blob, its device copy)
+  std::vector<std::shared_ptr<std::vector<std::byte>>> held_;
 };
 
 // Where an out-of-place op writes (PyTorch's out=, T-OUT*): the caller's
@@ -113,7 +149,7 @@ class OutSlot {
     } else if (given || !shape) {
       // Resizable: LibTorch gives it the result's shape (or raises first).
       const Shape start = given ? given->shape() : Shape{0};
-      tensor_ = at::empty(start, at::TensorOptions().dtype(torch_dtype(given ? given->dtype() : dtype)));
+      tensor_ = at::empty(start, views.options(given ? given->dtype() : dtype));
     } else {
       auto [out, out_t] = views.fresh(dtype, *shape);
       kept_ = std::move(out);

@@ -12,7 +12,7 @@
 //                          .venv; the root is $SCATTERPROOF_VENV_ROOT, else
 //                          the source tree; scripts/setup-python.sh makes
 //                          .venv and .venv-current)
-//   torch-python@cuda | torch-python-current@cuda:1 | ...@cpu
+//   torch-python@cuda | torch-python-current@cuda:1 | ...@cpu | libtorch-current@cuda
 //                          an entry's device variants (its "devices"): the
 //                          adapter runs with --device KIND[:N] and builds its
 //                          operands there. '@' because the CLI splits
@@ -287,22 +287,42 @@ std::vector<ManifestAdapter> read_manifest(const std::filesystem::path& path, st
 // versions cannot share one process; its hello names the version it runs
 // ("LibTorch 2.15.0") and its framework (torch 2.15.0).
 std::unique_ptr<Backend> make_libtorch_current(const std::string& name, const BackendOptions& options) {
-  // A build beside the source tree only (not installed).
-  const std::filesystem::path source = resources::source_fallback_dir();
-  if (source.empty()) {
-    explain_unavailable(
-        "it runs the source tree's build-libtorch-current/scatterproof-serve, and the source-tree "
-        "fallback is disabled (SCATTERPROOF_NO_SOURCE_FALLBACK)");
+  // SCATTERPROOF_LIBTORCH_SERVE names another scatterproof-serve built
+  // against a wheel's LibTorch (scripts/gpu-check builds one against the GPU
+  // host's PyTorch: a carried tree has no source tree to look in).
+  std::filesystem::path serve;
+  if (const char* env = std::getenv("SCATTERPROOF_LIBTORCH_SERVE"); env && *env) {
+    serve = env;
+    if (!std::filesystem::exists(serve)) {
+      explain_unavailable("no " + serve.string() + " (SCATTERPROOF_LIBTORCH_SERVE)");
+      return nullptr;
+    }
+  } else {
+    // A build beside the source tree only (not installed).
+    const std::filesystem::path source = resources::source_fallback_dir();
+    if (source.empty()) {
+      explain_unavailable(
+          "it runs the source tree's build-libtorch-current/scatterproof-serve, and the source-tree "
+          "fallback is disabled (SCATTERPROOF_NO_SOURCE_FALLBACK; SCATTERPROOF_LIBTORCH_SERVE names another)");
+      return nullptr;
+    }
+    serve = source / "build-libtorch-current" / "scatterproof-serve";
+    if (!std::filesystem::exists(serve)) {
+      explain_unavailable("no " + serve.string() +
+                          " (run scripts/setup-libtorch-current.sh to build it against the PyTorch wheel in "
+                          ".venv-current)");
+      return nullptr;
+    }
+  }
+  // A device variant (libtorch-current@cuda:1) serves libtorch@cuda:1: the
+  // device is checked here first, as the Python adapters' are, then by
+  // LibTorch in the child (a wheel without CUDA kernels says so).
+  const std::string device = device_of(name);
+  if (const std::string absent = device_absence(device.substr(0, device.find(':'))); !absent.empty()) {
+    explain_unavailable(absent);
     return nullptr;
   }
-  const std::filesystem::path serve = source / "build-libtorch-current" / "scatterproof-serve";
-  if (!std::filesystem::exists(serve)) {
-    explain_unavailable("no " + serve.string() +
-                        " (run scripts/setup-libtorch-current.sh to build it against the PyTorch wheel in "
-                        ".venv-current)");
-    return nullptr;
-  }
-  return start_or_explain(name, {serve.string(), "libtorch"}, options);
+  return start_or_explain(name, {serve.string(), device.empty() ? "libtorch" : "libtorch@" + device}, options);
 }
 
 void register_manifest_adapters() {
@@ -338,6 +358,11 @@ void register_process_backends() {
                    "LibTorch of the current PyTorch wheel (.venv-current) in a subprocess: "
                    "build-libtorch-current/scatterproof-serve libtorch (scripts/setup-libtorch-current.sh)",
                    make_libtorch_current, kOutOfProcess, BackendOrigin::ThirdParty);
+  for (const char* device : {"cpu", "cuda"})
+    register_backend(std::string("libtorch-current@") + device,
+                     std::string("libtorch-current with its operands on the ") + device + " device (libtorch-current@" +
+                         device + (std::string(device) == "cpu" ? "" : ":N for device N") + ")",
+                     make_libtorch_current, kOutOfProcess, BackendOrigin::ThirdParty);
 }
 
 }  // namespace sp

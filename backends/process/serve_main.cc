@@ -51,6 +51,7 @@ protocol::Hello hello_of(const Backend& backend) {
     if (backend.implements(op.id)) hello.ops.push_back(op.id);
   hello.shared_storage = true;
   hello.framework = backend.framework();
+  hello.device = backend.device();  // a device variant's ("cuda:0"): results and expectations key on it
   return hello;
 }
 

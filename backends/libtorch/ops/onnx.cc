@@ -111,14 +111,14 @@ std::variant<at::Tensor, Outcome> tuple_rows(const std::string& op, const Tensor
   const int64_t k = indices.shape().back(), q = indices.rank();
   at::Tensor idx = views.view(indices).to(at::kLong);
   std::vector<int64_t> sizes(data.shape().begin() + b, data.shape().begin() + b + k);
-  const at::Tensor sizes_t = at::tensor(sizes, at::kLong);
+  const at::Tensor sizes_t = at::tensor(sizes, at::kLong).to(idx.device());
   if (auto e = wrap(op, idx, sizes_t, 1)) return *e;
   // Row-major strides of data's dims [b, b + k).
   std::vector<int64_t> strides(static_cast<size_t>(k), 1);
   for (int64_t j = k - 1; j > 0; --j) strides[j - 1] = strides[j] * sizes[j];
   int64_t per_batch = 1;
   for (int64_t s : sizes) per_batch *= s;
-  at::Tensor rows = (idx * at::tensor(strides, at::kLong)).sum(-1);
+  at::Tensor rows = (idx * at::tensor(strides, at::kLong).to(idx.device())).sum(-1);
   if (b > 0) {
     // Batch position n (row-major over indices' first b dims) starts at n * per_batch.
     std::vector<int64_t> batch_shape(indices.shape().begin(), indices.shape().begin() + b);
@@ -126,7 +126,7 @@ std::variant<at::Tensor, Outcome> tuple_rows(const std::string& op, const Tensor
     for (int64_t s : batch_shape) batches *= s;
     std::vector<int64_t> view_shape = batch_shape;
     view_shape.resize(static_cast<size_t>(q - 1), 1);
-    rows = rows + (at::arange(batches, at::kLong) * per_batch).reshape(view_shape);
+    rows = rows + (at::arange(batches, views.options(DType::Int64)) * per_batch).reshape(view_shape);
   }
   return rows;
 }
