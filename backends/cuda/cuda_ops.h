@@ -40,7 +40,9 @@ struct HostOperand {
   size_t storage_bytes = 0;
 };
 
-enum class WriteMode : int { Overwrite, Add, Multiply };
+// How a visited value meets its target: overwrite, or one step of a
+// reduction (add, multiply, max, min: max_of / min_of, NaN propagating).
+enum class WriteMode : int { Overwrite, Add, Multiply, Max, Min };
 
 struct ScatterJob {
   DType dtype = DType::Float32;  // of target and src
@@ -62,8 +64,16 @@ struct ScatterJob {
   int dim = 0;  // REQUIRES: 0 <= dim < target.meta.rank
   IndexRule rule = IndexRule::ZeroBased;
   WriteMode mode = WriteMode::Overwrite;
-  bool zero_targets_first = false;  // Paddle overwrite=False: indexed rows are zeroed, then added
-  bool deterministic = false;       // sort by target, reduce in position order
+  // A first pass storing fill_bits into every indexed target: Paddle's
+  // overwrite=False (0), scatter_reduce / index_reduce include_self=False
+  // (the reduction's identity).
+  bool fill_targets_first = false;
+  uint64_t fill_bits = 0;
+  // mean (mode Add): each indexed target is divided by its number of terms
+  // (the visits, plus one when mean_counts_self), floor for integers.
+  bool mean = false;
+  bool mean_counts_self = false;
+  bool deterministic = false;  // sort by target, reduce in position order
 };
 
 struct GatherJob {
