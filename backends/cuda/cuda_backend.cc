@@ -114,6 +114,8 @@ class CudaBackend final : public Backend {
         {"torch.index_copy", &CudaBackend::torch_index_copy},
         {"torch.index_fill_", &CudaBackend::torch_index_fill},
         {"torch.index_fill", &CudaBackend::torch_index_fill},
+        {"torch.index_reduce_", &CudaBackend::torch_index_reduce},
+        {"torch.index_reduce", &CudaBackend::torch_index_reduce},
         {"onnx.GatherElements", &CudaBackend::onnx_gather_elements},
         {"onnx.ScatterElements", &CudaBackend::onnx_scatter_elements},
         {"onnx.Scatter", &CudaBackend::onnx_scatter_elements},
@@ -286,6 +288,7 @@ class CudaBackend final : public Backend {
   }
 
   Outcome torch_scatter_reduce(const OpCall& call) { return cuda::torch_scatter_reduce(context(), call); }
+  Outcome torch_index_reduce(const OpCall& call) { return cuda::torch_index_reduce(context(), call); }
   Outcome onnx_gather_elements(const OpCall& call) { return cuda::onnx_gather_elements(context(), call); }
   Outcome onnx_scatter_elements(const OpCall& call) { return cuda::onnx_scatter_elements(context(), call); }
   cuda::call_support::OpContext context() const { return {executor_, name_, deterministic_}; }

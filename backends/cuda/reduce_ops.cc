@@ -124,4 +124,28 @@ Outcome torch_scatter_reduce(const OpContext& cx, const OpCall& call) {
   return call_support::scatter_into(cx, call, self, job, index, true);
 }
 
+// self[.., index[i], ..] = reduce(self's row if include_self, source[.., i, ..]
+// for every i naming it): the index_* family's walk (call_support::
+// index_family_job) with a reduction. Checks: check_torch_index_reduce
+// (T-IR3, then the index_add operand rules), then bool, which LibTorch 1.13
+// refuses (T-IR4 leaves non-floating selfs unspecified; integers are
+// computed, as cpu does); index values by the validation pass (T-IA10).
+Outcome torch_index_reduce(const OpContext& cx, const OpCall& call) {
+  if (auto v = backend_rules::check_torch_index_reduce(call)) fail(v->category, v->message);
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  if (self.dtype() == DType::Bool)
+    fail(ErrorCategory::UnsupportedDtype, "index_reduce: only floating point tensors are supported (got bool)");
+  if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+  const Tensor& source = *call.tensor("source");
+  const TensorMeta src = meta_or_refuse(source, true), s = meta_or_refuse(self, true);
+  const int64_t dim = *call.int_arg("dim");
+  ScatterJob job = call_support::index_family_job(call, src, static_cast<int>(dim < 0 ? dim + s.rank : dim));
+  job.has_src = true;
+  job.src = operand(source, src);
+  set_reduction(job, *parse_reduction(*call.string_arg("reduce")),  // checked: prod, mean, amax or amin
+                op_spec(call.op).arg_or_default(call, "include_self")->b);
+  return call_support::scatter_into(cx, call, self, job, index, true);
+}
+
 }  // namespace sp::cuda

@@ -23,5 +23,8 @@ uint64_t identity_bits(DType t, WriteMode mode);
 // torch.scatter_reduce_ / torch.scatter_reduce: sum, prod, mean, amax, amin;
 // include_self (default True).
 Outcome torch_scatter_reduce(const call_support::OpContext& cx, const OpCall& call);
+// torch.index_reduce_ / torch.index_reduce: prod, mean, amax, amin;
+// include_self (default True).
+Outcome torch_index_reduce(const call_support::OpContext& cx, const OpCall& call);
 
 }  // namespace sp::cuda
