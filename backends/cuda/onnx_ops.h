@@ -11,8 +11,8 @@ namespace sp::cuda {
 
 // out[p] = data[p with axis replaced by indices[p]], values in [-s, s).
 Outcome onnx_gather_elements(const call_support::OpContext& cx, const OpCall& call);
-// onnx.ScatterElements and onnx.Scatter: reduction none / add / mul (max and
-// min: unsupported).
+// onnx.ScatterElements and onnx.Scatter: reduction none / add / mul / max /
+// min.
 Outcome onnx_scatter_elements(const call_support::OpContext& cx, const OpCall& call);
 
 }  // namespace sp::cuda
