@@ -119,6 +119,7 @@ class CudaBackend final : public Backend {
         {"onnx.GatherElements", &CudaBackend::onnx_gather_elements},
         {"onnx.ScatterElements", &CudaBackend::onnx_scatter_elements},
         {"onnx.Scatter", &CudaBackend::onnx_scatter_elements},
+        {"onnx.GatherND", &CudaBackend::onnx_gather_nd},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -291,6 +292,7 @@ class CudaBackend final : public Backend {
   Outcome torch_index_reduce(const OpCall& call) { return cuda::torch_index_reduce(context(), call); }
   Outcome onnx_gather_elements(const OpCall& call) { return cuda::onnx_gather_elements(context(), call); }
   Outcome onnx_scatter_elements(const OpCall& call) { return cuda::onnx_scatter_elements(context(), call); }
+  Outcome onnx_gather_nd(const OpCall& call) { return cuda::onnx_gather_nd(context(), call); }
   cuda::call_support::OpContext context() const { return {executor_, name_, deterministic_}; }
 
   Outcome torch_scatter(const OpCall& call) { return scatter(call, false); }

@@ -92,6 +92,20 @@ struct GatherJob {
   IndexRule rule = IndexRule::ZeroBased;
 };
 
+// ONNX's ND ops: each index tuple (the last dim of `indices`, k values)
+// resolved to a row of data viewed as [prod(shape[:b + k]), shape[b + k:]...]
+// (b = batch_dims): row = batch(n) * rows_per_batch + the tuple's row-major
+// coordinate over dim_sizes, each value checked against [-s, s) of its dim
+// (negatives count from the end).
+struct NdRowsJob {
+  HostOperand indices;  // int64, rank >= 1
+  int64_t tuples = 0;   // prod(indices.shape[:-1])
+  int k = 0;
+  int64_t dim_sizes[kMaxMetaRank] = {};  // data.shape[b + j], j < k
+  int64_t tuples_per_batch = 1;          // prod(indices.shape[b:-1])
+  int64_t rows_per_batch = 1;            // prod(dim_sizes)
+};
+
 // The first index position (row-major over index_for_validation / index)
 // holding an out-of-range value, or -1 when all are in range.
 struct JobResult {
@@ -107,6 +121,9 @@ struct Executor {
   JobResult (*run_scatter)(const ScatterJob& job, std::byte* target_storage);
   // Same for gather; `out_storage` receives numel(out) contiguous elements.
   JobResult (*run_gather)(const GatherJob& job, std::byte* out_storage);
+  // The rows of an ND job: `rows` receives job.tuples int64 values, unless
+  // a value is out of range (the first, row-major over indices).
+  JobResult (*run_nd_rows)(const NdRowsJob& job, std::byte* rows);
   // What the jobs run on, for Backend::description().
   std::string (*summary)();
 };

@@ -165,6 +165,25 @@ struct GatherTyped {
   }
 };
 
+template <class P>
+JobResult run_nd_rows_on(const NdRowsJob& job, std::byte* rows_out) {
+  using Buffer = typename P::Buffer;
+  JobResult result;
+  if (job.tuples == 0) return result;
+  Buffer indices = upload<P>(job.indices);
+  Buffer rows(static_cast<size_t>(job.tuples) * sizeof(int64_t));
+  NdRowsSizes sizes{};
+  for (int j = 0; j < job.k; ++j) sizes.s[j] = job.dim_sizes[j];
+  ErrorWord<P> error;
+  P::launch(blocks_for(job.tuples),
+            NdRowsKernel{job.indices.meta, indices.get(), job.tuples, job.k, sizes, job.tuples_per_batch,
+                         job.rows_per_batch, static_cast<int64_t*>(rows.get()), error.get()},
+            "nd_rows_kernel");
+  result.first_bad_position = error.first_bad_position();
+  if (result.first_bad_position < 0) rows.download(rows_out);
+  return result;
+}
+
 template <class P, template <class, DType, class> class Job, DType D, class... Args>
 JobResult with_index(bool index_is_int64, Args&... args) {
   return index_is_int64 ? Job<P, D, int64_t>::run(args...) : Job<P, D, int32_t>::run(args...);

@@ -14,5 +14,7 @@ Outcome onnx_gather_elements(const call_support::OpContext& cx, const OpCall& ca
 // onnx.ScatterElements and onnx.Scatter: reduction none / add / mul / max /
 // min.
 Outcome onnx_scatter_elements(const call_support::OpContext& cx, const OpCall& call);
+// onnx.GatherND (batch_dims), in onnx_nd.cc.
+Outcome onnx_gather_nd(const call_support::OpContext& cx, const OpCall& call);
 
 }  // namespace sp::cuda

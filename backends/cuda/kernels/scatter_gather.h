@@ -18,6 +18,11 @@
 namespace sp::cuda {
 inline namespace SP_CUDA_KERNEL_NS {
 
+// The sizes of an ND job's addressed dims, by value.
+struct NdRowsSizes {
+  int64_t s[kMaxMetaRank];
+};
+
 // Everything a scatter kernel reads.
 struct ScatterArgs {
   TensorMeta target;
@@ -234,6 +239,39 @@ struct ApplySortedRunsKernel {
 #endif
       if (a.mean) acc = mean_of<D>(acc, j - i + self_term);
       target[at] = acc;
+    }
+  }
+};
+
+// ONNX's ND ops (cuda_ops.h, NdRowsJob): one thread per index tuple n,
+// rows[n] = its row; a bad value records its position n * k + j instead.
+struct NdRowsKernel {
+  TensorMeta indices;
+  const void* data;
+  int64_t tuples;
+  int k;
+  NdRowsSizes sizes;
+  int64_t tuples_per_batch;
+  int64_t rows_per_batch;
+  int64_t* rows;
+  unsigned long long* error_word;
+
+  SP_HD void operator()(GridPos g) const {
+    int64_t pos[kMaxMetaRank];
+    for (int64_t n = g.first; n < tuples; n += g.stride) {
+      int64_t row = 0;
+      for (int j = 0; j < k; ++j) {
+        linear_to_multi_index(n * k + j, indices, pos);
+        int64_t v = 0;
+        if (check_index_value(index_value_at<int64_t>(indices, data, pos), sizes.s[j], IndexRule::NegativeWraps, &v) !=
+            IndexStatus::Ok) {
+          atomic_min(error_word, static_cast<unsigned long long>(n * k + j));
+          row = 0;
+          break;
+        }
+        row = row * sizes.s[j] + v;
+      }
+      rows[n] = n / tuples_per_batch * rows_per_batch + row;
     }
   }
 };
