@@ -120,6 +120,7 @@ class CudaBackend final : public Backend {
         {"onnx.ScatterElements", &CudaBackend::onnx_scatter_elements},
         {"onnx.Scatter", &CudaBackend::onnx_scatter_elements},
         {"onnx.GatherND", &CudaBackend::onnx_gather_nd},
+        {"onnx.ScatterND", &CudaBackend::onnx_scatter_nd},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -293,6 +294,7 @@ class CudaBackend final : public Backend {
   Outcome onnx_gather_elements(const OpCall& call) { return cuda::onnx_gather_elements(context(), call); }
   Outcome onnx_scatter_elements(const OpCall& call) { return cuda::onnx_scatter_elements(context(), call); }
   Outcome onnx_gather_nd(const OpCall& call) { return cuda::onnx_gather_nd(context(), call); }
+  Outcome onnx_scatter_nd(const OpCall& call) { return cuda::onnx_scatter_nd(context(), call); }
   cuda::call_support::OpContext context() const { return {executor_, name_, deterministic_}; }
 
   Outcome torch_scatter(const OpCall& call) { return scatter(call, false); }

@@ -1,4 +1,4 @@
-// onnx_nd.cc — onnx.GatherND on the CUDA backend's
+// onnx_nd.cc — onnx.GatherND and onnx.ScatterND on the CUDA backend's
 // executor (see onnx_ops.h).
 //
 // Both in two jobs. First the rows job (cuda_ops.h, NdRowsJob): a kernel
@@ -115,6 +115,44 @@ Outcome onnx_gather_nd(const OpContext& cx, const OpCall& call) {
   const JobResult r = cx.executor.run_gather(job, out.storage()->data());
   if (r.first_bad_position >= 0) throw CudaFailure("GatherND: a resolved row is out of range");
   return Outcome::of_outputs({out});
+}
+
+// out = copy of data; out[tuple(n), t] = f(out[...], updates[n, t]): a
+// scatter along dim 0 of the copy viewed as [rows, slice...] (none: any
+// writer of a duplicate target wins, which ONNX leaves unspecified; add /
+// mul / max / min: atomics, in tuple order in deterministic mode).
+Outcome onnx_scatter_nd(const OpContext& cx, const OpCall& call) {
+  if (auto v = backend_rules::check_onnx_scatter_nd(call)) fail(v->category, v->message);
+  const Tensor& data = *call.tensor("data");
+  const Tensor& indices = *call.tensor("indices");
+  const Tensor updates = call.tensor("updates")->contiguous();
+  const Tensor target = data.contiguous();
+  const int64_t k = indices.shape().back();
+  const size_t lead = indices.shape().size() - 1;
+  int64_t tuples = 1;
+  for (size_t d = 0; d < lead; ++d) tuples *= indices.shape()[d];
+  if (tuples == 0) return Outcome::of_outputs({target});
+  const Tensor rows = resolve_rows(cx, data, indices, 0);  // checked even when no element is written
+  if (updates.numel() == 0) return Outcome::of_outputs({target});
+  const std::string reduction = op_spec(call.op).arg_or_default(call, "reduction")->s;
+  ScatterJob job;
+  job.dtype = data.dtype();
+  job.index_is_int64 = true;
+  job.target = operand(target, merged(data.shape(), static_cast<size_t>(k)));
+  job.src = operand(updates, merged(updates.shape(), lead));
+  job.has_src = true;
+  job.index = operand(rows, rows_walk(job.src.meta));
+  job.index_for_validation = rows_values(tuples);
+  job.dim = 0;
+  job.mode = reduction == "add"   ? WriteMode::Add
+             : reduction == "mul" ? WriteMode::Multiply
+             : reduction == "max" ? WriteMode::Max
+             : reduction == "min" ? WriteMode::Min
+                                  : WriteMode::Overwrite;
+  job.deterministic = cx.deterministic;
+  const JobResult r = cx.executor.run_scatter(job, target.storage()->data());
+  if (r.first_bad_position >= 0) throw CudaFailure("ScatterND: a resolved row is out of range");
+  return Outcome::of_outputs({target});
 }
 
 }  // namespace sp::cuda
