@@ -28,6 +28,7 @@
 #include "backends/backend.h"
 #include "backends/common/arg_rules.h"
 #include "backends/common/torch_out.h"
+#include "backends/cuda/backward_ops.h"
 #include "backends/cuda/call_support.h"
 #include "backends/cuda/cuda_ops.h"
 #include "backends/cuda/onnx_ops.h"
@@ -121,6 +122,7 @@ class CudaBackend final : public Backend {
         {"onnx.Scatter", &CudaBackend::onnx_scatter_elements},
         {"onnx.GatherND", &CudaBackend::onnx_gather_nd},
         {"onnx.ScatterND", &CudaBackend::onnx_scatter_nd},
+        {"torch.gather.backward", &CudaBackend::torch_gather_backward},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -293,6 +295,8 @@ class CudaBackend final : public Backend {
   Outcome torch_index_reduce(const OpCall& call) { return cuda::torch_index_reduce(context(), call); }
   Outcome onnx_gather_elements(const OpCall& call) { return cuda::onnx_gather_elements(context(), call); }
   Outcome onnx_scatter_elements(const OpCall& call) { return cuda::onnx_scatter_elements(context(), call); }
+  // The backward ops (backward_ops.h).
+  Outcome torch_gather_backward(const OpCall& call) { return cuda::torch_gather_backward(context(), call); }
   Outcome onnx_gather_nd(const OpCall& call) { return cuda::onnx_gather_nd(context(), call); }
   Outcome onnx_scatter_nd(const OpCall& call) { return cuda::onnx_scatter_nd(context(), call); }
   cuda::call_support::OpContext context() const { return {executor_, name_, deterministic_}; }

@@ -1,0 +1,126 @@
+// backward_ops.cc — the backward ops of the CUDA backend (see
+// backward_ops.h), each composed from the forward jobs (cuda_ops.h) by the
+// duality of gather and scatter_add (reference/SEMANTICS.md, "Gradients"),
+// as the cpu backend composes its own (backends/cpu/ops/backward.cc):
+//   gather:            grad_input = zeros, then a scatter-add job of grad_output
+//   scatter(_) (src):  grad_self = grad_output with every written position
+//                      set to 0 (an overwrite job, value 0); grad_src = a
+//                      gather job of grad_output (every duplicate writer
+//                      receives its slot's gradient)
+//   scatter_add(_):    grad_self = grad_output; grad_src = the gather job
+//   scatter_reduce(_): sum: as scatter_add (include_self=False: grad_self
+//                      zeroed where scattered); mean: grad_output divided
+//                      by each slot's number of terms first, by the forward's
+//                      own mean (a multiply-by-1 job with mean set: the
+//                      counters and the division of scatter_reduce's mean),
+//                      then as sum; amax / amin: *unsupported* (the gradient
+//                      is split among the terms equal to the result, which
+//                      needs elementwise compare and count kernels this
+//                      backend does not have); prod: no documented gradient
+//   paddle.scatter:    grad_x = grad_output with the indexed rows zeroed (the
+//                      forward's row walk, value 0); grad_updates = the rows
+//                      gathered (rows past len(index) get 0)
+//   mindspore.scatter_: as scatter(_) with src, negative values wrapped
+//                      before r2.10 (the forward's rule)
+// Checks in the reference's order (reference/backward_common.cc): the
+// forward's own rules (the same shared functions the forward ops call),
+// its index bounds (a validation-only job), then the gradient rules
+// (backend_rules::check_backward_grads, check_backward_src_like_index,
+// shared with cpu). Outputs are fresh contiguous tensors.
+#include "backends/cuda/backward_ops.h"
+
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "backends/common/arg_rules.h"
+#include "backends/cuda/reduce_ops.h"
+#include "reference/dialect_mindspore.h"
+#include "reference/op_table.h"
+
+namespace sp::cuda {
+
+using call_support::fail;
+using call_support::meta_or_refuse;
+using call_support::OpContext;
+using call_support::operand;
+using call_support::Refusal;
+
+namespace {
+
+const std::string kGrad(kGradOutput);
+
+void check(const std::optional<backend_rules::Violation>& v) {
+  if (v) fail(v->category, v->message);
+}
+
+// A forward's index layout and how its values are checked.
+struct IndexUse {
+  const Tensor* index;
+  TensorMeta walk;    // positions visited (the gradient's shape)
+  TensorMeta values;  // as the validation pass reads them
+  int dim;
+  int64_t size;  // of the target along dim
+  IndexRule rule;
+};
+
+// The forward's index bounds, before the gradient rules: a validation-only
+// gather job (no out element). Returns the first bad position, or -1.
+int64_t first_bad(const OpContext& cx, const IndexUse& u) {
+  GatherJob job;
+  job.dtype = DType::UInt8;
+  job.index_is_int64 = u.index->dtype() == DType::Int64;
+  job.input.meta.rank = u.dim + 1;
+  job.input.meta.sizes[u.dim] = u.size;
+  job.index = operand(*u.index, u.values);
+  job.index_for_validation = u.values;
+  job.out = TensorMeta{1, {0}, {1}, 0};
+  job.dim = u.dim;
+  job.rule = u.rule;
+  return cx.executor.run_gather(job, nullptr).first_bad_position;
+}
+
+// target (a fresh contiguous tensor) written by `job` (operands set but the
+// target): REQUIRES the values validated.
+void scatter_into_fresh(const OpContext& cx, const Tensor& target, ScatterJob job, bool rank0_as_1) {
+  job.target = operand(target, meta_or_refuse(target, rank0_as_1));
+  job.deterministic = cx.deterministic;
+  if (cx.executor.run_scatter(job, target.storage()->data()).first_bad_position >= 0)
+    throw CudaFailure("a backward job found an index the validation pass accepted");
+}
+
+ScatterJob job_over(const Tensor& target, const IndexUse& u) {
+  ScatterJob job;
+  job.dtype = target.dtype();
+  job.index_is_int64 = u.index->dtype() == DType::Int64;
+  job.index = operand(*u.index, u.walk);
+  job.index_for_validation = u.values;
+  job.dim = u.dim;
+  job.rule = u.rule;
+  return job;
+}
+
+}  // namespace
+
+Outcome torch_gather_backward(const OpContext& cx, const OpCall& call) {
+  check(backend_rules::check_torch_gather(call));
+  const Tensor& input = *call.tensor("input");
+  const Tensor& index = *call.tensor("index");
+  const TensorMeta in = meta_or_refuse(input, true), idx = meta_or_refuse(index, true);
+  const int64_t dim = *call.int_arg("dim");
+  const int d = static_cast<int>(dim < 0 ? dim + in.rank : dim);
+  const IndexUse u{&index, idx, idx, d, in.sizes[d], IndexRule::ZeroBased};
+  if (index.numel() > 0)
+    if (const int64_t bad = first_bad(cx, u); bad >= 0) call_support::report_bad_index(index, idx, bad, d, in.sizes[d]);
+  check(backend_rules::check_backward_grads(call, index.shape(), input.dtype()));
+  Tensor grad_input = Tensor::zeros(input.dtype(), input.shape());
+  if (index.numel() == 0) return Outcome::of_outputs({grad_input});
+  ScatterJob job = job_over(grad_input, u);
+  job.has_src = true;
+  job.src = operand(*call.tensor(kGrad), meta_or_refuse(*call.tensor(kGrad), true));
+  job.mode = WriteMode::Add;
+  scatter_into_fresh(cx, grad_input, job, true);
+  return Outcome::of_outputs({grad_input});
+}
+
+}  // namespace sp::cuda

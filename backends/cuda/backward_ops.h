@@ -1,0 +1,15 @@
+// backward_ops.h — the backward ops (`<forward>.backward`) of the CUDA
+// backend, as functions over the backend's context (call_support.h), each
+// composed from the forward jobs (backward_ops.cc says how). They throw
+// call_support::Refusal for a documented failure or an unsupported call.
+#pragma once
+
+#include "backends/cuda/call_support.h"
+#include "reference/op_call.h"
+
+namespace sp::cuda {
+
+// torch.gather.backward: grad_input.
+Outcome torch_gather_backward(const call_support::OpContext& cx, const OpCall& call);
+
+}  // namespace sp::cuda
