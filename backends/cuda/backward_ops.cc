@@ -100,6 +100,70 @@ ScatterJob job_over(const Tensor& target, const IndexUse& u) {
   return job;
 }
 
+// target[.., index[p], ..] = 0 at every visited position.
+void zero_scattered(const OpContext& cx, const Tensor& target, const IndexUse& u, bool rank0_as_1) {
+  ScatterJob job = job_over(target, u);
+  job.mode = WriteMode::Overwrite;
+  scatter_into_fresh(cx, target, job, rank0_as_1);
+}
+
+// out[p] = from[.., index[p], ..] over the visited positions, into `out`
+// (contiguous; its first numel(walk) elements).
+void gather_into(const OpContext& cx, const Tensor& out, const Tensor& from, const IndexUse& u, bool rank0_as_1) {
+  GatherJob job;
+  job.dtype = from.dtype();
+  job.index_is_int64 = u.index->dtype() == DType::Int64;
+  job.input = operand(from, meta_or_refuse(from, rank0_as_1));
+  job.index = operand(*u.index, u.walk);
+  job.index_for_validation = u.values;
+  job.out = u.walk;
+  job.out.offset = 0;
+  int64_t stride = 1;
+  for (int d = job.out.rank - 1; d >= 0; --d) {
+    job.out.strides[d] = stride;
+    stride *= job.out.sizes[d];
+  }
+  job.dim = u.dim;
+  job.rule = u.rule;
+  if (meta_numel(u.walk) == 0) return;
+  if (cx.executor.run_gather(job, out.storage()->data()).first_bad_position >= 0)
+    throw CudaFailure("a backward job found an index the validation pass accepted");
+}
+
+// The torch scatters' index use (rank 0 as [1]); the bounds, then the
+// gradient rules; `no_gradient`: a call no document gives a gradient for.
+IndexUse torch_scatter_checks(const OpContext& cx, const OpCall& call, const std::optional<std::string>& no_gradient) {
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const TensorMeta s = meta_or_refuse(self, true), idx = meta_or_refuse(index, true);
+  const int64_t dim = *call.int_arg("dim");
+  const int d = static_cast<int>(dim < 0 ? dim + s.rank : dim);
+  const IndexUse u{&index, idx, idx, d, s.sizes[d], IndexRule::ZeroBased};
+  if (index.numel() > 0)
+    if (const int64_t bad = first_bad(cx, u); bad >= 0) call_support::report_bad_index(index, idx, bad, d, s.sizes[d]);
+  check(backend_rules::check_backward_grads(call, self.shape(), self.dtype()));
+  if (no_gradient) throw Refusal{Outcome::unsupported(*no_gradient)};
+  if (const Tensor* src = call.tensor("src")) check(backend_rules::check_backward_src_like_index(*src, index));
+  return u;
+}
+
+// grad_self (a copy of grad_output, zeroed where written when `zeroed`) and
+// grad_src (grad_self's or grad_output's values gathered).
+Outcome self_and_src(const OpContext& cx, const OpCall& call, const IndexUse& u, bool zeroed, bool rank0_as_1) {
+  const Tensor& grad = *call.tensor(kGrad);
+  const Tensor& index = *u.index;
+  Tensor grad_self = grad.contiguous();
+  std::vector<Tensor> grads;
+  if (call.tensor("src")) {
+    Tensor grad_src = Tensor::zeros(grad.dtype(), index.shape());
+    gather_into(cx, grad_src, grad, u, rank0_as_1);
+    grads.push_back(grad_src);
+  }
+  if (zeroed && index.numel() > 0) zero_scattered(cx, grad_self, u, rank0_as_1);
+  grads.insert(grads.begin(), grad_self);
+  return Outcome::of_outputs(std::move(grads));
+}
+
 }  // namespace
 
 Outcome torch_gather_backward(const OpContext& cx, const OpCall& call) {
@@ -121,6 +185,16 @@ Outcome torch_gather_backward(const OpContext& cx, const OpCall& call) {
   job.mode = WriteMode::Add;
   scatter_into_fresh(cx, grad_input, job, true);
   return Outcome::of_outputs({grad_input});
+}
+
+Outcome torch_scatter_backward(const OpContext& cx, const OpCall& call) {
+  check(backend_rules::check_torch_scatter(call));
+  const std::optional<std::string> reduce = call.string_arg("reduce");
+  const IndexUse u = torch_scatter_checks(
+      cx, call,
+      reduce ? std::optional<std::string>("no documented gradient: scatter with reduce='" + *reduce + "'")
+             : std::nullopt);
+  return self_and_src(cx, call, u, true, true);
 }
 
 }  // namespace sp::cuda

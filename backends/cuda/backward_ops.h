@@ -11,5 +11,8 @@ namespace sp::cuda {
 
 // torch.gather.backward: grad_input.
 Outcome torch_gather_backward(const call_support::OpContext& cx, const OpCall& call);
+// torch.scatter_.backward / torch.scatter.backward: grad_self, grad_src
+// (with src); reduce: unsupported (no documented gradient).
+Outcome torch_scatter_backward(const call_support::OpContext& cx, const OpCall& call);
 
 }  // namespace sp::cuda
