@@ -197,4 +197,10 @@ Outcome torch_scatter_backward(const OpContext& cx, const OpCall& call) {
   return self_and_src(cx, call, u, true, true);
 }
 
+Outcome torch_scatter_add_backward(const OpContext& cx, const OpCall& call) {
+  check(backend_rules::check_torch_scatter(call));
+  const IndexUse u = torch_scatter_checks(cx, call, std::nullopt);
+  return self_and_src(cx, call, u, false, true);
+}
+
 }  // namespace sp::cuda

@@ -14,5 +14,7 @@ Outcome torch_gather_backward(const call_support::OpContext& cx, const OpCall& c
 // torch.scatter_.backward / torch.scatter.backward: grad_self, grad_src
 // (with src); reduce: unsupported (no documented gradient).
 Outcome torch_scatter_backward(const call_support::OpContext& cx, const OpCall& call);
+// torch.scatter_add_.backward / torch.scatter_add.backward: grad_self, grad_src.
+Outcome torch_scatter_add_backward(const call_support::OpContext& cx, const OpCall& call);
 
 }  // namespace sp::cuda
