@@ -203,4 +203,36 @@ Outcome torch_scatter_add_backward(const OpContext& cx, const OpCall& call) {
   return self_and_src(cx, call, u, false, true);
 }
 
+Outcome torch_scatter_reduce_backward(const OpContext& cx, const OpCall& call) {
+  check(backend_rules::check_torch_scatter_operands(call));
+  const std::string reduce = *call.string_arg("reduce");
+  if (reduce != "sum" && reduce != "prod" && reduce != "mean" && reduce != "amax" && reduce != "amin")
+    fail(ErrorCategory::InvalidReduce, "reduce argument must be either sum, prod, mean, amax or amin, got " + reduce);
+  const IndexUse u = torch_scatter_checks(
+      cx, call,
+      reduce == "prod" ? std::optional<std::string>("no documented gradient: scatter_reduce with reduce='prod'")
+                       : std::nullopt);
+  if (reduce == "amax" || reduce == "amin")
+    throw Refusal{Outcome::unsupported("the " + reduce + " gradient of scatter_reduce (ties share it) is not " +
+                                       "implemented by the " + cx.name + " backend")};
+  const bool include_self = op_spec(call.op).arg_or_default(call, "include_self")->b;
+  const Tensor& grad = *call.tensor(kGrad);
+  const Tensor& index = *u.index;
+  Tensor grad_self = grad.contiguous();
+  if (reduce == "mean" && index.numel() > 0) {
+    // Each slot divided by its number of terms: the forward's mean over a
+    // product with 1 (exact: keeps every value's bits, -0 and NaN too).
+    ScatterJob job = job_over(grad_self, u);
+    job.value_bits = identity_bits(grad.dtype(), WriteMode::Multiply);
+    job.mode = WriteMode::Multiply;
+    job.mean = true;
+    job.mean_counts_self = include_self;
+    scatter_into_fresh(cx, grad_self, job, true);
+  }
+  Tensor grad_src = Tensor::zeros(grad.dtype(), index.shape());
+  gather_into(cx, grad_src, grad_self, u, true);
+  if (!include_self && index.numel() > 0) zero_scattered(cx, grad_self, u, true);
+  return Outcome::of_outputs({grad_self, grad_src});
+}
+
 }  // namespace sp::cuda
