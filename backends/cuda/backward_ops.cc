@@ -235,4 +235,32 @@ Outcome torch_scatter_reduce_backward(const OpContext& cx, const OpCall& call) {
   return Outcome::of_outputs({grad_self, grad_src});
 }
 
+// Rows as the forward walks them (the 1-D index expanded over each row of
+// updates' first len(index) rows); negatives wrap from Paddle 3.0 (PD-B3).
+Outcome paddle_scatter_backward(const OpContext& cx, const OpCall& call) {
+  check(backend_rules::check_paddle_scatter(call));
+  const Tensor& x = *call.tensor("x");
+  const Tensor& index = *call.tensor("index");
+  const Tensor& updates = *call.tensor("updates");
+  const int64_t rows = x.size(0);
+  const bool wraps = backend_rules::paddle_negatives_wrap(call);
+  TensorMeta walk = meta_or_refuse(updates, false);
+  walk.sizes[0] = index.size(0);
+  walk.strides[0] = index.stride(0);
+  for (int d = 1; d < walk.rank; ++d) walk.strides[d] = 0;
+  walk.offset = index.offset();
+  const IndexUse u{&index, walk, meta_or_refuse(index, false),
+                   0,      rows, wraps ? IndexRule::NegativeWraps : IndexRule::ZeroBased};
+  if (index.numel() > 0 && first_bad(cx, u) >= 0)
+    fail(ErrorCategory::IndexOutOfBounds, "The index is out of bounds of x's " + std::to_string(rows) + " rows");
+  check(backend_rules::check_backward_grads(call, x.shape(), x.dtype()));
+  const Tensor& grad = *call.tensor(kGrad);
+  Tensor grad_x = grad.contiguous();
+  Tensor grad_updates = Tensor::zeros(updates.dtype(), updates.shape());  // rows past len(index) stay 0
+  if (meta_numel(walk) == 0) return Outcome::of_outputs({grad_x, grad_updates});
+  zero_scattered(cx, grad_x, u, false);
+  gather_into(cx, grad_updates, grad, u, false);
+  return Outcome::of_outputs({grad_x, grad_updates});
+}
+
 }  // namespace sp::cuda

@@ -20,5 +20,7 @@ Outcome torch_scatter_add_backward(const call_support::OpContext& cx, const OpCa
 // mean; amax / amin unsupported (not implemented), prod unsupported (no
 // documented gradient).
 Outcome torch_scatter_reduce_backward(const call_support::OpContext& cx, const OpCall& call);
+// paddle.scatter.backward: grad_x, grad_updates.
+Outcome paddle_scatter_backward(const call_support::OpContext& cx, const OpCall& call);
 
 }  // namespace sp::cuda
