@@ -263,4 +263,35 @@ Outcome paddle_scatter_backward(const OpContext& cx, const OpCall& call) {
   return Outcome::of_outputs({grad_x, grad_updates});
 }
 
+// The forward's rules are mindspore_scatter.cc's (versioned), on self as
+// read: its overlap rule does not apply (no write happens).
+Outcome mindspore_scatter_backward(const OpContext& cx, const OpCall& call) {
+  check(backend_rules::check_mindspore_scatter(call));
+  const Tensor& self = *call.tensor("self");
+  const Tensor& index = *call.tensor("index");
+  const int64_t dim = *call.int_arg("dim");
+  const int d = static_cast<int>(dim < 0 ? dim + self.rank() : dim);
+  const int64_t size = self.size(d);
+  const bool negatives = !ref::mindspore_rules::follows_r2_10_or_later(call.framework_version);
+  const TensorMeta idx = meta_or_refuse(index, false);
+  const IndexUse u{&index, idx, idx, d, size, negatives ? IndexRule::NegativeWraps : IndexRule::ZeroBased};
+  if (index.numel() > 0)
+    if (const int64_t bad = first_bad(cx, u); bad >= 0) {
+      int64_t multi[kMaxMetaRank] = {};
+      linear_to_multi_index(bad, idx, multi);
+      const Shape at(multi, multi + idx.rank);
+      fail(ErrorCategory::IndexOutOfBounds, "index" + format_index(at) + "=" +
+                                                std::to_string(call_support::index_value_at(index, idx, bad)) +
+                                                " is outside [" + std::to_string(negatives ? -size : 0) + ", " +
+                                                std::to_string(size) + ") for dim " + std::to_string(d));
+    }
+  check(backend_rules::check_backward_grads(call, self.shape(), self.dtype()));
+  // MindSpore's Note: "The inverse gradient from self to src can be
+  // calculated only when the shape of src is the same as that of index."
+  if (const Tensor* src = call.tensor("src")) check(backend_rules::check_backward_src_like_index(*src, index));
+  if (const std::optional<std::string> reduce = call.string_arg("reduce"))
+    throw Refusal{Outcome::unsupported("no documented gradient: mindspore scatter_ with reduce='" + *reduce + "'")};
+  return self_and_src(cx, call, u, true, false);
+}
+
 }  // namespace sp::cuda

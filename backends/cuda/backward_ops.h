@@ -22,5 +22,7 @@ Outcome torch_scatter_add_backward(const call_support::OpContext& cx, const OpCa
 Outcome torch_scatter_reduce_backward(const call_support::OpContext& cx, const OpCall& call);
 // paddle.scatter.backward: grad_x, grad_updates.
 Outcome paddle_scatter_backward(const call_support::OpContext& cx, const OpCall& call);
+// mindspore.scatter_.backward: grad_self, grad_src (with src).
+Outcome mindspore_scatter_backward(const call_support::OpContext& cx, const OpCall& call);
 
 }  // namespace sp::cuda

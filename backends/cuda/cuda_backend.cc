@@ -130,6 +130,7 @@ class CudaBackend final : public Backend {
         {"torch.scatter_reduce_.backward", &CudaBackend::torch_scatter_reduce_backward},
         {"torch.scatter_reduce.backward", &CudaBackend::torch_scatter_reduce_backward},
         {"paddle.scatter.backward", &CudaBackend::paddle_scatter_backward},
+        {"mindspore.scatter_.backward", &CudaBackend::mindspore_scatter_backward},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
@@ -310,6 +311,7 @@ class CudaBackend final : public Backend {
     return cuda::torch_scatter_reduce_backward(context(), call);
   }
   Outcome paddle_scatter_backward(const OpCall& call) { return cuda::paddle_scatter_backward(context(), call); }
+  Outcome mindspore_scatter_backward(const OpCall& call) { return cuda::mindspore_scatter_backward(context(), call); }
   Outcome onnx_gather_nd(const OpCall& call) { return cuda::onnx_gather_nd(context(), call); }
   Outcome onnx_scatter_nd(const OpCall& call) { return cuda::onnx_scatter_nd(context(), call); }
   cuda::call_support::OpContext context() const { return {executor_, name_, deterministic_}; }
