@@ -391,4 +391,28 @@ std::optional<Violation> check_torch_take_along_dim(const OpCall& call) {
   return std::nullopt;
 }
 
+std::optional<Violation> check_backward_grads(const OpCall& call, const Shape& output_shape, DType output_dtype) {
+  for (const std::string& name : grad_operands(op_spec(call.op), call))
+    if (!is_floating(call.tensor(name)->dtype()))
+      return Violation{ErrorCategory::UnsupportedDtype, "only Tensors of floating point dtype can require gradients (" +
+                                                            name + " is " +
+                                                            std::string(dtype_name(call.tensor(name)->dtype())) + ")"};
+  const Tensor& grad = *call.tensor(std::string(kGradOutput));
+  if (grad.shape() != output_shape)
+    return Violation{ErrorCategory::ShapeMismatch, "grad_output has shape " + format_shape(grad.shape()) +
+                                                       " but the output has shape " + format_shape(output_shape)};
+  if (grad.dtype() != output_dtype)
+    return Violation{ErrorCategory::DtypeMismatch, "grad_output has dtype " + std::string(dtype_name(grad.dtype())) +
+                                                       " but the output has dtype " +
+                                                       std::string(dtype_name(output_dtype))};
+  return std::nullopt;
+}
+
+std::optional<Violation> check_backward_src_like_index(const Tensor& src, const Tensor& index) {
+  if (src.shape() == index.shape()) return std::nullopt;
+  return Violation{ErrorCategory::ShapeMismatch,
+                   "the backward of src is implemented only for src.shape == index.shape, got src " +
+                       format_shape(src.shape()) + " and index " + format_shape(index.shape())};
+}
+
 }  // namespace sp::backend_rules

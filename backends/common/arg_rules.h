@@ -96,4 +96,14 @@ std::optional<Violation> check_torch_index_select(const OpCall& call);
 // T-TA4 (dtype), T-D1 (dim), T-TA5 (broadcast); without dim T-TA4 (bounds
 // T-TA7 separately, only for values read: T-TA6).
 std::optional<Violation> check_torch_take_along_dim(const OpCall& call);
+
+// The backward ops (`<forward>.backward`), after the forward's rules and
+// its index bounds: every differentiable operand the call passes is
+// floating (T-GR2 / PD-GR2), then grad_output has the forward output's
+// shape, then its dtype.
+std::optional<Violation> check_backward_grads(const OpCall& call, const Shape& output_shape, DType output_dtype);
+// The gradient of an operand the forward reads positionally along the index
+// (src) needs src.shape == index.shape (002: "backward pass is implemented
+// only for src.shape == index.shape"; MindSpore's Note says the same).
+std::optional<Violation> check_backward_src_like_index(const Tensor& src, const Tensor& index);
 }  // namespace sp::backend_rules

@@ -5,6 +5,7 @@
 
 #include "backends/cuda/tensor_meta.h"
 #include "reference/dialect_torch.h"
+#include "reference/op_table.h"
 
 namespace sp::cuda::call_support {
 
@@ -70,6 +71,38 @@ void report_onnx_bad_index(const Tensor& indices, const TensorMeta& walked, int6
                                             "] = " + std::to_string(index_value_at(indices, walked, linear)) +
                                             " is outside [" + std::to_string(lo) + ", " + std::to_string(size - 1) +
                                             "] for axis " + std::to_string(axis) + " of size " + std::to_string(size));
+}
+
+Outcome scatter_into(const OpContext& cx, const OpCall& call, const Tensor& self, ScatterJob job, const Tensor& index,
+                     bool rank0_as_1) {
+  const bool inplace = is_inplace_op(call.op);
+  const Tensor target = inplace ? self : self.contiguous();
+  job.target = operand(target, meta_or_refuse(target, rank0_as_1));
+  job.deterministic = cx.deterministic;
+  const JobResult r = cx.executor.run_scatter(job, target.storage() ? target.storage()->data() : nullptr);
+  if (r.first_bad_position >= 0)
+    report_bad_index(index, job.index_for_validation, r.first_bad_position, job.dim, job.target.meta.sizes[job.dim]);
+  return Outcome::of_outputs({target});
+}
+
+ScatterJob index_family_job(const OpCall& call, const TensorMeta& walked, int d) {
+  const Tensor& index = *call.tensor("index");
+  TensorMeta values;  // the index as the validation pass reads it: 1-D
+  values.rank = 1;
+  values.sizes[0] = index.numel();
+  values.strides[0] = index.rank() == 0 ? 0 : index.stride(0);
+  values.offset = index.offset();
+  TensorMeta walk = walked;
+  for (int k = 0; k < walk.rank; ++k) walk.strides[k] = 0;
+  walk.strides[d] = values.strides[0];
+  walk.offset = index.offset();
+  ScatterJob job;
+  job.dtype = call.tensor("self")->dtype();
+  job.index_is_int64 = index.dtype() == DType::Int64;
+  job.index = operand(index, walk);
+  job.index_for_validation = values;
+  job.dim = d;
+  return job;
 }
 
 }  // namespace sp::cuda::call_support

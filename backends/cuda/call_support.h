@@ -9,6 +9,7 @@
 
 #include "backends/backend.h"
 #include "backends/cuda/cuda_ops.h"
+#include "reference/op_call.h"
 #include "reference/tensor.h"
 
 namespace sp::cuda::call_support {
@@ -46,5 +47,19 @@ int64_t index_value_at(const Tensor& index, const TensorMeta& walked, int64_t li
 // ONNX's bad index: "indices[i, j] = v is outside [lo, s - 1] for axis a of size s".
 [[noreturn]] void report_onnx_bad_index(const Tensor& indices, const TensorMeta& walked, int64_t linear, int64_t lo,
                                         int axis, int64_t size);
+
+// Runs `job` on cx's executor into `self` in place (in-place ops) or into a
+// contiguous copy of it, the answer's "out"; the target's layout is self's
+// (rank 0 as [1] with `rank0_as_1`). A failed validation pass becomes
+// PyTorch's index_out_of_bounds (report_bad_index).
+Outcome scatter_into(const OpContext& cx, const OpCall& call, const Tensor& self, ScatterJob job, const Tensor& index,
+                     bool rank0_as_1);
+// The index_* family's job (index_add, index_copy, index_fill,
+// index_reduce): a scatter along `d` whose index is call's 1-D "index"
+// expanded over `walked`'s shape (stride 0 on every dim but d), so position
+// (.., i, ..) lands on self[.., index[i], ..]; the validation pass reads the
+// 1-D index, every value checked before any write. Sets dtype (self's),
+// index, index_for_validation and dim.
+ScatterJob index_family_job(const OpCall& call, const TensorMeta& walked, int d);
 
 }  // namespace sp::cuda::call_support

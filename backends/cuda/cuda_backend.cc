@@ -28,9 +28,11 @@
 #include "backends/backend.h"
 #include "backends/common/arg_rules.h"
 #include "backends/common/torch_out.h"
+#include "backends/cuda/backward_ops.h"
 #include "backends/cuda/call_support.h"
 #include "backends/cuda/cuda_ops.h"
 #include "backends/cuda/onnx_ops.h"
+#include "backends/cuda/reduce_ops.h"
 #include "backends/cuda/tensor_meta.h"
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
@@ -101,6 +103,8 @@ class CudaBackend final : public Backend {
         {"torch.scatter", &CudaBackend::torch_scatter},
         {"torch.scatter_add_", &CudaBackend::torch_scatter_add},
         {"torch.scatter_add", &CudaBackend::torch_scatter_add},
+        {"torch.scatter_reduce_", &CudaBackend::torch_scatter_reduce},
+        {"torch.scatter_reduce", &CudaBackend::torch_scatter_reduce},
         {"mindspore.scatter_", &CudaBackend::mindspore_scatter},
         {"paddle.scatter", &CudaBackend::paddle_scatter},
         {"torch.index_select", &CudaBackend::torch_index_select},
@@ -111,26 +115,31 @@ class CudaBackend final : public Backend {
         {"torch.index_copy", &CudaBackend::torch_index_copy},
         {"torch.index_fill_", &CudaBackend::torch_index_fill},
         {"torch.index_fill", &CudaBackend::torch_index_fill},
+        {"torch.index_reduce_", &CudaBackend::torch_index_reduce},
+        {"torch.index_reduce", &CudaBackend::torch_index_reduce},
         {"onnx.GatherElements", &CudaBackend::onnx_gather_elements},
         {"onnx.ScatterElements", &CudaBackend::onnx_scatter_elements},
         {"onnx.Scatter", &CudaBackend::onnx_scatter_elements},
+        {"onnx.GatherND", &CudaBackend::onnx_gather_nd},
+        {"onnx.ScatterND", &CudaBackend::onnx_scatter_nd},
+        {"torch.gather.backward", &CudaBackend::torch_gather_backward},
+        {"torch.scatter_.backward", &CudaBackend::torch_scatter_backward},
+        {"torch.scatter.backward", &CudaBackend::torch_scatter_backward},
+        {"torch.scatter_add_.backward", &CudaBackend::torch_scatter_add_backward},
+        {"torch.scatter_add.backward", &CudaBackend::torch_scatter_add_backward},
+        {"torch.scatter_reduce_.backward", &CudaBackend::torch_scatter_reduce_backward},
+        {"torch.scatter_reduce.backward", &CudaBackend::torch_scatter_reduce_backward},
+        {"paddle.scatter.backward", &CudaBackend::paddle_scatter_backward},
+        {"mindspore.scatter_.backward", &CudaBackend::mindspore_scatter_backward},
     };
     const auto it = kernels.find(op);
     return it == kernels.end() ? nullptr : it->second;
   }
 
-  // Writes into `self` in place, or into a contiguous copy of it returned as
-  // "out"; a failed validation pass becomes index_out_of_bounds.
+  // call_support::scatter_into on this backend's executor and mode.
   Outcome scatter_into(const OpCall& call, const Tensor& self, cuda::ScatterJob job, const Tensor& index,
                        bool rank0_as_1) {
-    const bool inplace = is_inplace_op(call.op);
-    const Tensor target = inplace ? self : self.contiguous();
-    job.target = operand(target, meta_or_refuse(target, rank0_as_1));
-    job.deterministic = deterministic_;
-    const cuda::JobResult r = executor_.run_scatter(job, target.storage() ? target.storage()->data() : nullptr);
-    if (r.first_bad_position >= 0)
-      report_bad_index(index, job.index_for_validation, r.first_bad_position, job.dim, job.target.meta.sizes[job.dim]);
-    return Outcome::of_outputs({target});
+    return cuda::call_support::scatter_into(context(), call, self, std::move(job), index, rank0_as_1);
   }
 
   Outcome torch_gather(const OpCall& call) {
@@ -226,30 +235,10 @@ class CudaBackend final : public Backend {
     return gather_into(out, input, in, indices, walk, walk, d);  // indices are int64 (T-TA4, checked above)
   }
 
-  // The index_* family as a scatter along dim whose index is the 1-D index
-  // expanded over `walked`'s shape (stride 0 on every dim but dim): position
-  // (.., i, ..) lands on self[.., index[i], ..]. The validation pass reads
-  // the 1-D index, so every value is checked before any write, also when
-  // self is empty; deterministic mode applies a target's writers in index
-  // order, as cpu does.
-  cuda::ScatterJob index_family_job(const OpCall& call, const TensorMeta& walked, int d) {
-    const Tensor& index = *call.tensor("index");
-    TensorMeta values;  // the index as the validation pass reads it: 1-D
-    values.rank = 1;
-    values.sizes[0] = index.numel();
-    values.strides[0] = index.rank() == 0 ? 0 : index.stride(0);
-    values.offset = index.offset();
-    TensorMeta walk = walked;
-    for (int k = 0; k < walk.rank; ++k) walk.strides[k] = 0;
-    walk.strides[d] = values.strides[0];
-    walk.offset = index.offset();
-    cuda::ScatterJob job;
-    job.dtype = call.tensor("self")->dtype();
-    job.index_is_int64 = index.dtype() == DType::Int64;
-    job.index = operand(index, walk);
-    job.index_for_validation = values;
-    job.dim = d;
-    return job;
+  // The index_* family (call_support::index_family_job): deterministic mode
+  // applies a target's writers in index order, as cpu does.
+  static cuda::ScatterJob index_family_job(const OpCall& call, const TensorMeta& walked, int d) {
+    return cuda::call_support::index_family_job(call, walked, d);
   }
 
   int dim_of(const OpCall& call, const TensorMeta& self) {
@@ -310,8 +299,21 @@ class CudaBackend final : public Backend {
     return scatter_into(call, self, job, index, true);
   }
 
+  Outcome torch_scatter_reduce(const OpCall& call) { return cuda::torch_scatter_reduce(context(), call); }
+  Outcome torch_index_reduce(const OpCall& call) { return cuda::torch_index_reduce(context(), call); }
   Outcome onnx_gather_elements(const OpCall& call) { return cuda::onnx_gather_elements(context(), call); }
   Outcome onnx_scatter_elements(const OpCall& call) { return cuda::onnx_scatter_elements(context(), call); }
+  // The backward ops (backward_ops.h).
+  Outcome torch_gather_backward(const OpCall& call) { return cuda::torch_gather_backward(context(), call); }
+  Outcome torch_scatter_backward(const OpCall& call) { return cuda::torch_scatter_backward(context(), call); }
+  Outcome torch_scatter_add_backward(const OpCall& call) { return cuda::torch_scatter_add_backward(context(), call); }
+  Outcome torch_scatter_reduce_backward(const OpCall& call) {
+    return cuda::torch_scatter_reduce_backward(context(), call);
+  }
+  Outcome paddle_scatter_backward(const OpCall& call) { return cuda::paddle_scatter_backward(context(), call); }
+  Outcome mindspore_scatter_backward(const OpCall& call) { return cuda::mindspore_scatter_backward(context(), call); }
+  Outcome onnx_gather_nd(const OpCall& call) { return cuda::onnx_gather_nd(context(), call); }
+  Outcome onnx_scatter_nd(const OpCall& call) { return cuda::onnx_scatter_nd(context(), call); }
   cuda::call_support::OpContext context() const { return {executor_, name_, deterministic_}; }
 
   Outcome torch_scatter(const OpCall& call) { return scatter(call, false); }
@@ -413,7 +415,7 @@ class CudaBackend final : public Backend {
     job.rule = backend_rules::paddle_negatives_wrap(call) ? IndexRule::NegativeWraps : IndexRule::ZeroBased;
     const bool overwrite = call.bool_arg("overwrite").value_or(true);
     job.mode = overwrite ? WriteMode::Overwrite : WriteMode::Add;
-    job.zero_targets_first = !overwrite;
+    job.fill_targets_first = !overwrite;  // fill_bits 0
     return scatter_into(call, x, job, index, false);
   }
 

@@ -40,7 +40,9 @@ struct HostOperand {
   size_t storage_bytes = 0;
 };
 
-enum class WriteMode : int { Overwrite, Add, Multiply };
+// How a visited value meets its target: overwrite, or one step of a
+// reduction (add, multiply, max, min: max_of / min_of, NaN propagating).
+enum class WriteMode : int { Overwrite, Add, Multiply, Max, Min };
 
 struct ScatterJob {
   DType dtype = DType::Float32;  // of target and src
@@ -62,8 +64,16 @@ struct ScatterJob {
   int dim = 0;  // REQUIRES: 0 <= dim < target.meta.rank
   IndexRule rule = IndexRule::ZeroBased;
   WriteMode mode = WriteMode::Overwrite;
-  bool zero_targets_first = false;  // Paddle overwrite=False: indexed rows are zeroed, then added
-  bool deterministic = false;       // sort by target, reduce in position order
+  // A first pass storing fill_bits into every indexed target: Paddle's
+  // overwrite=False (0), scatter_reduce / index_reduce include_self=False
+  // (the reduction's identity).
+  bool fill_targets_first = false;
+  uint64_t fill_bits = 0;
+  // mean (mode Add): each indexed target is divided by its number of terms
+  // (the visits, plus one when mean_counts_self), floor for integers.
+  bool mean = false;
+  bool mean_counts_self = false;
+  bool deterministic = false;  // sort by target, reduce in position order
 };
 
 struct GatherJob {
@@ -82,6 +92,20 @@ struct GatherJob {
   IndexRule rule = IndexRule::ZeroBased;
 };
 
+// ONNX's ND ops: each index tuple (the last dim of `indices`, k values)
+// resolved to a row of data viewed as [prod(shape[:b + k]), shape[b + k:]...]
+// (b = batch_dims): row = batch(n) * rows_per_batch + the tuple's row-major
+// coordinate over dim_sizes, each value checked against [-s, s) of its dim
+// (negatives count from the end).
+struct NdRowsJob {
+  HostOperand indices;  // int64, rank >= 1
+  int64_t tuples = 0;   // prod(indices.shape[:-1])
+  int k = 0;
+  int64_t dim_sizes[kMaxMetaRank] = {};  // data.shape[b + j], j < k
+  int64_t tuples_per_batch = 1;          // prod(indices.shape[b:-1])
+  int64_t rows_per_batch = 1;            // prod(dim_sizes)
+};
+
 // The first index position (row-major over index_for_validation / index)
 // holding an out-of-range value, or -1 when all are in range.
 struct JobResult {
@@ -97,6 +121,9 @@ struct Executor {
   JobResult (*run_scatter)(const ScatterJob& job, std::byte* target_storage);
   // Same for gather; `out_storage` receives numel(out) contiguous elements.
   JobResult (*run_gather)(const GatherJob& job, std::byte* out_storage);
+  // The rows of an ND job: `rows` receives job.tuples int64 values, unless
+  // a value is out of range (the first, row-major over indices).
+  JobResult (*run_nd_rows)(const NdRowsJob& job, std::byte* rows);
   // What the jobs run on, for Backend::description().
   std::string (*summary)();
 };

@@ -15,7 +15,8 @@ std::string host_summary() {
 }  // namespace
 
 const Executor& host_executor() {
-  static const Executor e{&run_scatter_on<HostPlatform>, &run_gather_on<HostPlatform>, &host_summary};
+  static const Executor e{&run_scatter_on<HostPlatform>, &run_gather_on<HostPlatform>, &run_nd_rows_on<HostPlatform>,
+                          &host_summary};
   return e;
 }
 

@@ -18,6 +18,7 @@ namespace sp {
 namespace cuda {
 const Executor& host_mutant_executor_cas_byte_mask();
 const Executor& host_mutant_executor_f32_add_ftz();
+const Executor& host_mutant_executor_sorted_mean_count();
 }  // namespace cuda
 
 namespace {
@@ -25,22 +26,25 @@ namespace {
 struct HostMutant {
   const char* name;
   const cuda::Executor& (*executor)();
+  bool deterministic;  // the bug is in the sorted path: always run it
 };
 
 const HostMutant kHostMutants[] = {
-    {"cas-byte-mask", &cuda::host_mutant_executor_cas_byte_mask},
-    {"f32-add-ftz", &cuda::host_mutant_executor_f32_add_ftz},
+    {"cas-byte-mask", &cuda::host_mutant_executor_cas_byte_mask, false},
+    {"f32-add-ftz", &cuda::host_mutant_executor_f32_add_ftz, false},
+    {"sorted-mean-count", &cuda::host_mutant_executor_sorted_mean_count, true},
 };
 
 }  // namespace
 
 void register_cuda_host_mutants() {
   register_backend(
-      "cuda-host-mutant:", "cuda-host with a planted kernel bug (cas-byte-mask, f32-add-ftz); for CTest only",
+      "cuda-host-mutant:",
+      "cuda-host with a planted kernel bug (cas-byte-mask, f32-add-ftz, sorted-mean-count); for CTest only",
       [](const std::string& full, const BackendOptions& opts) -> std::unique_ptr<Backend> {
         const std::string name = full.substr(full.find(':') + 1);
         for (const HostMutant& m : kHostMutants)
-          if (name == m.name) return cuda::make_cuda_backend(m.executor(), full, opts.deterministic);
+          if (name == m.name) return cuda::make_cuda_backend(m.executor(), full, m.deterministic || opts.deterministic);
         return nullptr;
       });
 }

@@ -14,8 +14,9 @@
 // Order of a scatter job (why: a bad index must never leave partial writes):
 //   1. upload each operand's whole storage (layouts kept as they are);
 //   2. validation pass; the smallest offending position is the answer;
-//   3. only when it passed: the writes (zeroing pass first for Paddle
-//      overwrite=False), then the target storage is copied back.
+//   3. only when it passed: the writes (a filling pass first for Paddle
+//      overwrite=False and include_self=False; a mean's counts, then its
+//      division pass), then the target storage is copied back.
 // The write kernels re-check each value and record instead of writing out
 // of range; a disagreement with the validation pass is a backend bug.
 #pragma once
@@ -98,19 +99,40 @@ struct ScatterTyped {
         validate_indices<P, I>(job.index_for_validation, index.get(), job.target.meta.sizes[job.dim], job.rule);
     if (result.first_bad_position >= 0) return result;
 
-    ScatterArgs args{
-        job.target.meta, job.index.meta, job.src.meta,   target.get(), index.get(), job.has_src ? src.get() : nullptr,
-        job.value_bits,  job.has_alpha,  job.alpha_bits, job.dim,      job.rule,    job.mode};
+    // mean in atomic mode: one visit counter per target storage element.
+    const int64_t elements = static_cast<int64_t>(job.target.storage_bytes / dtype_size(job.dtype));
+    const bool count = job.mean && !job.deterministic;
+    Buffer counts(count ? static_cast<size_t>(elements) * sizeof(int32_t) : 0);
+    ScatterArgs args{job.target.meta,
+                     job.index.meta,
+                     job.src.meta,
+                     target.get(),
+                     index.get(),
+                     job.has_src ? src.get() : nullptr,
+                     job.value_bits,
+                     job.has_alpha,
+                     job.alpha_bits,
+                     job.dim,
+                     job.rule,
+                     job.mode,
+                     job.mean,
+                     job.mean_counts_self,
+                     count ? static_cast<int32_t*>(counts.get()) : nullptr};
     const int64_t positions = meta_numel(job.index.meta);
     if (positions > 0) {
       ErrorWord<P> error;
       const int blocks = blocks_for(positions);
-      if (job.zero_targets_first)
-        P::launch(blocks, ScatterKernel<D, I>{args, positions, true, error.get()}, "scatter_kernel (zeroing)");
+      if (count) P::launch(blocks_for(elements), ClearCountsKernel{args.counts, elements}, "clear_counts_kernel");
+      if (job.fill_targets_first)
+        P::launch(blocks, ScatterKernel<D, I>{args, positions, true, job.fill_bits, error.get()},
+                  "scatter_kernel (filling)");
       if (job.deterministic)
         scatter_sorted<P, D, I>(args, positions, error.get());
       else
-        P::launch(blocks, ScatterKernel<D, I>{args, positions, false, error.get()}, "scatter_kernel");
+        P::launch(blocks, ScatterKernel<D, I>{args, positions, false, 0, error.get()}, "scatter_kernel");
+      if (count)
+        P::launch(blocks_for(elements), MeanDivideKernel<D>{target.get(), args.counts, elements, job.mean_counts_self},
+                  "mean_divide_kernel");
       if (error.first_bad_position() >= 0)
         throw CudaFailure("write kernel found an index the validation pass accepted");
     }
@@ -142,6 +164,25 @@ struct GatherTyped {
     return result;
   }
 };
+
+template <class P>
+JobResult run_nd_rows_on(const NdRowsJob& job, std::byte* rows_out) {
+  using Buffer = typename P::Buffer;
+  JobResult result;
+  if (job.tuples == 0) return result;
+  Buffer indices = upload<P>(job.indices);
+  Buffer rows(static_cast<size_t>(job.tuples) * sizeof(int64_t));
+  NdRowsSizes sizes{};
+  for (int j = 0; j < job.k; ++j) sizes.s[j] = job.dim_sizes[j];
+  ErrorWord<P> error;
+  P::launch(blocks_for(job.tuples),
+            NdRowsKernel{job.indices.meta, indices.get(), job.tuples, job.k, sizes, job.tuples_per_batch,
+                         job.rows_per_batch, static_cast<int64_t*>(rows.get()), error.get()},
+            "nd_rows_kernel");
+  result.first_bad_position = error.first_bad_position();
+  if (result.first_bad_position < 0) rows.download(rows_out);
+  return result;
+}
 
 template <class P, template <class, DType, class> class Job, DType D, class... Args>
 JobResult with_index(bool index_is_int64, Args&... args) {

@@ -11,7 +11,6 @@ using call_support::fail;
 using call_support::meta_or_refuse;
 using call_support::OpContext;
 using call_support::operand;
-using call_support::Refusal;
 using call_support::report_onnx_bad_index;
 
 // out[p] = data[p with axis replaced by indices[p]], values in [-s, s)
@@ -45,8 +44,9 @@ Outcome onnx_gather_elements(const OpContext& cx, const OpCall& call) {
 }
 
 // A fresh copy of data, then the scatter kernel: reduction none
-// overwrites (duplicates: any writer), add / mul combine atomically (in
-// index order in deterministic mode); max / min are not implemented here.
+// overwrites (duplicates: any writer), add / mul / max / min combine
+// atomically (max / min: NaN propagating, kernels/elem.h; in index order in
+// deterministic mode).
 // Values in [-s, s) (Scatter-9: [0, s)); indices that do not fit data
 // apart from axis are shape_mismatch once every value has passed (a
 // validation-only job, no position written, runs first then).
@@ -56,9 +56,6 @@ Outcome onnx_scatter_elements(const OpContext& cx, const OpCall& call) {
   const Tensor& indices = *call.tensor("indices");
   const OpSpec& op = op_spec(call.op);
   const std::string reduction = op.arg("reduction") ? op.arg_or_default(call, "reduction")->s : "none";
-  if (reduction == "max" || reduction == "min")
-    throw Refusal{
-        Outcome::unsupported("reduction " + reduction + " is not implemented by the " + cx.name + " backend")};
   const Tensor target = data.contiguous();
   if (indices.numel() == 0) return Outcome::of_outputs({target});
   const TensorMeta t = meta_or_refuse(target, false), idx = meta_or_refuse(indices, false);
@@ -74,7 +71,11 @@ Outcome onnx_scatter_elements(const OpContext& cx, const OpCall& call) {
   job.dim = static_cast<int>(axis_arg < 0 ? axis_arg + t.rank : axis_arg);
   const bool wrap = backend_rules::onnx_negatives_wrap(call);
   job.rule = wrap ? IndexRule::NegativeWraps : IndexRule::ZeroBased;
-  job.mode = reduction == "add" ? WriteMode::Add : reduction == "mul" ? WriteMode::Multiply : WriteMode::Overwrite;
+  job.mode = reduction == "add"   ? WriteMode::Add
+             : reduction == "mul" ? WriteMode::Multiply
+             : reduction == "max" ? WriteMode::Max
+             : reduction == "min" ? WriteMode::Min
+                                  : WriteMode::Overwrite;
   job.deterministic = cx.deterministic;
   const auto fit = backend_rules::check_onnx_indices_fit(call);
   if (fit) job.index.meta = TensorMeta{1, {0}, {1}, 0};  // validation only

@@ -11,8 +11,12 @@ namespace sp::cuda {
 
 // out[p] = data[p with axis replaced by indices[p]], values in [-s, s).
 Outcome onnx_gather_elements(const call_support::OpContext& cx, const OpCall& call);
-// onnx.ScatterElements and onnx.Scatter: reduction none / add / mul (max and
-// min: unsupported).
+// onnx.ScatterElements and onnx.Scatter: reduction none / add / mul / max /
+// min.
 Outcome onnx_scatter_elements(const call_support::OpContext& cx, const OpCall& call);
+// onnx.GatherND (batch_dims) and onnx.ScatterND (reduction none / add / mul
+// / max / min), in onnx_nd.cc.
+Outcome onnx_gather_nd(const call_support::OpContext& cx, const OpCall& call);
+Outcome onnx_scatter_nd(const call_support::OpContext& cx, const OpCall& call);
 
 }  // namespace sp::cuda

@@ -52,36 +52,14 @@ const std::string kGrad(kGradOutput);
 
 Outcome violation(const backend_rules::Violation& v) { return Outcome::of_error(v.category, v.message); }
 
-// Every differentiable operand the call passes must be floating (the
-// reference's T-GR2 / PD-GR2, checked before grad_output), then
-// grad_output must have the forward output's shape, then its dtype.
+// The gradient rules, shared with the cuda backend (arg_rules.h).
 std::optional<Outcome> check_grads(const OpCall& call, const Shape& output_shape, DType output_dtype) {
-  for (const std::string& name : grad_operands(op_spec(call.op), call))
-    if (!is_floating(call.tensor(name)->dtype()))
-      return Outcome::of_error(ErrorCategory::UnsupportedDtype,
-                               "only Tensors of floating point dtype can require gradients (" + name + " is " +
-                                   std::string(dtype_name(call.tensor(name)->dtype())) + ")");
-  const Tensor& grad = *call.tensor(kGrad);
-  if (grad.shape() != output_shape)
-    return Outcome::of_error(ErrorCategory::ShapeMismatch, "grad_output has shape " + format_shape(grad.shape()) +
-                                                               " but the output has shape " +
-                                                               format_shape(output_shape));
-  if (grad.dtype() != output_dtype)
-    return Outcome::of_error(ErrorCategory::DtypeMismatch,
-                             "grad_output has dtype " + std::string(dtype_name(grad.dtype())) +
-                                 " but the output has dtype " + std::string(dtype_name(output_dtype)));
+  if (auto v = backend_rules::check_backward_grads(call, output_shape, output_dtype)) return violation(*v);
   return std::nullopt;
 }
-
-// The gradient of an operand the forward reads positionally along the
-// index (src): its shape must be index's, as the gather that computes it
-// yields index's shape (002: "backward pass is implemented only for
-// src.shape == index.shape").
 std::optional<Outcome> check_src_like_index(const Tensor& src, const Tensor& index) {
-  if (src.shape() == index.shape()) return std::nullopt;
-  return Outcome::of_error(ErrorCategory::ShapeMismatch,
-                           "the backward of src is implemented only for src.shape == index.shape, got src " +
-                               format_shape(src.shape()) + " and index " + format_shape(index.shape()));
+  if (auto v = backend_rules::check_backward_src_like_index(src, index)) return violation(*v);
+  return std::nullopt;
 }
 
 // out[p] = from[.., index[p], ..] along dim over index's positions: a fresh

@@ -201,5 +201,38 @@ SP_HD void atomic_add(typename Elem<D>::T* addr, typename Elem<D>::T v) {
   }
 }
 
+// *addr = max_of(*addr, v) / min_of(*addr, v) (elem.h: NaN propagates).
+// The order of the writers does not matter, so these are atomics in both
+// modes' sense: int32 and int64 use the hardware's atomicMax / atomicMin
+// (signed: int and long long), everything else the CAS loop on the bits.
+template <DType D>
+SP_HD void atomic_max_of(typename Elem<D>::T* addr, typename Elem<D>::T v) {
+  using T = typename Elem<D>::T;
+#if defined(__CUDA_ARCH__)
+  if constexpr (D == DType::Int32) {
+    atomicMax(addr, v);
+    return;
+  } else if constexpr (D == DType::Int64) {
+    atomicMax(reinterpret_cast<long long*>(addr), static_cast<long long>(v));
+    return;
+  }
+#endif
+  atomic_combine<D>(addr, [v](T old) { return max_of(old, v); });
+}
+template <DType D>
+SP_HD void atomic_min_of(typename Elem<D>::T* addr, typename Elem<D>::T v) {
+  using T = typename Elem<D>::T;
+#if defined(__CUDA_ARCH__)
+  if constexpr (D == DType::Int32) {
+    atomicMin(addr, v);
+    return;
+  } else if constexpr (D == DType::Int64) {
+    atomicMin(reinterpret_cast<long long*>(addr), static_cast<long long>(v));
+    return;
+  }
+#endif
+  atomic_combine<D>(addr, [v](T old) { return min_of(old, v); });
+}
+
 }  // namespace SP_CUDA_KERNEL_NS
 }  // namespace sp::cuda

@@ -18,6 +18,11 @@
 namespace sp::cuda {
 inline namespace SP_CUDA_KERNEL_NS {
 
+// The sizes of an ND job's addressed dims, by value.
+struct NdRowsSizes {
+  int64_t s[kMaxMetaRank];
+};
+
 // Everything a scatter kernel reads.
 struct ScatterArgs {
   TensorMeta target;
@@ -32,7 +37,32 @@ struct ScatterArgs {
   int dim;
   IndexRule rule;
   WriteMode mode;
+  // mean: atomic mode counts each target's visits here (by target offset;
+  // null otherwise); sorted mode divides by the run's length. Either adds
+  // one term for the element itself when mean_counts_self.
+  bool mean;
+  bool mean_counts_self;
+  int32_t* counts;
 };
+
+// target = step(target, v) for the reduction modes, one op, in place (the
+// sorted path and anything else single-writer).
+template <DType D>
+SP_HD typename Elem<D>::T reduce_step(WriteMode mode, typename Elem<D>::T acc, typename Elem<D>::T v) {
+  switch (mode) {
+    case WriteMode::Overwrite:
+      return v;
+    case WriteMode::Add:
+      return Elem<D>::add(acc, v);
+    case WriteMode::Multiply:
+      return Elem<D>::mul(acc, v);
+    case WriteMode::Max:
+      return max_of(acc, v);
+    case WriteMode::Min:
+      return min_of(acc, v);
+  }
+  return acc;
+}
 
 template <class I>
 SP_HD int64_t index_value_at(const TensorMeta& index, const void* data, const int64_t* pos) {
@@ -76,14 +106,15 @@ struct ValidateIndexKernel {
   }
 };
 
-// One thread per index position. `zeroing` is the first pass of Paddle's
-// overwrite=False (every indexed target set to 0; concurrent zero stores
-// agree, so it needs no atomics).
+// One thread per index position. `filling` is the first pass of Paddle's
+// overwrite=False and of include_self=False (every indexed target set to
+// fill_bits; concurrent equal stores agree, so it needs no atomics).
 template <DType D, class I>
 struct ScatterKernel {
   ScatterArgs a;
   int64_t positions;
-  bool zeroing;
+  bool filling;
+  uint64_t fill_bits;
   unsigned long long* error_word;
 
   SP_HD void operator()(GridPos g) const {
@@ -98,8 +129,8 @@ struct ScatterKernel {
         atomic_min(error_word, static_cast<unsigned long long>(p));
         return;
       }
-      if (zeroing) {
-        racy_store(target + at, bit_cast_hd<T>(typename BitsOf<sizeof(T)>::T{0}));
+      if (filling) {
+        racy_store(target + at, from_low_bits<T>(fill_bits));
         continue;
       }
       const T v = visited_value<D>(a, pos);
@@ -113,8 +144,43 @@ struct ScatterKernel {
         case WriteMode::Multiply:
           atomic_combine<D>(target + at, [v](T old) { return Elem<D>::mul(old, v); });
           break;
+        case WriteMode::Max:
+          atomic_max_of<D>(target + at, v);
+          break;
+        case WriteMode::Min:
+          atomic_min_of<D>(target + at, v);
+          break;
       }
+      if (a.counts) atomic_add<DType::Int32>(a.counts + at, 1);
     }
+  }
+};
+
+// mean, atomic mode, before the scatter: the counters set to 0 (device
+// allocations are not cleared; the host launcher's are, so cuda-host cannot
+// tell this pass is missing: it is here on purpose, keep it).
+struct ClearCountsKernel {
+  int32_t* counts;
+  int64_t elements;
+
+  SP_HD void operator()(GridPos g) const {
+    for (int64_t at = g.first; at < elements; at += g.stride) counts[at] = 0;
+  }
+};
+
+// mean, atomic mode, after the scatter: every target element some position
+// reached (count > 0) divided by its number of terms.
+template <DType D>
+struct MeanDivideKernel {
+  void* target_data;
+  const int32_t* counts;
+  int64_t elements;  // of the target storage
+  bool counts_self;
+
+  SP_HD void operator()(GridPos g) const {
+    auto* target = static_cast<typename Elem<D>::T*>(target_data);
+    for (int64_t at = g.first; at < elements; at += g.stride)
+      if (counts[at] > 0) target[at] = mean_of<D>(target[at], static_cast<int64_t>(counts[at]) + (counts_self ? 1 : 0));
   }
 };
 
@@ -161,22 +227,51 @@ struct ApplySortedRunsKernel {
       const int64_t at = keys[i];
       if (at < 0 || (i > 0 && keys[i - 1] == at)) continue;
       T acc = target[at];
-      for (int64_t j = i; j < positions && keys[j] == at; ++j) {
+      int64_t j = i;
+      for (; j < positions && keys[j] == at; ++j) {
         linear_to_multi_index(position_of[j], a.index, pos);
-        const T v = visited_value<D>(a, pos);
-        switch (a.mode) {
-          case WriteMode::Overwrite:
-            acc = v;
-            break;
-          case WriteMode::Add:
-            acc = Elem<D>::add(acc, v);
-            break;
-          case WriteMode::Multiply:
-            acc = Elem<D>::mul(acc, v);
-            break;
-        }
+        acc = reduce_step<D>(a.mode, acc, visited_value<D>(a, pos));
       }
+#if defined(SP_CUDA_KERNEL_MUTANT) && SP_CUDA_KERNEL_MUTANT == 3
+      const int64_t self_term = 0;  // planted bug: a mean never counts the element itself
+#else
+      const int64_t self_term = a.mean_counts_self ? 1 : 0;
+#endif
+      if (a.mean) acc = mean_of<D>(acc, j - i + self_term);
       target[at] = acc;
+    }
+  }
+};
+
+// ONNX's ND ops (cuda_ops.h, NdRowsJob): one thread per index tuple n,
+// rows[n] = its row; a bad value records its position n * k + j instead.
+struct NdRowsKernel {
+  TensorMeta indices;
+  const void* data;
+  int64_t tuples;
+  int k;
+  NdRowsSizes sizes;
+  int64_t tuples_per_batch;
+  int64_t rows_per_batch;
+  int64_t* rows;
+  unsigned long long* error_word;
+
+  SP_HD void operator()(GridPos g) const {
+    int64_t pos[kMaxMetaRank];
+    for (int64_t n = g.first; n < tuples; n += g.stride) {
+      int64_t row = 0;
+      for (int j = 0; j < k; ++j) {
+        linear_to_multi_index(n * k + j, indices, pos);
+        int64_t v = 0;
+        if (check_index_value(index_value_at<int64_t>(indices, data, pos), sizes.s[j], IndexRule::NegativeWraps, &v) !=
+            IndexStatus::Ok) {
+          atomic_min(error_word, static_cast<unsigned long long>(n * k + j));
+          row = 0;
+          break;
+        }
+        row = row * sizes.s[j] + v;
+      }
+      rows[n] = n / tuples_per_batch * rows_per_batch + row;
     }
   }
 };
