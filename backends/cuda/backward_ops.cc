@@ -13,10 +13,12 @@
 //                      by each slot's number of terms first, by the forward's
 //                      own mean (a multiply-by-1 job with mean set: the
 //                      counters and the division of scatter_reduce's mean),
-//                      then as sum; amax / amin: *unsupported* (the gradient
-//                      is split among the terms equal to the result, which
-//                      needs elementwise compare and count kernels this
-//                      backend does not have); prod: no documented gradient
+//                      then as sum; amax / amin: the forward's result (the
+//                      scatter job's Max / Min), then the extremum job
+//                      (kernels/extremum_grad.h): each slot's gradient split
+//                      evenly among the terms equal to its result (self one
+//                      of them only when include_self); prod: no documented
+//                      gradient
 //   paddle.scatter:    grad_x = grad_output with the indexed rows zeroed (the
 //                      forward's row walk, value 0); grad_updates = the rows
 //                      gathered (rows past len(index) get 0)
@@ -164,6 +166,38 @@ Outcome self_and_src(const OpContext& cx, const OpCall& call, const IndexUse& u,
   return Outcome::of_outputs(std::move(grads));
 }
 
+// amax / amin: the forward's result (the scatter job's Max / Min, identity
+// fill when !include_self), then the extremum job (kernels/extremum_grad.h):
+// each slot's gradient shared evenly by the terms equal to its result.
+Outcome extremum_grads(const OpContext& cx, const OpCall& call, const IndexUse& u, bool amax, bool include_self) {
+  const Tensor& grad = *call.tensor(kGrad);
+  const Tensor& src = *call.tensor("src");
+  Tensor grad_self = grad.contiguous();
+  Tensor grad_src = Tensor::zeros(src.dtype(), u.index->shape());
+  if (u.index->numel() == 0) return Outcome::of_outputs({grad_self, grad_src});  // no slot: grad passes through
+  const Tensor result = call.tensor("self")->contiguous(), self = call.tensor("self")->contiguous();
+  ScatterJob forward = job_over(result, u);
+  forward.has_src = true;
+  forward.src = operand(src, meta_or_refuse(src, true));
+  forward.mode = amax ? WriteMode::Max : WriteMode::Min;
+  forward.fill_targets_first = !include_self;
+  forward.fill_bits = identity_bits(result.dtype(), forward.mode);
+  scatter_into_fresh(cx, result, forward, true);
+  ExtremumGradJob job;
+  job.dtype = grad.dtype();
+  job.index_is_int64 = u.index->dtype() == DType::Int64;
+  job.slots = meta_or_refuse(result, true);
+  job.result = operand(result, job.slots);
+  job.self = operand(self, job.slots);
+  job.grad = operand(grad_self, job.slots);
+  job.index = operand(*u.index, u.walk);
+  job.src = forward.src;
+  job.dim = u.dim;
+  job.include_self = include_self;
+  cx.executor.run_extremum_grad(job, grad_self.storage()->data(), grad_src.storage()->data());
+  return Outcome::of_outputs({grad_self, grad_src});
+}
+
 }  // namespace
 
 Outcome torch_gather_backward(const OpContext& cx, const OpCall& call) {
@@ -212,10 +246,8 @@ Outcome torch_scatter_reduce_backward(const OpContext& cx, const OpCall& call) {
       cx, call,
       reduce == "prod" ? std::optional<std::string>("no documented gradient: scatter_reduce with reduce='prod'")
                        : std::nullopt);
-  if (reduce == "amax" || reduce == "amin")
-    throw Refusal{Outcome::unsupported("the " + reduce + " gradient of scatter_reduce (ties share it) is not " +
-                                       "implemented by the " + cx.name + " backend")};
   const bool include_self = op_spec(call.op).arg_or_default(call, "include_self")->b;
+  if (reduce == "amax" || reduce == "amin") return extremum_grads(cx, call, u, reduce == "amax", include_self);
   const Tensor& grad = *call.tensor(kGrad);
   const Tensor& index = *u.index;
   Tensor grad_self = grad.contiguous();

@@ -16,9 +16,8 @@ Outcome torch_gather_backward(const call_support::OpContext& cx, const OpCall& c
 Outcome torch_scatter_backward(const call_support::OpContext& cx, const OpCall& call);
 // torch.scatter_add_.backward / torch.scatter_add.backward: grad_self, grad_src.
 Outcome torch_scatter_add_backward(const call_support::OpContext& cx, const OpCall& call);
-// torch.scatter_reduce_.backward / torch.scatter_reduce.backward: sum and
-// mean; amax / amin unsupported (not implemented), prod unsupported (no
-// documented gradient).
+// torch.scatter_reduce_.backward / torch.scatter_reduce.backward: sum,
+// mean, amax, amin; prod unsupported (no documented gradient).
 Outcome torch_scatter_reduce_backward(const call_support::OpContext& cx, const OpCall& call);
 // paddle.scatter.backward: grad_x, grad_updates.
 Outcome paddle_scatter_backward(const call_support::OpContext& cx, const OpCall& call);

@@ -106,6 +106,21 @@ struct NdRowsJob {
   int64_t rows_per_batch = 1;            // prod(dim_sizes)
 };
 
+// scatter_reduce's amax / amin gradient (kernels/extremum_grad.h): each
+// slot's gradient shared evenly by the terms equal to its result.
+struct ExtremumGradJob {
+  DType dtype = DType::Float32;
+  bool index_is_int64 = true;
+  TensorMeta slots;    // contiguous, offset 0: self's logical shape
+  HostOperand result;  // the forward's result, laid out as slots
+  HostOperand self;    // self, laid out as slots
+  HostOperand grad;    // grad_output, laid out as slots
+  HostOperand index;   // values already checked
+  HostOperand src;     // read at the index positions
+  int dim = 0;
+  bool include_self = true;
+};
+
 // The first index position (row-major over index_for_validation / index)
 // holding an out-of-range value, or -1 when all are in range.
 struct JobResult {
@@ -124,6 +139,8 @@ struct Executor {
   // The rows of an ND job: `rows` receives job.tuples int64 values, unless
   // a value is out of range (the first, row-major over indices).
   JobResult (*run_nd_rows)(const NdRowsJob& job, std::byte* rows);
+  // grad_self (numel(slots) elements) and grad_src (numel(index), contiguous).
+  JobResult (*run_extremum_grad)(const ExtremumGradJob& job, std::byte* grad_self, std::byte* grad_src);
   // What the jobs run on, for Backend::description().
   std::string (*summary)();
 };

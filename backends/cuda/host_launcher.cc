@@ -16,7 +16,7 @@ std::string host_summary() {
 
 const Executor& host_executor() {
   static const Executor e{&run_scatter_on<HostPlatform>, &run_gather_on<HostPlatform>, &run_nd_rows_on<HostPlatform>,
-                          &host_summary};
+                          &run_extremum_grad_on<HostPlatform>, &host_summary};
   return e;
 }
 

@@ -9,6 +9,7 @@ namespace sp::cuda {
 
 const Executor& host_mutant_executor_f32_add_ftz() {
   static const Executor e{&run_scatter_on<HostPlatform>, &run_gather_on<HostPlatform>, &run_nd_rows_on<HostPlatform>,
+                          &run_extremum_grad_on<HostPlatform>,
                           [] { return std::string("the host launcher with planted bug f32-add-ftz"); }};
   return e;
 }

@@ -10,6 +10,7 @@ namespace sp::cuda {
 
 const Executor& host_mutant_executor_sorted_mean_count() {
   static const Executor e{&run_scatter_on<HostPlatform>, &run_gather_on<HostPlatform>, &run_nd_rows_on<HostPlatform>,
+                          &run_extremum_grad_on<HostPlatform>,
                           [] { return std::string("the host launcher with planted bug sorted-mean-count"); }};
   return e;
 }

@@ -23,6 +23,7 @@
 
 #include <climits>
 
+#include "backends/cuda/kernels/extremum_grad.h"
 #include "backends/cuda/kernels/scatter_gather.h"
 
 namespace sp::cuda {
@@ -184,6 +185,47 @@ JobResult run_nd_rows_on(const NdRowsJob& job, std::byte* rows_out) {
   return result;
 }
 
+template <class P, DType D, class I>
+struct ExtremumGradTyped {
+  static JobResult run(const ExtremumGradJob& job, std::byte* grad_self_out, std::byte* grad_src_out) {
+    using Buffer = typename P::Buffer;
+    using T = typename Elem<D>::T;
+    Buffer result = upload<P>(job.result), self = upload<P>(job.self), grad = upload<P>(job.grad);
+    Buffer index = upload<P>(job.index), src = upload<P>(job.src);
+    const int64_t elements = meta_numel(job.slots), positions = meta_numel(job.index.meta);
+    Buffer hits(static_cast<size_t>(elements) * sizeof(int32_t)),
+        winners(static_cast<size_t>(elements) * sizeof(int32_t));
+    Buffer share(static_cast<size_t>(elements) * sizeof(T)), src_wins(static_cast<size_t>(positions));
+    Buffer grad_src(static_cast<size_t>(positions) * sizeof(T));
+    ExtremumGradArgs a{job.slots,
+                       job.index.meta,
+                       job.src.meta,
+                       result.get(),
+                       self.get(),
+                       grad.get(),
+                       index.get(),
+                       src.get(),
+                       static_cast<int32_t*>(hits.get()),
+                       static_cast<int32_t*>(winners.get()),
+                       static_cast<uint8_t*>(src_wins.get()),
+                       share.get(),
+                       grad_src.get(),
+                       job.dim,
+                       job.include_self};
+    if (elements > 0) {
+      P::launch(blocks_for(elements), ClearCountsKernel{a.hits, elements}, "clear_counts_kernel (hits)");
+      P::launch(blocks_for(elements), ClearCountsKernel{a.winners, elements}, "clear_counts_kernel (winners)");
+    }
+    if (positions > 0)
+      P::launch(blocks_for(positions), ExtremumTermsKernel<D, I>{a, positions}, "extremum_terms_kernel");
+    if (elements > 0) P::launch(blocks_for(elements), ExtremumSlotsKernel<D>{a, elements}, "extremum_slots_kernel");
+    if (positions > 0) P::launch(blocks_for(positions), ExtremumSrcKernel<D, I>{a, positions}, "extremum_src_kernel");
+    grad.download(grad_self_out);
+    grad_src.download(grad_src_out);
+    return JobResult{};
+  }
+};
+
 template <class P, template <class, DType, class> class Job, DType D, class... Args>
 JobResult with_index(bool index_is_int64, Args&... args) {
   return index_is_int64 ? Job<P, D, int64_t>::run(args...) : Job<P, D, int32_t>::run(args...);
@@ -225,6 +267,11 @@ JobResult run_scatter_on(const ScatterJob& job, std::byte* target_storage) {
 template <class P>
 JobResult run_gather_on(const GatherJob& job, std::byte* out_storage) {
   return dispatch<P, GatherTyped>(job.dtype, job.index_is_int64, job, out_storage);
+}
+
+template <class P>
+JobResult run_extremum_grad_on(const ExtremumGradJob& job, std::byte* grad_self, std::byte* grad_src) {
+  return dispatch<P, ExtremumGradTyped>(job.dtype, job.index_is_int64, job, grad_self, grad_src);
 }
 
 }  // namespace SP_CUDA_KERNEL_NS

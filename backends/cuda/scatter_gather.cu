@@ -135,7 +135,7 @@ int device_count() {
 
 const Executor& device_executor() {
   static const Executor e{&run_scatter_on<DevicePlatform>, &run_gather_on<DevicePlatform>,
-                          &run_nd_rows_on<DevicePlatform>, &device_summary};
+                          &run_nd_rows_on<DevicePlatform>, &run_extremum_grad_on<DevicePlatform>, &device_summary};
   return e;
 }
 
