@@ -27,6 +27,7 @@
 #include "backends/backend.h"
 #include "backends/common/resource_paths.h"
 #include "bench/bench_core.h"
+#include "bench/host_info.h"
 #include "harness/exit_codes.h"
 
 extern char** environ;
@@ -45,44 +46,6 @@ constexpr const char* kFresh = "cpu-fresh";
 constexpr const char* kOutOfProcessNote = "out of process (scatterproof-bench-worker, same timing)";
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// Read + write bandwidth of a multi-threaded memcpy of 256 MiB, in bytes/s,
-// measured again before every workload: on a shared machine it drifts
-// (37-64 GB/s within minutes on the 2-core bench machine), so each
-// workload's "of copy" compares it with the copy measured next to it.
-class CopyMeter {
- public:
-  explicit CopyMeter(int threads) : threads_(threads), from_(kBytes, std::byte{1}), to_(kBytes, std::byte{0}) {}
-  double measure(int repeats) {
-    copy_once();
-    std::vector<double> times;
-    for (int r = 0; r < repeats; ++r) {
-      const auto t0 = Clock::now();
-      copy_once();
-      times.push_back(seconds_since(t0));
-    }
-    return 2.0 * static_cast<double>(kBytes) / bench::median(times);
-  }
-
- private:
-  static constexpr size_t kBytes = size_t{256} << 20;
-  void copy_once() {
-    const size_t bytes = kBytes;
-    const int threads = threads_;
-    auto& from = from_;
-    auto& to = to_;
-    std::vector<std::thread> workers;
-    const size_t chunk = bytes / static_cast<size_t>(threads);
-    for (int t = 0; t < threads; ++t) {
-      const size_t begin = chunk * static_cast<size_t>(t);
-      const size_t end = t + 1 == threads ? bytes : begin + chunk;
-      workers.emplace_back([&, begin, end] { std::memcpy(to.data() + begin, from.data() + begin, end - begin); });
-    }
-    for (auto& w : workers) w.join();
-  }
-  int threads_;
-  std::vector<std::byte> from_, to_;
-};
 
 // What a program run by run_program did.
 struct ProgramResult {
@@ -313,6 +276,31 @@ std::vector<std::string> bench_workload_names() {
   return names;
 }
 
+namespace {
+
+// The table's header: the run's settings, the host (named so that two runs
+// are compared honestly, host_info.h), the contenders and the columns'
+// meaning. Returns the host's JSON record.
+nlohmann::json print_header(const BenchOptions& opts, int threads, const std::vector<Contender>& contenders,
+                            const std::string& baseline, bench::CopyMeter& copy_meter) {
+  const bench::HostInfo host = bench::read_host_info();
+  const double copy_at_start = copy_meter.measure(3);
+  fmt::print("scatterproof bench: {} threads, {} repeats (median, after a warm-up), scale {}\n", threads, opts.repeats,
+             opts.scale);
+  fmt::print("host: {}; memcpy {:.1f} GB/s on {} threads at start\n", bench::describe(host), copy_at_start / 1e9,
+             threads);
+  for (const Contender& c : contenders)
+    fmt::print("  {} = {}{}\n", c.name, c.version, c.method.empty() ? "" : " (" + c.method + ")");
+  fmt::print("baseline: {}; peak MiB: memory the backend added over the warm-up and repeats (VmHWM)\n", baseline);
+  fmt::print("of copy: against a memcpy of 256 MiB on {} threads (read + write), measured before each workload\n\n",
+             threads);
+  nlohmann::json j = bench::to_json(host);
+  j["memcpy_gbps_at_start"] = copy_at_start / 1e9;
+  return j;
+}
+
+}  // namespace
+
 int run_bench(const BenchOptions& opts) {
   const int threads =
       opts.threads > 0 ? opts.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -342,15 +330,9 @@ int run_bench(const BenchOptions& opts) {
   if (versus.empty()) versus.push_back(&contenders.back());
   const std::string baseline = versus.front()->name;
 
-  CopyMeter copy_meter(threads);
+  bench::CopyMeter copy_meter(threads);
   double copy_min = INFINITY, copy_max = 0;
-  fmt::print("scatterproof bench: {} threads, {} repeats (median, after a warm-up), scale {}\n", threads, opts.repeats,
-             opts.scale);
-  for (const Contender& c : contenders)
-    fmt::print("  {} = {}{}\n", c.name, c.version, c.method.empty() ? "" : " (" + c.method + ")");
-  fmt::print("baseline: {}; peak MiB: memory the backend added over the warm-up and repeats (VmHWM)\n", baseline);
-  fmt::print("of copy: against a memcpy of 256 MiB on {} threads (read + write), measured before each workload\n\n",
-             threads);
+  const nlohmann::json host_json = print_header(opts, threads, contenders, baseline, copy_meter);
   std::vector<std::string> ratio_headers;
   for (const Contender* c : versus) ratio_headers.push_back(fmt::format("vs {}", c->version));
   const auto ratio_cells = [&](const std::vector<std::string>& cells) {
@@ -368,7 +350,8 @@ int run_bench(const BenchOptions& opts) {
     if (!c.method.empty()) j["method"] = c.method;
     contenders_json.push_back(std::move(j));
   }
-  nlohmann::json report = {{"threads", threads},
+  nlohmann::json report = {{"host", host_json},
+                           {"threads", threads},
                            {"repeats", opts.repeats},
                            {"scale", opts.scale},
                            {"contenders", contenders_json},

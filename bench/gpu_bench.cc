@@ -17,6 +17,7 @@
 #include "backends/common/resource_paths.h"
 #include "bench/bench_core.h"
 #include "bench/gpu_timing.h"
+#include "bench/host_info.h"
 #include "harness/exit_codes.h"
 #ifdef SP_BENCH_HAVE_CUDA
 #include "backends/cuda/device_probe.h"
@@ -181,6 +182,7 @@ void print_header(const BenchOptions& opts, const Device& device, const std::vec
                   const std::string& baseline) {
   fmt::print("scatterproof bench --gpu: {} repeats (median, after {} warm-ups), scale {}\n", opts.repeats, kWarmups,
              opts.scale);
+  fmt::print("host: {}\n", bench::describe(bench::read_host_info()));
   if (device.error.empty())
     fmt::print("{}", device.summary);
   else
@@ -314,6 +316,7 @@ int run_gpu_bench(const BenchOptions& opts) {
   for (const Contender& c : contenders)
     contenders_json.push_back({{"name", c.name}, {"version", c.version}, {"clock", c.clock}});
   nlohmann::json report = {{"gpu", true},
+                           {"host", bench::to_json(bench::read_host_info())},
                            {"repeats", opts.repeats},
                            {"warmups", kWarmups},
                            {"scale", opts.scale},

@@ -12,12 +12,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
 #include "bench/bench_core.h"
+#include "bench/host_info.h"
 #include "harness/exit_codes.h"
 
 namespace sp {
@@ -61,6 +63,10 @@ TEST(Bench, TinyRunAgreesAcrossBackendsAndWritesJson) {
   EXPECT_EQ(report["scaling"].size(), backends.size());
   ASSERT_EQ(report["copy_gbs_range"].size(), 2u);
   EXPECT_LE(report["copy_gbs_range"][0].get<double>(), report["copy_gbs_range"][1].get<double>());
+  // The host is named (issue 37): this machine's CPUs, caches and THP mode.
+  EXPECT_GE(report["host"]["cpus"].get<int>(), 1);
+  EXPECT_FALSE(report["host"]["caches"].empty());
+  EXPECT_GT(report["host"]["memcpy_gbps_at_start"].get<double>(), 0);
   std::filesystem::remove(json);
 }
 
@@ -318,6 +324,52 @@ TEST(Bench, CpuBackendReusesOutputsOnlyWhenAsked) {
     ASSERT_EQ(out.kind, Outcome::Kind::Outputs) << out.message;
     EXPECT_EQ(out.outputs[0].storage().use_count(), reuse ? 2 : 1) << "reuse " << reuse;
   }
+}
+
+// The host facts from a fake /proc and sysfs tree: the model, the online
+// CPUs, every data/unified cache level (instruction caches left out) with
+// its size and sharing, memory, and the THP mode in brackets.
+TEST(BenchHost, ReadsTheFactsFromProcAndSysfs) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("sp_bench_host_" + std::to_string(::getpid()));
+  const auto write = [&](const std::string& rel, const std::string& text) {
+    fs::create_directories((root / rel).parent_path());
+    std::ofstream(root / rel) << text << "\n";
+  };
+  write("proc/cpuinfo", "processor\t: 0\nmodel name\t: Test CPU 9000\nprocessor\t: 1\nmodel name\t: Test CPU 9000");
+  write("proc/meminfo", "MemTotal:       24576000 kB\nMemFree:        1 kB");
+  write("sys/devices/system/cpu/online", "0-1");
+  const std::string cache = "sys/devices/system/cpu/cpu0/cache/";
+  const std::vector<std::array<std::string, 4>> levels = {{"1", "Data", "48K", "0"},
+                                                          {"1", "Instruction", "32K", "0"},
+                                                          {"2", "Unified", "2048K", "0"},
+                                                          {"3", "Unified", "105M", "0-1"}};
+  for (size_t i = 0; i < levels.size(); ++i) {
+    const std::string dir = cache + "index" + std::to_string(i) + "/";
+    write(dir + "level", levels[i][0]);
+    write(dir + "type", levels[i][1]);
+    write(dir + "size", levels[i][2]);
+    write(dir + "shared_cpu_list", levels[i][3]);
+  }
+  write("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never");
+  const bench::HostInfo h = bench::read_host_info(root.string());
+  EXPECT_EQ(h.cpu_model, "Test CPU 9000");
+  EXPECT_EQ(h.cpus, 2);
+  ASSERT_EQ(h.caches.size(), 3u);  // L1d, L2, L3
+  EXPECT_EQ(h.caches[0].bytes, 48 << 10);
+  EXPECT_EQ(h.caches[2].bytes, int64_t{105} << 20);
+  EXPECT_EQ(h.caches[2].shared_by, 2);
+  EXPECT_EQ(h.mem_total_bytes, int64_t{24576000} * 1024);
+  EXPECT_EQ(h.thp, "madvise");
+  EXPECT_EQ(bench::describe(h),
+            "Test CPU 9000 (2 CPUs), L1d 48 KiB, L2 2 MiB, L3 105 MiB (shared by 2), 23.4 GiB, THP madvise");
+  EXPECT_EQ(bench::parse_cache_size("12x"), 0);
+  fs::remove_all(root);
+  // Nothing there: unknowns say so rather than guess.
+  const bench::HostInfo none = bench::read_host_info("/nonexistent-root");
+  EXPECT_EQ(none.cpu_model, "?");
+  EXPECT_EQ(none.thp, "?");
+  EXPECT_TRUE(none.caches.empty());
 }
 
 }  // namespace
