@@ -143,6 +143,16 @@ ElementAllowed hull(DType t, const ElementAllowed& a, const ElementAllowed& b) {
   return r;
 }
 
+// The multi-index of row-major linear index `linear` in `shape`.
+Shape row_major_position(int64_t linear, const Shape& shape) {
+  Shape p(shape.size(), 0);
+  for (size_t d = p.size(); d-- > 0;) {
+    p[d] = linear % shape[d];
+    linear /= shape[d];
+  }
+  return p;
+}
+
 }  // namespace
 
 Expectation torch_index_add(const OpCall& call, Trace* trace) {
@@ -189,9 +199,9 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
     if (const auto reason = rules::undetected_overlap(self)) return ref::unspecified_expectation(*reason, trace);
 
   OutputBuilder out(op.output, self, trace);
-  std::vector<std::string> notes;
-  if (empty) notes.push_back("T-IA7: empty index, no-op (LibTorch 1.13)");
-  if (!op.in_place) notes.push_back("T-IA12: out-of-place, out = copy of self then the additions");
+  std::vector<Note> notes;
+  if (empty) notes.emplace_back("T-IA7", "empty index, no-op (LibTorch 1.13)");
+  if (!op.in_place) notes.emplace_back("T-IA12", "out-of-place, out = copy of self then the additions");
   if (empty) return ref::outputs_expectation({out.finish()}, std::move(notes));
 
   const DType t = self.dtype();
@@ -255,22 +265,13 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
   } while (next_index(index_pos, index.shape()));
   ExpectedTensor result = out.finish();
   if (some_inexact) {
-    notes.push_back("T-IA11: alpha * source rounded to the dtype or exact (fma): intervals cover both");
+    notes.emplace_back("T-IA11", "alpha * source rounded to the dtype or exact (fma): intervals cover both");
     for (auto& [linear, terms] : widened) {
       auto& [lo, hi] = terms;
       bool differ = false;
       for (size_t k = 0; k < lo.size(); ++k) differ |= lo[k] != hi[k];
       if (!differ) continue;
-      const int64_t flat = linear;  // clang < 16 cannot capture a structured binding in a lambda
-      const Shape pos = [&] {
-        Shape p(self_logical.size(), 0);
-        int64_t rest = flat;
-        for (size_t d = p.size(); d-- > 0;) {
-          p[d] = rest % self_logical[d];
-          rest /= self_logical[d];
-        }
-        return p;
-      }();
+      const Shape pos = row_major_position(linear, self_logical);
       const double own = self.value_at(ref::physical_index(self, pos)).f;
       std::vector<double> lo_terms{own}, hi_terms{own};
       lo_terms.insert(lo_terms.end(), lo.begin(), lo.end());
@@ -289,8 +290,9 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
     result.loose[linear] = std::move(anything);
   }
   if (!overflowing.empty())
-    notes.push_back("T-IA11: " + std::to_string(overflowing.size()) +
-                    " element(s) with a term alpha * source that overflows only when rounded: unspecified");
+    notes.emplace_back("T-IA11",
+                       std::to_string(overflowing.size()) +
+                           " element(s) with a term alpha * source that overflows only when rounded: unspecified");
   return ref::outputs_expectation({std::move(result)}, std::move(notes));
 }
 

@@ -260,9 +260,9 @@ Expectation evaluate_with_out(const OpSpec& op, const OpCall& call, Trace* trace
       inner.errors.push_back(ErrorCategory::OverlappingOutput);
   } else if (may_error_instead) {
     inner.errors.push_back(ErrorCategory::OverlappingOutput);
-    inner.notes.push_back(
-        "T-OUT5: out is the very same view as an operand read only at its own positions: "
-        "overlapping_output or the result");
+    inner.notes.push_back({"T-OUT5",
+                           "out is the very same view as an operand read only at its own positions: "
+                           "overlapping_output or the result"});
   }
   return inner;
 }
