@@ -1,6 +1,6 @@
 """The in-tree adapters' name for the Python adapter SDK, scatterproof_adapter
-(python/scatterproof_adapter/src/scatterproof_adapter/__init__.py: its code
-and documentation live there, once).
+(python/scatterproof_adapter/src/scatterproof_adapter/: its code and
+documentation live there, once).
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from common import serve, Unsupported, DocumentedError   # before importing the framework

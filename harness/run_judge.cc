@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <exception>
 #include <vector>
 
@@ -15,16 +14,8 @@ namespace sp {
 std::string cited_clauses(const Expectation& e) {
   std::vector<std::string> ids;
   if (!e.unspecified && !e.error_clause.empty()) ids.push_back(e.error_clause);
-  for (const std::string& note : e.notes) {
-    const size_t colon = note.find(':');
-    if (colon == std::string::npos || colon == 0) continue;
-    const std::string id = note.substr(0, colon);
-    const bool clause_like = id.find('-') != std::string::npos && std::all_of(id.begin(), id.end(), [](char ch) {
-                               return std::isupper(static_cast<unsigned char>(ch)) ||
-                                      std::isdigit(static_cast<unsigned char>(ch)) || ch == '-';
-                             });
-    if (clause_like && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-  }
+  for (const Note& note : e.notes)
+    if (!note.clause.empty() && std::find(ids.begin(), ids.end(), note.clause) == ids.end()) ids.push_back(note.clause);
   std::string joined;
   for (const std::string& id : ids) joined += (joined.empty() ? "" : " ") + id;
   return joined;

@@ -31,9 +31,9 @@ struct Judged {
 Judged run_and_judge(Backend& backend, const OpCall& call, const Expectation& expectation);
 
 // Every clause of reference/SEMANTICS.md the expectation cites, space
-// separated: the clause of the error it expects (or allows), then the id
-// each decision note starts with ("T-IA11: ..."). What clause-keyed
-// expectation entries (harness/expectations.h) match.
+// separated: the clause of the error it expects (or allows), then each
+// decision note's clause (Note::clause, data, never parsed from the text).
+// What clause-keyed expectation entries (harness/expectations.h) match.
 std::string cited_clauses(const Expectation& e);
 
 // One line: "outputs [[1, 2]]", "error index_out_of_bounds: ...",

@@ -65,7 +65,7 @@ BackwardStart start_backward(const OpCall& call, const BackwardClauses& clauses,
     // (a framework refuses a non-floating operand's requires_grad first).
     Expectation e = s.forward;
     for (const RuleViolation& v : log.violations()) add_error(e, v.category);
-    e.notes.push_back(clauses.forward + ": the forward call fails, so does its backward");
+    e.notes.push_back({clauses.forward, "the forward call fails, so does its backward"});
     s.answer = std::move(e);
     return s;
   }
@@ -103,7 +103,7 @@ bool src_shape_equals_index_shape(RuleLog& log, const Tensor& src, const Tensor&
 }
 
 Expectation gradients_expectation(const BackwardStart& start, std::vector<ExpectedTensor> grads,
-                                  std::vector<std::string> notes) {
+                                  std::vector<Note> notes) {
   Expectation e = outputs_expectation(std::move(grads), start.forward.notes);
   e.notes.insert(e.notes.end(), notes.begin(), notes.end());
   // A forward answer that also allows an error (an undocumented dtype,

@@ -63,7 +63,7 @@ bool src_shape_equals_index_shape(RuleLog& log, const Tensor& src, const Tensor&
 
 // The result: the gradients plus the forward's notes and allowed errors.
 Expectation gradients_expectation(const BackwardStart& start, std::vector<ExpectedTensor> grads,
-                                  std::vector<std::string> notes);
+                                  std::vector<Note> notes);
 
 // " because index[0][1]=2" for index position p (empty when not tracing).
 std::string because_index(const IndexPosition& p, const Trace* trace);

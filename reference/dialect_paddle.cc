@@ -2,8 +2,12 @@
 
 #include <algorithm>
 
+#include "reference/messages_paddle.h"
+
 namespace sp::ref::paddle_rules {
 namespace {
+
+namespace msg = paddle_messages;
 
 std::string str(int64_t v) { return std::to_string(v); }
 
@@ -11,19 +15,19 @@ std::string str(int64_t v) { return std::to_string(v); }
 
 bool x_rank_at_least_one(RuleLog& log, const Tensor& x) {
   return log.check(x.rank() >= 1, "PD-X1", "x.ndim=" + str(x.rank()) + " >= 1", ErrorCategory::InvalidArgument,
-                   "x must be an N-D tensor with ndim >= 1, but got ndim " + str(x.rank()));
+                   msg::x_rank(x.rank()));
 }
 
 bool index_is_1d(RuleLog& log, const Tensor& index) {
   return log.check(index.rank() == 1, "PD-I1", "index.ndim=" + str(index.rank()) + " == 1",
-                   ErrorCategory::InvalidArgument, "index must be a 1-D tensor, but got ndim " + str(index.rank()));
+                   ErrorCategory::InvalidArgument, msg::index_rank(index.rank()));
 }
 
 bool index_dtype_supported(RuleLog& log, const Tensor& index) {
   const DType t = index.dtype();
   return log.check(t == DType::Int32 || t == DType::Int64, "PD-I2",
                    "index.dtype=" + std::string(dtype_name(t)) + " is int32 or int64", ErrorCategory::IndexDtype,
-                   "index dtype must be int32 or int64, but got " + std::string(dtype_name(t)));
+                   msg::index_dtype(t));
 }
 
 bool x_dtype_documented(RuleLog& log, const Tensor& x) {
@@ -38,31 +42,25 @@ bool updates_dtype_matches(RuleLog& log, const Tensor& x, const Tensor& updates)
   return log.check(
       x.dtype() == updates.dtype(), "PD-K1",
       "updates.dtype=" + std::string(dtype_name(updates.dtype())) + " == x.dtype=" + std::string(dtype_name(x.dtype())),
-      ErrorCategory::DtypeMismatch, "updates must have the dtype of x");
+      ErrorCategory::DtypeMismatch, msg::updates_dtype());
 }
 
 bool updates_shape_matches(RuleLog& log, const Tensor& x, const Tensor& index, const Tensor& updates) {
   const Shape& u = updates.shape();
   const bool rows_fit = !u.empty() && u.size() == x.shape().size() &&
                         std::equal(u.begin() + 1, u.end(), x.shape().begin() + 1) && index.size(0) <= u[0];
-  Shape row_shape = x.shape();
-  row_shape[0] = index.size(0);
   return log.check(
       rows_fit, "PD-S1",
       "updates.shape=" + format_shape(u) + " is [n] + x.shape[1:] with n >= len(index)=" + str(index.size(0)),
-      ErrorCategory::ShapeMismatch,
-      "updates.shape " + format_shape(u) + " must be [n] + x.shape[1:] with n >= len(index), e.g. " +
-          format_shape(row_shape));
+      ErrorCategory::ShapeMismatch, msg::updates_shape(u, x.shape(), index.size(0)));
 }
 
 bool index_values_below_length(RuleLog& log, const Tensor& index, int64_t length) {
   for (int64_t i = 0; i < index.size(0); ++i) {
     const int64_t v = read_index(index, {i});
     if (v >= length)
-      return log.check(
-          false, "PD-B1", "index[" + str(i) + "]=" + str(v) + " < x.shape[0]=" + str(length),
-          ErrorCategory::IndexOutOfBounds,
-          "The index is out of bounds: it should be less than " + str(length) + ", but received " + str(v));
+      return log.check(false, "PD-B1", "index[" + str(i) + "]=" + str(v) + " < x.shape[0]=" + str(length),
+                       ErrorCategory::IndexOutOfBounds, msg::index_too_large(length, v));
   }
   log.note("every index value < x.shape[0]=" + str(length) + " [PD-B1] ok");
   return true;
@@ -73,9 +71,7 @@ bool index_values_at_least_minus_length(RuleLog& log, const Tensor& index, int64
     const int64_t v = read_index(index, {i});
     if (v < -length)
       return log.check(false, "PD-B3", "index[" + str(i) + "]=" + str(v) + " >= -x.shape[0]=" + str(-length),
-                       ErrorCategory::IndexOutOfBounds,
-                       "The index is out of bounds: it should be greater than or equal to " + str(-length) +
-                           ", but received " + str(v));
+                       ErrorCategory::IndexOutOfBounds, msg::index_too_small(-length, v));
   }
   log.note("every index value >= -x.shape[0]=" + str(-length) + " [PD-B3] ok");
   return true;

@@ -4,39 +4,15 @@
 #include <map>
 #include <string>
 
+#include "reference/messages_torch.h"
 #include "reference/versions.h"
 
 namespace sp::ref::torch_rules {
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
+namespace msg = torch_messages;
 
-// The C++ type name c10 prints in "value cannot be converted to type ...".
-std::string c10_type_name(DType t) {
-  switch (t) {
-    case DType::Bool:
-      return "bool";
-    case DType::UInt8:
-      return "uint8_t";
-    case DType::Int8:
-      return "int8_t";
-    case DType::Int16:
-      return "int16_t";
-    case DType::Int32:
-      return "int";
-    case DType::Int64:
-      return "int64_t";
-    case DType::Float16:
-      return "at::Half";
-    case DType::BFloat16:
-      return "at::BFloat16";
-    case DType::Float32:
-      return "float";
-    case DType::Float64:
-      return "double";
-  }
-  return "?";
-}
+std::string str(int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
@@ -71,8 +47,7 @@ uint64_t scalar_to_bits(const Scalar& value, DType t) {
 bool dim_in_range(RuleLog& log, int64_t dim, int64_t rank) {
   return log.check(dim >= -rank && dim < rank, "T-D1",
                    "dim=" + str(dim) + " in [" + str(-rank) + ", " + str(rank) + ")", ErrorCategory::DimOutOfRange,
-                   "Dimension out of range (expected to be in range of [" + str(-rank) + ", " + str(rank - 1) +
-                       "], but got " + str(dim) + ")");
+                   msg::dim_out_of_range(dim, rank));
 }
 
 bool scatter_gather_index_dtype(RuleLog& log, std::string_view op, const Tensor& index, const std::string& version) {
@@ -80,9 +55,9 @@ bool scatter_gather_index_dtype(RuleLog& log, std::string_view op, const Tensor&
   if (rule_holds("T-I2", version))
     return log.check(index.dtype() == DType::Int64 || index.dtype() == DType::Int32, "T-I2",
                      "index.dtype=" + dtype + " is int32 or int64 (torch >= 2.8)", ErrorCategory::IndexDtype,
-                     std::string(op) + "(): Expected dtype int32/int64 for index");
+                     msg::index_dtype(op, true));
   return log.check(index.dtype() == DType::Int64, "T-I1", "index.dtype=" + dtype + " is int64",
-                   ErrorCategory::IndexDtype, std::string(op) + "(): Expected dtype int64 for index");
+                   ErrorCategory::IndexDtype, msg::index_dtype(op, false));
 }
 
 bool index_is_empty(RuleLog& log, const Tensor& index) {
@@ -96,14 +71,14 @@ bool src_dtype_matches(RuleLog& log, std::string_view op, const Tensor& self, co
   return log.check(
       self.dtype() == src.dtype(), "T-K1",
       "self.dtype=" + std::string(dtype_name(self.dtype())) + " == src.dtype=" + std::string(dtype_name(src.dtype())),
-      ErrorCategory::DtypeMismatch, std::string(op) + "(): Expected self.dtype to be equal to src.dtype");
+      ErrorCategory::DtypeMismatch, msg::src_dtype(op));
 }
 
 std::optional<ReduceMode> reduce_mode(RuleLog& log, const std::optional<std::string>& reduce) {
   if (!reduce) return ReduceMode::None;
   const bool add = *reduce == "add", multiply = *reduce == "multiply";
   if (!log.check(add || multiply, "T-R1", "reduce='" + *reduce + "' is 'add' or 'multiply'",
-                 ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply."))
+                 ErrorCategory::InvalidReduce, msg::reduce_add_or_multiply()))
     return std::nullopt;
   return add ? ReduceMode::Add : ReduceMode::Multiply;
 }
@@ -116,7 +91,7 @@ std::optional<ReduceMode> scatter_reduce_mode(RuleLog& log, const std::string& r
                                                           {"amin", ReduceMode::Min}};
   const auto it = modes.find(reduce);
   if (!log.check(it != modes.end(), "T-RD3", "reduce='" + reduce + "' is one of sum, prod, mean, amax, amin",
-                 ErrorCategory::InvalidReduce, "reduce argument must be either sum, prod, mean, amax or amin."))
+                 ErrorCategory::InvalidReduce, msg::scatter_reduce_mode()))
     return std::nullopt;
   return it->second;
 }
@@ -125,7 +100,7 @@ bool reduction_supports_dtype(RuleLog& log, ReduceMode mode, DType t) {
   const std::string dtype(dtype_name(t));
   return log.check(!(mode == ReduceMode::Mean && t == DType::Bool), "T-RD7",
                    "reduce of dtype " + dtype + " is implemented", ErrorCategory::UnsupportedDtype,
-                   "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'");
+                   msg::reduce_mean_bool());
 }
 
 bool same_rank(RuleLog& log, std::string_view clause, std::string_view other_name, const Tensor& other,
@@ -133,15 +108,11 @@ bool same_rank(RuleLog& log, std::string_view clause, std::string_view other_nam
   return log.check(
       logical_rank(index) == logical_rank(other), clause,
       "index rank " + str(logical_rank(index)) + " == " + std::string(other_name) + " rank " + str(logical_rank(other)),
-      ErrorCategory::RankMismatch,
-      "Index tensor must have the same number of dimensions as " + std::string(other_name) + " tensor");
+      ErrorCategory::RankMismatch, msg::index_rank(other_name));
 }
 
 std::string scatter_shape_message(const Tensor& self, const Tensor& index, const Tensor* src, int64_t dim) {
-  std::string m = "Expected index " + format_shape(index.shape()) + " to be smaller than self " +
-                  format_shape(self.shape()) + " apart from dimension " + str(dim);
-  if (src != nullptr) m += " and to be smaller size than src " + format_shape(src->shape());
-  return m;
+  return msg::scatter_index_shape(self, index, src, dim);
 }
 
 bool index_within_src(RuleLog& log, const Tensor& index, const Tensor& src, const std::string& message) {
@@ -174,23 +145,21 @@ bool index_within_input_apart_from_dim(RuleLog& log, const Tensor& input, const 
     if (d == dim) continue;
     const std::string fact = "index.size(" + str(d) + ")=" + str(logical_size(index, d)) + " <= input.size(" + str(d) +
                              ")=" + str(logical_size(input, d));
-    all &=
-        log.check(logical_size(index, d) <= logical_size(input, d), "T-G4", fact, ErrorCategory::ShapeMismatch,
-                  "Size does not match at dimension " + str(d) + " expected index " + format_shape(index.shape()) +
-                      " to be smaller than self " + format_shape(input.shape()) + " apart from dimension " + str(dim));
+    all &= log.check(logical_size(index, d) <= logical_size(input, d), "T-G4", fact, ErrorCategory::ShapeMismatch,
+                     msg::gather_index_shape(d, index, input, dim));
   }
   return all;
 }
 
 bool index_is_vector(RuleLog& log, const Tensor& index) {
   return log.check(index.rank() <= 1, "T-IS3", "index rank " + str(index.rank()) + " <= 1",
-                   ErrorCategory::InvalidArgument, "index_select(): Index is supposed to be a vector");
+                   ErrorCategory::InvalidArgument, msg::index_select_index_rank());
 }
 
 bool index_is_int32_or_int64(RuleLog& log, const Tensor& index) {
   return log.check(index.dtype() == DType::Int32 || index.dtype() == DType::Int64, "T-IS4",
                    "index.dtype=" + std::string(dtype_name(index.dtype())) + " is int32 or int64",
-                   ErrorCategory::IndexDtype, "index_select(): Expected dtype int32 or int64 for index");
+                   ErrorCategory::IndexDtype, msg::index_select_index_dtype());
 }
 
 bool index_select_values_in_bounds(RuleLog& log, const Tensor& index, int64_t size) {
@@ -200,7 +169,7 @@ bool index_select_values_in_bounds(RuleLog& log, const Tensor& index, int64_t si
     const int64_t v = read_index(index, pos);
     if (v < 0 || v >= size)
       return log.check(false, "T-IS6", "index" + format_index(pos) + "=" + str(v) + " in [0, " + str(size) + ")",
-                       ErrorCategory::IndexOutOfBounds, "index out of range in self");
+                       ErrorCategory::IndexOutOfBounds, msg::index_out_of_range_in_self());
   } while (next_index(pos, index.shape()));
   log.note("every index value in [0, " + str(size) + ") [T-IS6] ok");
   return true;
@@ -224,23 +193,22 @@ std::optional<std::string> undetected_overlap(const Tensor& self) {
 Expectation with_undetected_overlap(Expectation e, bool in_place, const Tensor& self) {
   if (in_place && undetected_overlap(self) && !e.allows_error(ErrorCategory::OverlappingOutput)) {
     e.errors.push_back(ErrorCategory::OverlappingOutput);
-    e.notes.push_back("T-O2: self " + self.describe() +
-                      " overlaps without a stride-0 dim: a backend that detects it may report overlapping_output");
+    e.notes.emplace_back(
+        "T-O2", "self " + self.describe() +
+                    " overlaps without a stride-0 dim: a backend that detects it may report overlapping_output");
   }
   return e;
 }
 
 bool no_internal_overlap(RuleLog& log, const Tensor& self) {
   return log.check(!stride_zero_over_several(self), "T-O1", "self " + self.describe() + " has no internal overlap",
-                   ErrorCategory::OverlappingOutput,
-                   "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-                   "location. Please clone() the tensor before performing the operation.");
+                   ErrorCategory::OverlappingOutput, msg::internal_overlap());
 }
 
 std::optional<uint64_t> convert_value(RuleLog& log, const Scalar& value, DType t) {
   if (!log.check(!scalar_overflows(value, t), "T-V1",
                  "value " + value.to_string() + " fits " + std::string(dtype_name(t)), ErrorCategory::ValueOutOfRange,
-                 "value cannot be converted to type " + c10_type_name(t) + " without overflow"))
+                 msg::value_overflow(t)))
     return std::nullopt;
   return scalar_to_bits(value, t);
 }
@@ -257,8 +225,7 @@ bool index_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim, int6
     const int64_t v = read_index(index, pos);
     if (v < 0 || v >= size)
       return log.check(false, "T-B1", "index" + format_index(pos) + "=" + str(v) + " in [0, " + str(size) + ")",
-                       ErrorCategory::IndexOutOfBounds,
-                       "index " + str(v) + " is out of bounds for dimension " + str(dim) + " with size " + str(size));
+                       ErrorCategory::IndexOutOfBounds, msg::index_out_of_bounds(v, dim, size));
   } while (next_index(pos, index.shape()));
   log.note("every index value in [0, " + str(size) + ") [T-B1] ok");
   return true;
@@ -266,40 +233,33 @@ bool index_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim, int6
 
 bool index_add_index_is_vector(RuleLog& log, const Tensor& index) {
   return log.check(index.rank() <= 1, "T-IA2", "index rank " + str(index.rank()) + " <= 1",
-                   ErrorCategory::InvalidArgument,
-                   "index_add_(): Index is supposed to be a vector, but got dim: " + str(index.rank()));
+                   ErrorCategory::InvalidArgument, msg::index_add_index_rank(index.rank()));
 }
 
 bool index_add_index_dtype(RuleLog& log, const Tensor& index) {
-  return log.check(
-      index.dtype() == DType::Int32 || index.dtype() == DType::Int64, "T-IA3",
-      "index.dtype=" + std::string(dtype_name(index.dtype())) + " is int32 or int64", ErrorCategory::IndexDtype,
-      "index_add_(): Expected dtype int32/int64 for index but got: " + std::string(dtype_name(index.dtype())));
+  return log.check(index.dtype() == DType::Int32 || index.dtype() == DType::Int64, "T-IA3",
+                   "index.dtype=" + std::string(dtype_name(index.dtype())) + " is int32 or int64",
+                   ErrorCategory::IndexDtype, msg::index_add_index_dtype(index.dtype()));
 }
 
 bool index_add_source_dtype(RuleLog& log, const Tensor& self, const Tensor& source) {
   return log.check(self.dtype() == source.dtype(), "T-IA4",
                    "source.dtype=" + std::string(dtype_name(source.dtype())) +
                        " == self.dtype=" + std::string(dtype_name(self.dtype())),
-                   ErrorCategory::DtypeMismatch,
-                   "index_add_(): self (" + std::string(dtype_name(self.dtype())) + ") and source (" +
-                       std::string(dtype_name(source.dtype())) + ") must have the same scalar type");
+                   ErrorCategory::DtypeMismatch, msg::index_add_source_dtype(self.dtype(), source.dtype()));
 }
 
 bool index_add_source_has_dim(RuleLog& log, const Tensor& source, int64_t dim) {
   return log.check(dim == 0 || dim < source.rank(), "T-IA5",
                    "dim " + str(dim) + " == 0 or < source rank " + str(source.rank()), ErrorCategory::ShapeMismatch,
-                   "index_add_(): Indexing dim " + str(dim) + " is out of bounds of the source tensor with dim " +
-                       str(source.rank()));
+                   msg::index_add_source_has_dim(dim, source.rank()));
 }
 
 bool index_add_source_length(RuleLog& log, const Tensor& index, const Tensor& source, int64_t dim) {
   const int64_t along = source.rank() == 0 ? 1 : source.size(dim);
   return log.check(index.numel() == along, "T-IA6",
                    "len(index)=" + str(index.numel()) + " == source.size(" + str(dim) + ")=" + str(along),
-                   ErrorCategory::ShapeMismatch,
-                   "index_add_(): Number of indices (" + str(index.numel()) +
-                       ") should be equal to source.size(dim): (" + str(along) + "), for dim: " + str(dim));
+                   ErrorCategory::ShapeMismatch, msg::index_add_source_length(index.numel(), along, dim));
 }
 
 // Whether source's slice along dim broadcasts to self's (right-aligned,
@@ -328,10 +288,7 @@ bool index_add_source_shape_physical(RuleLog& log, const Tensor& self, const Ten
   return log.check(self_sizes == source_sizes, "T-IA14",
                    "source shape " + format_shape(source.shape()) + " matches self's " + format_shape(self.shape()) +
                        " apart from dim " + str(dim) + " (torch >= 2.3)",
-                   ErrorCategory::ShapeMismatch,
-                   "source tensor shape must match self tensor shape, excluding the specified dimension. Got "
-                   "self.shape = " +
-                       format_shape(self.shape()) + " source.shape = " + format_shape(source.shape()));
+                   ErrorCategory::ShapeMismatch, msg::index_add_source_shape_physical(self, source));
 }
 
 bool index_add_source_shape(RuleLog& log, const Tensor& self, const Tensor& index, const Tensor& source, int64_t dim) {
@@ -348,15 +305,13 @@ bool index_add_source_shape(RuleLog& log, const Tensor& self, const Tensor& inde
   return log.check(actual == expected, broadcasts ? "T-IA13" : "T-IA8",
                    "source shape " + format_shape(source.shape()) + " == self's with dim " + str(dim) +
                        " replaced by " + str(index.numel()) + " " + format_shape(expected),
-                   ErrorCategory::ShapeMismatch,
-                   "index_add_(): source " + format_shape(source.shape()) + " must have self's shape " +
-                       format_shape(self.shape()) + " with dim " + str(dim) + " replaced by " + str(index.numel()));
+                   ErrorCategory::ShapeMismatch, msg::index_add_source_shape(self, source, dim, index.numel()));
 }
 
 std::optional<uint64_t> index_add_alpha(RuleLog& log, const Scalar& alpha, DType t) {
   if (!log.check(!scalar_overflows(alpha, t), "T-IA9",
                  "alpha " + alpha.to_string() + " fits " + std::string(dtype_name(t)), ErrorCategory::ValueOutOfRange,
-                 "value cannot be converted to type " + c10_type_name(t) + " without overflow"))
+                 msg::value_overflow(t)))
     return std::nullopt;
   return scalar_to_bits(alpha, t);
 }
@@ -368,7 +323,7 @@ bool index_add_values_in_bounds(RuleLog& log, const Tensor& index, int64_t size)
     const int64_t v = read_index(index, pos);
     if (v < 0 || v >= size)
       return log.check(false, "T-IA10", "index" + format_index(pos) + "=" + str(v) + " in [0, " + str(size) + ")",
-                       ErrorCategory::IndexOutOfBounds, "index out of range in self");
+                       ErrorCategory::IndexOutOfBounds, msg::index_out_of_range_in_self());
   } while (next_index(pos, index.shape()));
   log.note("every index value in [0, " + str(size) + ") [T-IA10] ok");
   return true;
@@ -376,25 +331,20 @@ bool index_add_values_in_bounds(RuleLog& log, const Tensor& index, int64_t size)
 
 bool index_copy_index_is_vector(RuleLog& log, const Tensor& index) {
   return log.check(index.rank() <= 1, "T-IC2", "index rank " + str(index.rank()) + " <= 1",
-                   ErrorCategory::InvalidArgument,
-                   "index_copy_(): Index should have dimension 1 or 0 (got " + str(index.rank()) + ")");
+                   ErrorCategory::InvalidArgument, msg::index_copy_index_rank(index.rank()));
 }
 
 bool index_copy_index_dtype(RuleLog& log, const Tensor& index) {
-  return log.check(
-      index.dtype() == DType::Int64, "T-IC3", "index.dtype=" + std::string(dtype_name(index.dtype())) + " is int64",
-      ErrorCategory::IndexDtype,
-      "index_copy_(): Expected a long tensor for index, but got " + std::string(dtype_name(index.dtype())));
+  return log.check(index.dtype() == DType::Int64, "T-IC3",
+                   "index.dtype=" + std::string(dtype_name(index.dtype())) + " is int64", ErrorCategory::IndexDtype,
+                   msg::index_copy_index_dtype(index.dtype()));
 }
 
 bool index_copy_source_dtype(RuleLog& log, const Tensor& self, const Tensor& source) {
   return log.check(self.dtype() == source.dtype(), "T-IC4",
                    "source.dtype=" + std::string(dtype_name(source.dtype())) +
                        " == self.dtype=" + std::string(dtype_name(self.dtype())),
-                   ErrorCategory::DtypeMismatch,
-                   "index_copy_(): self and source expected to have the same dtype, but got (self) " +
-                       std::string(dtype_name(self.dtype())) + " and (source) " +
-                       std::string(dtype_name(source.dtype())));
+                   ErrorCategory::DtypeMismatch, msg::index_copy_source_dtype(self.dtype(), source.dtype()));
 }
 
 bool index_copy_source_shape(RuleLog& log, const Tensor& self, const Tensor& index, const Tensor& source, int64_t dim) {
@@ -404,9 +354,7 @@ bool index_copy_source_shape(RuleLog& log, const Tensor& self, const Tensor& ind
   return log.check(actual == expected, "T-IC5",
                    "source shape " + format_shape(source.shape()) + " == self's with dim " + str(dim) +
                        " replaced by " + str(index.numel()) + " " + format_shape(expected),
-                   ErrorCategory::ShapeMismatch,
-                   "index_copy_(): source " + format_shape(source.shape()) + " must have self's shape " +
-                       format_shape(self.shape()) + " with dim " + str(dim) + " replaced by " + str(index.numel()));
+                   ErrorCategory::ShapeMismatch, msg::index_copy_source_shape(self, source, dim, index.numel()));
 }
 
 bool index_copy_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim, int64_t size) {
@@ -415,10 +363,8 @@ bool index_copy_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim,
   do {
     const int64_t v = read_index(index, pos);
     if (v < 0 || v >= size)
-      return log.check(
-          false, "T-IC7", "index" + format_index(pos) + "=" + str(v) + " in [0, " + str(size) + ")",
-          ErrorCategory::IndexOutOfBounds,
-          "index_copy_(): index " + str(v) + " is out of bounds for dimension " + str(dim) + " with size " + str(size));
+      return log.check(false, "T-IC7", "index" + format_index(pos) + "=" + str(v) + " in [0, " + str(size) + ")",
+                       ErrorCategory::IndexOutOfBounds, msg::index_copy_out_of_bounds(v, dim, size));
   } while (next_index(pos, index.shape()));
   log.note("every index value in [0, " + str(size) + ") [T-IC7] ok");
   return true;
@@ -427,18 +373,18 @@ bool index_copy_values_in_bounds(RuleLog& log, const Tensor& index, int64_t dim,
 bool index_fill_index_dtype(RuleLog& log, const Tensor& index) {
   return log.check(index.dtype() == DType::Int64, "T-IF2",
                    "index.dtype=" + std::string(dtype_name(index.dtype())) + " is int64", ErrorCategory::IndexDtype,
-                   "index_fill_(): Expected dtype int64 for index.");
+                   msg::index_fill_index_dtype());
 }
 
 bool index_fill_index_is_vector(RuleLog& log, const Tensor& index) {
   return log.check(index.rank() <= 1, "T-IF3", "index rank " + str(index.rank()) + " <= 1",
-                   ErrorCategory::InvalidArgument, "Index has to be a vector/scalar");
+                   ErrorCategory::InvalidArgument, msg::index_fill_index_rank());
 }
 
 std::optional<uint64_t> index_fill_value(RuleLog& log, const Scalar& value, DType t) {
   if (!log.check(!scalar_overflows(value, t), "T-IF4",
                  "value " + value.to_string() + " fits " + std::string(dtype_name(t)), ErrorCategory::ValueOutOfRange,
-                 "value cannot be converted to type " + c10_type_name(t) + " without overflow"))
+                 msg::value_overflow(t)))
     return std::nullopt;
   return scalar_to_bits(value, t);
 }
@@ -451,8 +397,7 @@ bool index_fill_values_within(RuleLog& log, const Tensor& index, int64_t dim, in
     if (v < -size || v >= size)
       return log.check(false, "T-IF5",
                        "index" + format_index(pos) + "=" + str(v) + " in [" + str(-size) + ", " + str(size) + ")",
-                       ErrorCategory::IndexOutOfBounds,
-                       "index " + str(v) + " is out of bounds for dimension " + str(dim) + " with size " + str(size));
+                       ErrorCategory::IndexOutOfBounds, msg::index_out_of_bounds(v, dim, size));
   } while (next_index(pos, index.shape()));
   log.note("every index value in [" + str(-size) + ", " + str(size) + ") [T-IF5] ok");
   return true;
@@ -463,18 +408,15 @@ std::optional<ReduceMode> index_reduce_mode(RuleLog& log, const std::string& red
       {"prod", ReduceMode::Multiply}, {"mean", ReduceMode::Mean}, {"amax", ReduceMode::Max}, {"amin", ReduceMode::Min}};
   const auto it = modes.find(reduce);
   if (!log.check(it != modes.end(), "T-IR3", "reduce='" + reduce + "' is one of prod, mean, amax, amin",
-                 ErrorCategory::InvalidReduce,
-                 "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got " + reduce + "."))
+                 ErrorCategory::InvalidReduce, msg::index_reduce_mode(reduce)))
     return std::nullopt;
   return it->second;
 }
 
 bool take_along_dim_same_rank(RuleLog& log, const Tensor& input, const Tensor& indices) {
-  return log.check(
-      input.rank() == indices.rank(), "T-TA3",
-      "indices rank " + str(indices.rank()) + " == input rank " + str(input.rank()), ErrorCategory::RankMismatch,
-      "torch.take_along_dim(): input and indices should have the same number of dimensions, but got " +
-          str(input.rank()) + " dimensions for input, and " + str(indices.rank()) + " dimensions for indices");
+  return log.check(input.rank() == indices.rank(), "T-TA3",
+                   "indices rank " + str(indices.rank()) + " == input rank " + str(input.rank()),
+                   ErrorCategory::RankMismatch, msg::take_along_dim_rank(input.rank(), indices.rank()));
 }
 
 bool take_along_dim_indices_long(RuleLog& log, const Tensor& indices, bool flattened) {
@@ -482,10 +424,9 @@ bool take_along_dim_indices_long(RuleLog& log, const Tensor& indices, bool flatt
   // LibTorch 1.13 deviates (its gather skips the dtype check of an empty
   // index), so a known-deviation entry can name it.
   const bool deviation_case = flattened && indices.numel() == 0;
-  return log.check(
-      indices.dtype() == DType::Int64, deviation_case ? "T-TA12" : "T-TA4",
-      "indices.dtype=" + std::string(dtype_name(indices.dtype())) + " is int64", ErrorCategory::IndexDtype,
-      "torch.take_along_dim(): dtype of indices should be Long but got " + std::string(dtype_name(indices.dtype())));
+  return log.check(indices.dtype() == DType::Int64, deviation_case ? "T-TA12" : "T-TA4",
+                   "indices.dtype=" + std::string(dtype_name(indices.dtype())) + " is int64", ErrorCategory::IndexDtype,
+                   msg::take_along_dim_indices_dtype(indices.dtype()));
 }
 
 bool take_along_dim_broadcasts(RuleLog& log, const Tensor& input, const Tensor& indices, int64_t dim) {
@@ -496,9 +437,7 @@ bool take_along_dim_broadcasts(RuleLog& log, const Tensor& input, const Tensor& 
     all &= log.check(a == b || a == 1 || b == 1, "T-TA5",
                      "input.size(" + str(d) + ")=" + str(a) + " and indices.size(" + str(d) + ")=" + str(b) +
                          " are equal or one is 1",
-                     ErrorCategory::ShapeMismatch,
-                     "The size of tensor a (" + str(a) + ") must match the size of tensor b (" + str(b) +
-                         ") at non-singleton dimension " + str(d));
+                     ErrorCategory::ShapeMismatch, msg::broadcast_size(a, b, d));
   }
   return all;
 }

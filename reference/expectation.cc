@@ -5,6 +5,8 @@
 
 namespace sp {
 
+std::string Note::line() const { return clause.empty() ? text : clause + ": " + text; }
+
 bool ElementAllowed::allows(DType t, uint64_t actual_bits) const {
   if (unspecified) return true;
   if (std::find(bits.begin(), bits.end(), actual_bits) != bits.end()) return true;

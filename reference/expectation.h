@@ -50,6 +50,19 @@ struct ExpectedTensor {
   std::string describe_allowed(int64_t linear) const;
 };
 
+// A decision the reference applied to a call: the clause of
+// reference/SEMANTICS.md it follows and what it did there, in words. The
+// clause is data beside the sentence, not a prefix parsed out of it
+// (harness/run_judge.h, cited_clauses): rewording `text` never changes which
+// clauses an answer cites, nor the expectation entries keyed by them.
+struct Note {
+  std::string clause;  // "T-S9"; empty for a decision no clause covers
+  std::string text;    // "out-of-place, out = copy of self then the writes"
+
+  std::string line() const;  // "T-S9: out-of-place, ..." (explain prints it)
+  bool operator==(const Note&) const = default;
+};
+
 struct Expectation {
   std::vector<ErrorCategory> errors;  // non-empty: an error is expected
   std::string error_message;          // the reference's message for the primary error
@@ -57,7 +70,7 @@ struct Expectation {
   std::optional<std::vector<ExpectedTensor>> outputs;
   bool unspecified = false;  // the whole call is undefined by the document
   std::string unspecified_reason;
-  std::vector<std::string> notes;  // decisions the reference applied (clause ids, reasons)
+  std::vector<Note> notes;  // decisions the reference applied, each with its clause
 
   bool expects_error() const { return !errors.empty() && !outputs && !unspecified; }
   bool allows_error(ErrorCategory c) const;

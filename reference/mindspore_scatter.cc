@@ -80,7 +80,7 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
     if (const auto reason = rules::undefined_index_value(index, dim, self.size(dim), r2_10))
       return ref::unspecified_expectation(*reason, trace);
   if (!log.passed()) return log.error_expectation();
-  if (empty) return ref::outputs_expectation({OutputBuilder("self", self, trace).finish()}, {"MS-E1: empty index"});
+  if (empty) return ref::outputs_expectation({OutputBuilder("self", self, trace).finish()}, {{"MS-E1", "empty index"}});
 
   const int64_t size = self.size(dim);
 
@@ -100,8 +100,8 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
     else
       write(target, *value_bits, ref::scalar_from(p, value_text));
   });
-  return ref::outputs_expectation({out.finish()},
-                                  {"MS-S3: index.size(d) <= self.size(d) checked for every d, following 003's letter"});
+  return ref::outputs_expectation(
+      {out.finish()}, {{"MS-S3", "index.size(d) <= self.size(d) checked for every d, following 003's letter"}});
 }
 
 }  // namespace sp

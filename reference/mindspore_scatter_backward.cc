@@ -92,9 +92,10 @@ Expectation mindspore_scatter_backward(const OpCall& call, Trace* trace) {
   });
   std::vector<ExpectedTensor> grads{grad_self.finish()};
   if (grad_src) grads.push_back(grad_src->finish());
-  std::vector<std::string> notes{
-      "MS-GR5: grad_self = grad_output zeroed where index writes; grad_src = grad_output gathered along dim (a "
-      "duplicate writer's element: the slot's gradient or 0)"};
+  std::vector<Note> notes{
+      {"MS-GR5",
+       "grad_self = grad_output zeroed where index writes; grad_src = grad_output gathered along dim (a "
+       "duplicate writer's element: the slot's gradient or 0)"}};
   return ref::gradients_expectation(start, std::move(grads), std::move(notes));
 }
 

@@ -71,9 +71,9 @@ Expectation onnx_gather_elements(const OpCall& call, Trace* trace) {
       out.overwrite(pos, data.bits_at(from), WriteOrigin{"data", &data, &from, &pos, v});
     } while (next_index(pos, indices.shape()));
   }
-  return ref::outputs_expectation({out.finish()},
-                                  {"ONNX-O1: GatherElements schema version " + std::to_string(*version) + " (opset " +
-                                   std::to_string(opset) + ")"});
+  return ref::outputs_expectation(
+      {out.finish()}, {{"ONNX-O1", "GatherElements schema version " + std::to_string(*version) + " (opset " +
+                                       std::to_string(opset) + ")"}});
 }
 
 }  // namespace sp

@@ -76,10 +76,11 @@ Expectation onnx_gather_nd(const OpCall& call, Trace* trace) {
       out.overwrite(target, data.bits_at(at), WriteOrigin{"data", &data, &at, &it.pos, it.first_value});
     });
   }
-  std::vector<std::string> notes;
-  notes.push_back("ONNX-GN1: GatherND schema version " + std::to_string(*version) + " (opset " + std::to_string(opset) +
-                  ")");
-  if (b > 0) notes.push_back("ONNX-GN10: batch_dims=" + std::to_string(b) + ": the first b dims index both tensors");
+  std::vector<Note> notes;
+  notes.push_back(
+      {"ONNX-GN1", "GatherND schema version " + std::to_string(*version) + " (opset " + std::to_string(opset) + ")"});
+  if (b > 0)
+    notes.push_back({"ONNX-GN10", "batch_dims=" + std::to_string(b) + ": the first b dims index both tensors"});
   return ref::outputs_expectation({out.finish()}, std::move(notes));
 }
 

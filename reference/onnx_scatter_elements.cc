@@ -156,12 +156,12 @@ Expectation onnx_scatter_elements(const OpCall& call, Trace* trace) {
     else
       out.reduce(e.target, *mode, updates.value_at(e.pos), from);
   }
-  std::vector<std::string> notes;
-  notes.push_back("ONNX-O1: " + name + " schema version " + std::to_string(*version) + " (opset " +
-                  std::to_string(opset) + ")");
+  std::vector<Note> notes{
+      {"ONNX-O1", name + " schema version " + std::to_string(*version) + " (opset " + std::to_string(opset) + ")"}};
   if (*mode != ReduceMode::None)
-    notes.push_back("ONNX-SE9: reduction \"" + reduction +
-                    "\" includes data's value; order not given (float add/mul of >= 2 ops: interval)");
+    notes.emplace_back(
+        "ONNX-SE9",
+        "reduction \"" + reduction + "\" includes data's value; order not given (float add/mul of >= 2 ops: interval)");
   return ref::outputs_expectation({out.finish()}, std::move(notes));
 }
 

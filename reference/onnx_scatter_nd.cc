@@ -112,12 +112,12 @@ Expectation onnx_scatter_nd(const OpCall& call, Trace* trace) {
         out.reduce(target, *mode, updates.value_at(at), from);
     });
   }
-  std::vector<std::string> notes;
-  notes.push_back("ONNX-SN1: ScatterND schema version " + std::to_string(*version) + " (opset " +
-                  std::to_string(opset) + ")");
+  std::vector<Note> notes{
+      {"ONNX-SN1", "ScatterND schema version " + std::to_string(*version) + " (opset " + std::to_string(opset) + ")"}};
   if (*mode != ReduceMode::None)
-    notes.push_back("ONNX-SN12: reduction \"" + reduction +
-                    "\" includes data's value; iteration order unspecified (float add/mul of >= 2 ops: interval)");
+    notes.emplace_back(
+        "ONNX-SN12", "reduction \"" + reduction +
+                         "\" includes data's value; iteration order unspecified (float add/mul of >= 2 ops: interval)");
   return ref::outputs_expectation({out.finish()}, std::move(notes));
 }
 

@@ -63,9 +63,9 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
       e.error_clause = "PD-I3";
       e.error_message = "index must be a 1-D tensor, but got ndim 2";
     }
-    e.notes.push_back(
-        "PD-I3: an [N, 1] index: 004's 1-D rule (invalid_argument) or Paddle's reading of it as its N "
-        "values, both allowed");
+    e.notes.push_back({"PD-I3",
+                       "an [N, 1] index: 004's 1-D rule (invalid_argument) or Paddle's reading of it as its N "
+                       "values, both allowed"});
     return e;
   }
   ref::RuleLog log(trace);
@@ -127,16 +127,16 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
     });
   });
 
-  std::vector<std::string> notes;
+  std::vector<Note> notes;
   if (updates.size(0) > index.size(0))
-    notes.push_back("PD-S1: updates has " + std::to_string(updates.size(0)) + " rows, len(index) is " +
-                    std::to_string(index.size(0)) + ": only its first len(index) rows are read");
+    notes.push_back({"PD-S1", "updates has " + std::to_string(updates.size(0)) + " rows, len(index) is " +
+                                  std::to_string(index.size(0)) + ": only its first len(index) rows are read"});
   Expectation e = ref::outputs_expectation({out.finish()}, std::move(notes));
   if (!dtype_documented) {
     e.errors = {ErrorCategory::UnsupportedDtype};
     e.error_message = "x dtype " + std::string(dtype_name(x.dtype())) + " is not among 004's float32, float64";
     e.error_clause = "PD-T1";
-    e.notes.push_back("PD-T1: undocumented x dtype: the computed result or unsupported_dtype are both allowed");
+    e.notes.push_back({"PD-T1", "undocumented x dtype: the computed result or unsupported_dtype are both allowed"});
   }
   return e;
 }

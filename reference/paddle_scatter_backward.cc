@@ -54,10 +54,10 @@ Expectation paddle_scatter_backward(const OpCall& call, Trace* trace) {
       grad_updates.copy(at, grad_output, target, "grad_output", &p, because);
     } while (next_index(rest, row_shape));
   });
-  std::vector<std::string> notes{"PD-GR4: grad_x = grad_output with the indexed rows zeroed (both modes)",
-                                 "PD-GR5: grad_updates[i] = grad_output[index[i]], every duplicate included"};
+  std::vector<Note> notes{{"PD-GR4", "grad_x = grad_output with the indexed rows zeroed (both modes)"},
+                          {"PD-GR5", "grad_updates[i] = grad_output[index[i]], every duplicate included"}};
   if (updates.size(0) > index.size(0))
-    notes.push_back("PD-GR5: rows of updates past len(index) are never read: their gradient is 0");
+    notes.push_back({"PD-GR5", "rows of updates past len(index) are never read: their gradient is 0"});
   return ref::gradients_expectation(start, {grad_x.finish(), grad_updates.finish()}, std::move(notes));
 }
 

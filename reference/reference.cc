@@ -52,7 +52,7 @@ std::vector<std::string> explain_lines(const OpCall& call, const Expectation& e,
   }
   if (!trace.finals.empty()) lines.push_back("resolved:");
   for (const std::string& f : trace.finals) lines.push_back("  " + f);
-  for (const std::string& n : e.notes) lines.push_back("note: " + n);
+  for (const Note& n : e.notes) lines.push_back("note: " + n.line());
   lines.push_back("result: " + e.summary());
   return lines;
 }

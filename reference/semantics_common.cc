@@ -116,7 +116,7 @@ Expectation unspecified_expectation(const std::string& reason, Trace* trace) {
   return e;
 }
 
-Expectation outputs_expectation(std::vector<ExpectedTensor> outputs, std::vector<std::string> notes) {
+Expectation outputs_expectation(std::vector<ExpectedTensor> outputs, std::vector<Note> notes) {
   Expectation e;
   e.outputs = std::move(outputs);
   e.notes = std::move(notes);

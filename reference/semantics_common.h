@@ -118,6 +118,6 @@ class RuleLog {
 // A call the document leaves undefined: anything but a crash/timeout passes.
 Expectation unspecified_expectation(const std::string& reason, Trace* trace);
 // A successful call: the given outputs plus the notes of decisions applied.
-Expectation outputs_expectation(std::vector<ExpectedTensor> outputs, std::vector<std::string> notes);
+Expectation outputs_expectation(std::vector<ExpectedTensor> outputs, std::vector<Note> notes);
 
 }  // namespace sp::ref

@@ -54,8 +54,9 @@ Expectation torch_gather(const OpCall& call, Trace* trace) {
     const Shape from = ref::position_along_dim(input, p, dim, p.value);
     out.overwrite(p.pos, input.bits_at(from), ref::read_from(p, "input", input, from));
   });
-  return ref::outputs_expectation({out.finish()}, {"T-G4: index.size(d) <= input.size(d) for d != dim "
-                                                   "(LibTorch 1.13; not stated by seed 000)"});
+  return ref::outputs_expectation({out.finish()}, {{"T-G4",
+                                                    "index.size(d) <= input.size(d) for d != dim "
+                                                    "(LibTorch 1.13; not stated by seed 000)"}});
 }
 
 }  // namespace sp

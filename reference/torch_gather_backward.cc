@@ -39,7 +39,7 @@ Expectation torch_gather_backward(const OpCall& call, Trace* trace) {
   });
   return ref::gradients_expectation(
       start, {grad.finish()},
-      {"T-GR6: grad_input = zeros, then grad_output scatter-added along dim (duplicates accumulate)"});
+      {{"T-GR6", "grad_input = zeros, then grad_output scatter-added along dim (duplicates accumulate)"}});
 }
 
 }  // namespace sp

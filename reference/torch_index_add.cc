@@ -143,6 +143,16 @@ ElementAllowed hull(DType t, const ElementAllowed& a, const ElementAllowed& b) {
   return r;
 }
 
+// The multi-index of row-major linear index `linear` in `shape`.
+Shape row_major_position(int64_t linear, const Shape& shape) {
+  Shape p(shape.size(), 0);
+  for (size_t d = p.size(); d-- > 0;) {
+    p[d] = linear % shape[d];
+    linear /= shape[d];
+  }
+  return p;
+}
+
 }  // namespace
 
 Expectation torch_index_add(const OpCall& call, Trace* trace) {
@@ -189,9 +199,9 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
     if (const auto reason = rules::undetected_overlap(self)) return ref::unspecified_expectation(*reason, trace);
 
   OutputBuilder out(op.output, self, trace);
-  std::vector<std::string> notes;
-  if (empty) notes.push_back("T-IA7: empty index, no-op (LibTorch 1.13)");
-  if (!op.in_place) notes.push_back("T-IA12: out-of-place, out = copy of self then the additions");
+  std::vector<Note> notes;
+  if (empty) notes.emplace_back("T-IA7", "empty index, no-op (LibTorch 1.13)");
+  if (!op.in_place) notes.emplace_back("T-IA12", "out-of-place, out = copy of self then the additions");
   if (empty) return ref::outputs_expectation({out.finish()}, std::move(notes));
 
   const DType t = self.dtype();
@@ -203,74 +213,40 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
   bool some_inexact = false;
   std::set<int64_t> overflowing;  // elements with a term that overflows only when rounded
   const Shape self_logical = ref::logical_shape(self);
-  const Shape source_logical = ref::logical_shape(source);
-  Shape index_pos(static_cast<size_t>(index.rank()), 0);
-  int64_t i = 0;
-  do {
-    const int64_t v = ref::read_index(index, index_pos);
-    // Every position q of source's (logical) slice i: self at q with q[dim] = v.
-    Shape q(source_logical.size(), 0);
-    q[static_cast<size_t>(dim)] = i;
-    bool more = true;
-    for (size_t d = 0; d < q.size(); ++d)
-      if (static_cast<int64_t>(d) != dim && source_logical[d] == 0) more = false;  // an empty slice
-    while (more) {
-      const Shape at = ref::physical_index(source, q);
-      Shape target_logical = q;
-      target_logical[static_cast<size_t>(dim)] = v;
-      const Shape target = ref::physical_index(self, target_logical);
-      const Value s = source.value_at(at);
-      Value term;
-      if (t == DType::Bool) {
-        term = Value::of_int((s.i != 0 && alpha_v.i != 0) ? 1 : 0);
-      } else if (!floating) {
-        const uint64_t product = static_cast<uint64_t>(alpha_v.i) * static_cast<uint64_t>(s.i);  // wraps
-        term = value_from_bits(t, bits_from_value(t, Value::of_int(static_cast<int64_t>(product))));
-      } else {
-        const Product p = float_product(t, alpha_v.f, s.f);
-        term = Value::of_float(p.rounded);
-        int64_t linear = 0;
-        for (size_t d = 0; d < self_logical.size(); ++d) linear = linear * self_logical[d] + target_logical[d];
-        auto& [lo, hi] = widened[linear];
-        lo.push_back(p.lo);
-        hi.push_back(p.hi);
-        if (p.lo != p.hi) some_inexact = true;
-        if (p.overflows) overflowing.insert(linear);
-      }
-      out.reduce(target, ReduceMode::Add, term,
-                 ref::read_from(ref::IndexPosition{index_pos, index_pos.empty() ? Shape{0} : index_pos, v}, "source",
-                                source, at));
-      // Next position of the slice (dim held at i), row-major.
-      more = false;
-      for (size_t d = q.size(); d-- > 0;) {
-        if (static_cast<int64_t>(d) == dim) continue;
-        if (++q[d] < source_logical[d]) {
-          more = true;
-          break;
+  // self[..., index[i], ...] += alpha * source[..., i, ...] over every position of
+  // source's logical slice i, i in order (T-IA1).
+  ref::for_each_slice_position(
+      index, source, dim, [&](const ref::IndexPosition& p, const Shape& at, const Shape& target_logical) {
+        const Shape target = ref::physical_index(self, target_logical);
+        const Value s = source.value_at(at);
+        Value term;
+        if (t == DType::Bool) {
+          term = Value::of_int((s.i != 0 && alpha_v.i != 0) ? 1 : 0);
+        } else if (!floating) {
+          const uint64_t product = static_cast<uint64_t>(alpha_v.i) * static_cast<uint64_t>(s.i);  // wraps
+          term = value_from_bits(t, bits_from_value(t, Value::of_int(static_cast<int64_t>(product))));
+        } else {
+          const Product product = float_product(t, alpha_v.f, s.f);
+          term = Value::of_float(product.rounded);
+          int64_t linear = 0;
+          for (size_t d = 0; d < self_logical.size(); ++d) linear = linear * self_logical[d] + target_logical[d];
+          auto& [lo, hi] = widened[linear];
+          lo.push_back(product.lo);
+          hi.push_back(product.hi);
+          if (product.lo != product.hi) some_inexact = true;
+          if (product.overflows) overflowing.insert(linear);
         }
-        q[d] = 0;
-      }
-    }
-    ++i;
-  } while (next_index(index_pos, index.shape()));
+        out.reduce(target, ReduceMode::Add, term, ref::read_from(p, "source", source, at));
+      });
   ExpectedTensor result = out.finish();
   if (some_inexact) {
-    notes.push_back("T-IA11: alpha * source rounded to the dtype or exact (fma): intervals cover both");
+    notes.emplace_back("T-IA11", "alpha * source rounded to the dtype or exact (fma): intervals cover both");
     for (auto& [linear, terms] : widened) {
       auto& [lo, hi] = terms;
       bool differ = false;
       for (size_t k = 0; k < lo.size(); ++k) differ |= lo[k] != hi[k];
       if (!differ) continue;
-      const int64_t flat = linear;  // clang < 16 cannot capture a structured binding in a lambda
-      const Shape pos = [&] {
-        Shape p(self_logical.size(), 0);
-        int64_t rest = flat;
-        for (size_t d = p.size(); d-- > 0;) {
-          p[d] = rest % self_logical[d];
-          rest /= self_logical[d];
-        }
-        return p;
-      }();
+      const Shape pos = row_major_position(linear, self_logical);
       const double own = self.value_at(ref::physical_index(self, pos)).f;
       std::vector<double> lo_terms{own}, hi_terms{own};
       lo_terms.insert(lo_terms.end(), lo.begin(), lo.end());
@@ -289,8 +265,9 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
     result.loose[linear] = std::move(anything);
   }
   if (!overflowing.empty())
-    notes.push_back("T-IA11: " + std::to_string(overflowing.size()) +
-                    " element(s) with a term alpha * source that overflows only when rounded: unspecified");
+    notes.emplace_back("T-IA11",
+                       std::to_string(overflowing.size()) +
+                           " element(s) with a term alpha * source that overflows only when rounded: unspecified");
   return ref::outputs_expectation({std::move(result)}, std::move(notes));
 }
 

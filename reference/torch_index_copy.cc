@@ -72,18 +72,18 @@ Expectation torch_index_copy(const OpCall& call, Trace* trace) {
   ref::RuleLog bounds(trace);
   rules::index_copy_values_in_bounds(bounds, index, dim, size);
   OutputBuilder out(op.output, self, trace);
-  std::vector<std::string> notes;
-  if (!op.in_place) notes.push_back("T-IC8: out-of-place, out = copy of self then the copies");
+  std::vector<Note> notes;
+  if (!op.in_place) notes.push_back({"T-IC8", "out-of-place, out = copy of self then the copies"});
   if (!bounds.passed()) {
     if (self.numel() > 0) return bounds.error_expectation();
     // Nothing to write into: the error or the unchanged (empty) tensor.
     Expectation either = bounds.error_expectation();
     either.outputs = std::vector<ExpectedTensor>{out.finish()};
-    either.notes.push_back("T-IC7: self has no elements; an out-of-range index value may be refused or ignored");
+    either.notes.push_back({"T-IC7", "self has no elements; an out-of-range index value may be refused or ignored"});
     return either;
   }
   if (index.numel() == 0) {
-    notes.push_back("T-IC6: empty index, nothing copied");
+    notes.push_back({"T-IC6", "empty index, nothing copied"});
     return ref::outputs_expectation({out.finish()}, std::move(notes));
   }
 

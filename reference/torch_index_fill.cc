@@ -88,7 +88,7 @@ Expectation torch_index_fill(const OpCall& call, Trace* trace) {
     if (self.numel() > 0) return bounds.error_expectation();
     Expectation either = bounds.error_expectation();
     either.outputs = std::vector<ExpectedTensor>{out.finish()};
-    either.notes.push_back("T-IF5: self has no elements; an out-of-range index value may be refused or ignored");
+    either.notes.push_back({"T-IF5", "self has no elements; an out-of-range index value may be refused or ignored"});
     return either;
   }
   bool negative = false;
@@ -103,9 +103,9 @@ Expectation torch_index_fill(const OpCall& call, Trace* trace) {
         "T-IF7: self's elements share memory; the document is silent (LibTorch 1.13 writes through the aliases)",
         trace);
 
-  std::vector<std::string> notes;
-  if (!op.in_place) notes.push_back("T-IF8: out-of-place, out = copy of self then the fills");
-  if (index.numel() == 0) notes.push_back("T-IF9: empty index, nothing filled");
+  std::vector<Note> notes;
+  if (!op.in_place) notes.push_back({"T-IF8", "out-of-place, out = copy of self then the fills"});
+  if (index.numel() == 0) notes.push_back({"T-IF9", "empty index, nothing filled"});
   const Shape self_logical = ref::logical_shape(self);
   bool slice_empty = false;
   for (size_t d = 0; d < self_logical.size(); ++d)

@@ -113,12 +113,13 @@ Expectation torch_index_reduce(const OpCall& call, Trace* trace) {
   ExpectedTensor result = out.finish();
   if (*mode == ReduceMode::Mean)
     ref::allow_any_nan_where_initial_nan(result, self.dtype(), "T-IR10: a NaN divided by its count: any NaN");
-  std::vector<std::string> notes;
-  if (empty) notes.push_back("T-IR8: empty index, no-op (LibTorch 1.13)");
-  if (!op.in_place) notes.push_back("T-IR9: out-of-place, out = copy of self then the reduction");
+  std::vector<Note> notes;
+  if (empty) notes.push_back({"T-IR8", "empty index, no-op (LibTorch 1.13)"});
+  if (!op.in_place) notes.push_back({"T-IR9", "out-of-place, out = copy of self then the reduction"});
   if (!include_self)
-    notes.push_back("T-IR2: include_self=False: indexed rows reduce source alone; the others keep self");
-  if (*mode == ReduceMode::Mean) notes.push_back("T-IR5: mean = sum / number of terms (self counts if include_self)");
+    notes.push_back({"T-IR2", "include_self=False: indexed rows reduce source alone; the others keep self"});
+  if (*mode == ReduceMode::Mean)
+    notes.push_back({"T-IR5", "mean = sum / number of terms (self counts if include_self)"});
   return ref::outputs_expectation({std::move(result)}, std::move(notes));
 }
 

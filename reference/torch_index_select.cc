@@ -76,8 +76,8 @@ Expectation torch_index_select(const OpCall& call, Trace* trace) {
 
   const Shape out_shape = *output_shape_of(op, call);
   OutputBuilder out(op.output, Tensor::zeros(input.dtype(), out_shape), trace);
-  std::vector<std::string> notes;
-  if (empty) notes.push_back("T-IS5: empty index, out is empty along dim");
+  std::vector<Note> notes;
+  if (empty) notes.push_back({"T-IS5", "empty index, out is empty along dim"});
   // out[...][i][...] = input[...][index[i]][...]
   Shape pos(out_shape.size(), 0);
   if (checked_numel(out_shape) > 0) do {

@@ -48,6 +48,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "reference/messages_torch.h"
 #include "reference/op_table.h"
 #include "reference/semantics_common.h"
 
@@ -179,9 +180,7 @@ Expectation evaluate_with_out(const OpSpec& op, const OpCall& call, Trace* trace
   log.check(
       out.dtype() == result_dtype, "T-OUT1",
       "out.dtype " + std::string(dtype_name(out.dtype())) + " == result dtype " + std::string(dtype_name(result_dtype)),
-      ErrorCategory::DtypeMismatch,
-      "Expected out tensor to have dtype " + std::string(dtype_name(result_dtype)) + ", but got " +
-          std::string(dtype_name(out.dtype())) + " instead");
+      ErrorCategory::DtypeMismatch, ref::torch_messages::out_dtype(result_dtype, out.dtype()));
 
   const std::optional<Shape> result_shape = inner.outputs && !inner.outputs->empty()
                                                 ? std::optional<Shape>(inner.outputs->front().exact.shape())
@@ -206,9 +205,7 @@ Expectation evaluate_with_out(const OpSpec& op, const OpCall& call, Trace* trace
                              "check, what it writes is undefined",
                          trace);
     log.check(!stride_zero_overlap(out), "T-OUT2", "out has no internal overlap (" + out.describe() + ")",
-              ErrorCategory::OverlappingOutput,
-              "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-              "location. Please clone() the tensor before performing the operation.");
+              ErrorCategory::OverlappingOutput, ref::torch_messages::internal_overlap());
     for (const OperandSpec& o : op.operands) {
       if (o.role == OperandRole::Out) continue;
       const Tensor* t = call.tensor(o.name);
@@ -233,8 +230,7 @@ Expectation evaluate_with_out(const OpSpec& op, const OpCall& call, Trace* trace
                            trace);
       }
       log.check(false, "T-OUT3", "out shares memory with " + o.name, ErrorCategory::OverlappingOutput,
-                "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
-                "single memory location. Please clone() the tensor before performing the operation.");
+                ref::torch_messages::out_overlaps_operand());
     }
   }
 
@@ -260,9 +256,9 @@ Expectation evaluate_with_out(const OpSpec& op, const OpCall& call, Trace* trace
       inner.errors.push_back(ErrorCategory::OverlappingOutput);
   } else if (may_error_instead) {
     inner.errors.push_back(ErrorCategory::OverlappingOutput);
-    inner.notes.push_back(
-        "T-OUT5: out is the very same view as an operand read only at its own positions: "
-        "overlapping_output or the result");
+    inner.notes.push_back({"T-OUT5",
+                           "out is the very same view as an operand read only at its own positions: "
+                           "overlapping_output or the result"});
   }
   return inner;
 }

@@ -103,9 +103,9 @@ Expectation torch_scatter_core(const OpCall& call, std::optional<ReduceMode> fix
       write(target, *value_bits, scalar_from(p, value_text));
     }
   });
-  std::vector<std::string> notes;
-  if (empty) notes.push_back("T-E1: empty index, no-op (LibTorch 1.13)");
-  if (!op.in_place) notes.push_back("T-S9: out-of-place, out = copy of self then the writes");
+  std::vector<Note> notes;
+  if (empty) notes.push_back({"T-E1", "empty index, no-op (LibTorch 1.13)"});
+  if (!op.in_place) notes.push_back({"T-S9", "out-of-place, out = copy of self then the writes"});
   return outputs_expectation({out.finish()}, std::move(notes));
 }
 

@@ -39,7 +39,7 @@ Expectation torch_scatter_add_backward(const OpCall& call, Trace* trace) {
                   "grad_output", &p, ref::because_index(p, trace));
   });
   return ref::gradients_expectation(start, {grad_self.finish(), grad_src.finish()},
-                                    {"T-GR9: grad_self = grad_output; grad_src = grad_output gathered along dim"});
+                                    {{"T-GR9", "grad_self = grad_output; grad_src = grad_output gathered along dim"}});
 }
 
 }  // namespace sp

@@ -55,9 +55,9 @@ Expectation torch_scatter_backward(const OpCall& call, Trace* trace) {
   });
   std::vector<ExpectedTensor> grads{grad_self.finish()};
   if (grad_src) grads.push_back(grad_src->finish());
-  std::vector<std::string> notes{
-      "T-GR7: grad_self = grad_output zeroed where index writes; grad_src = "
-      "grad_output gathered along dim (every duplicate writer gets the gradient)"};
+  std::vector<Note> notes{{"T-GR7",
+                           "grad_self = grad_output zeroed where index writes; grad_src = "
+                           "grad_output gathered along dim (every duplicate writer gets the gradient)"}};
   return ref::gradients_expectation(start, std::move(grads), std::move(notes));
 }
 

@@ -103,14 +103,15 @@ Expectation torch_scatter_reduce(const OpCall& call, Trace* trace) {
   // points), which may quiet or canonicalise an untouched NaN.
   if (*mode == ReduceMode::Mean)
     ref::allow_any_nan_where_initial_nan(result, self.dtype(), "T-RD10: a NaN divided by its count: any NaN");
-  std::vector<std::string> notes;
-  if (empty) notes.push_back("T-E1: empty index, no-op (LibTorch 1.13)");
-  if (!op.in_place) notes.push_back("T-S9: out-of-place, out = copy of self then the reduction");
+  std::vector<Note> notes;
+  if (empty) notes.push_back({"T-E1", "empty index, no-op (LibTorch 1.13)"});
+  if (!op.in_place) notes.push_back({"T-S9", "out-of-place, out = copy of self then the reduction"});
   if (!include_self)
-    notes.push_back("T-RD2: include_self=False: indexed elements reduce src alone; the others keep self");
+    notes.push_back({"T-RD2", "include_self=False: indexed elements reduce src alone; the others keep self"});
   if (*mode == ReduceMode::Mean)
-    notes.push_back(is_floating(self.dtype()) ? "T-RD5: mean = sum / number of terms"
-                                              : "T-RD5: integer mean = floor(sum / number of terms) (LibTorch 1.13)");
+    notes.push_back({"T-RD5", is_floating(self.dtype())
+                                  ? "mean = sum / number of terms"
+                                  : "integer mean = floor(sum / number of terms) (LibTorch 1.13)"});
   return ref::outputs_expectation({std::move(result)}, std::move(notes));
 }
 

@@ -160,11 +160,11 @@ Expectation torch_scatter_reduce_backward(const OpCall& call, Trace* trace) {
                           : "");
     }
   });
-  std::vector<std::string> notes;
-  if (reduce == "sum") notes.push_back("T-GR10: sum: grad_src = grad_output gathered along dim");
-  if (reduce == "mean") notes.push_back("T-GR11: mean: the slot's gradient divided by its number of terms");
-  if (extreme) notes.push_back("T-GR12: " + reduce + ": the gradient split evenly among the terms equal to the result");
-  if (!include_self) notes.push_back("T-GR10: include_self=False: grad_self is 0 where index points");
+  std::vector<Note> notes;
+  if (reduce == "sum") notes.push_back({"T-GR10", "sum: grad_src = grad_output gathered along dim"});
+  if (reduce == "mean") notes.push_back({"T-GR11", "mean: the slot's gradient divided by its number of terms"});
+  if (extreme) notes.push_back({"T-GR12", reduce + ": the gradient split evenly among the terms equal to the result"});
+  if (!include_self) notes.push_back({"T-GR10", "include_self=False: grad_self is 0 where index points"});
   return ref::gradients_expectation(start, {grad_self.finish(), grad_src.finish()}, std::move(notes));
 }
 

@@ -121,9 +121,9 @@ bool flattens_by_view(const Tensor& t) {
 // the answer stays what the document says.
 Expectation citing_unviewable(Expectation e, const Tensor& input, const Tensor& indices) {
   if (flattens_by_view(input) && flattens_by_view(indices)) return e;
-  e.notes.push_back(
-      "T-TA11: dim is None and input or indices has a layout view(-1) cannot flatten; the document reads it "
-      "flattened all the same (LibTorch 1.13 raises here, a recorded deviation)");
+  e.notes.push_back({"T-TA11",
+                     "dim is None and input or indices has a layout view(-1) cannot flatten; the document reads it "
+                     "flattened all the same (LibTorch 1.13 raises here, a recorded deviation)"});
   return e;
 }
 
@@ -196,13 +196,13 @@ Expectation torch_take_along_dim(const OpCall& call, Trace* trace) {
     if (scalar_dim) {
       for (ErrorCategory c : {ErrorCategory::DimOutOfRange, ErrorCategory::ShapeMismatch})
         if (!e.allows_error(c)) e.errors.push_back(c);
-      e.notes.push_back("T-TA9: a 0-d input with a dim: LibTorch 1.13's dim error is allowed too");
+      e.notes.push_back({"T-TA9", "a 0-d input with a dim: LibTorch 1.13's dim error is allowed too"});
     }
     return dim_arg ? e : citing_unviewable(std::move(e), input, indices);
   }
 
   OutputBuilder out(op.output, Tensor::zeros(input.dtype(), *out_shape), trace);
-  std::vector<std::string> notes;
+  std::vector<Note> notes;
   if (checked_numel(*out_shape) > 0) {
     Shape pos(out_shape->size(), 0);
     do {
@@ -220,8 +220,8 @@ Expectation torch_take_along_dim(const OpCall& call, Trace* trace) {
     e.errors = {ErrorCategory::IndexOutOfBounds};
     e.error_message = "index out of bounds (a negative index; LibTorch 1.13 rejects it)";
     e.error_clause = "T-TA7";
-    e.notes.push_back("T-TA7: negative indices: the document is silent; wrapped (v + " + str(size) +
-                      ") or index_out_of_bounds both allowed");
+    e.notes.push_back({"T-TA7", "negative indices: the document is silent; wrapped (v + " + str(size) +
+                                    ") or index_out_of_bounds both allowed"});
   }
   if (scalar_dim) {
     for (ErrorCategory c : {ErrorCategory::DimOutOfRange, ErrorCategory::ShapeMismatch})
@@ -230,9 +230,9 @@ Expectation torch_take_along_dim(const OpCall& call, Trace* trace) {
       e.error_message = "Dimension specified as 0 but tensor has no dimensions";
       e.error_clause = "T-TA9";
     }
-    e.notes.push_back(
-        "T-TA9: a 0-d input with a dim: the document is silent; the result or LibTorch 1.13's dim "
-        "error both allowed");
+    e.notes.push_back({"T-TA9",
+                       "a 0-d input with a dim: the document is silent; the result or LibTorch 1.13's dim "
+                       "error both allowed"});
   }
   return dim_arg ? e : citing_unviewable(std::move(e), input, indices);
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "harness/case.h"
+#include "harness/run_judge.h"
 
 namespace sp {
 namespace {
@@ -97,6 +98,32 @@ TEST(Expectations, ClauseKeyedEntriesMatchTheReferencesClauseAndOp) {
   } catch (const SpecError& err) {
     EXPECT_EQ(err.field(), "entries[0].case");
   }
+}
+
+// The clauses an answer cites are data on its notes ({clause, text}), never
+// parsed out of the sentence: rewording a note changes no entry's match.
+TEST(Expectations, ClausesComeFromTheNotesClauseNotItsText) {
+  Expectation e;
+  e.outputs = std::vector<ExpectedTensor>{};
+  e.notes = {{"T-IA13", "a source slice that broadcasts (no clause id in this sentence)"},
+             {"", "T-IA8: a sentence that only looks like it cites a clause"},
+             {"T-IA13", "the same clause twice is cited once"},
+             {"T-IA12", "out-of-place"}};
+  EXPECT_EQ(cited_clauses(e), "T-IA13 T-IA12");
+  EXPECT_EQ(e.notes[0].line(), "T-IA13: a source slice that broadcasts (no clause id in this sentence)");
+  EXPECT_EQ(e.notes[1].line(), "T-IA8: a sentence that only looks like it cites a clause");
+  const std::string p = write_temp("clause-note.json", R"({"format": "scatterproof-expectations/1", "entries": [
+      {"clause": "T-IA13", "op": "torch.index_add*", "backend": "libtorch", "reason": "broadcast source"},
+      {"clause": "T-IA8", "op": "torch.index_add*", "backend": "cpu", "reason": "never cited above"}]})");
+  const std::vector<ExpectationEntry> entries = load_expectation_file(p);
+  EXPECT_NE(find_expectation(entries, "", "libtorch", "torch.index_add_", cited_clauses(e)), nullptr);
+  EXPECT_EQ(find_expectation(entries, "", "cpu", "torch.index_add_", cited_clauses(e)), nullptr);
+  // An expected error's clause comes first, then the notes' clauses.
+  Expectation error;
+  error.errors = {ErrorCategory::ShapeMismatch};
+  error.error_clause = "T-IA8";
+  error.notes = {{"T-O2", "overlap a backend may detect"}};
+  EXPECT_EQ(cited_clauses(error), "T-IA8 T-O2");
 }
 
 TEST(Expectations, FailuresBecomeXFailAndPassesXPass) {

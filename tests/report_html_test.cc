@@ -121,6 +121,18 @@ TEST(ReportHtml, IsSelfContained) {
   EXPECT_EQ(data["failures"][0]["source"]["document"], "PyTorch docs");
 }
 
+// The page is reports/templates/report.{html,css,js}, embedded at build
+// time: every slot of the HTML is filled, the style and the script in place.
+TEST(ReportHtml, FillsEverySlotOfTheTemplate) {
+  const std::string html = report_html({failing("torch/a")});
+  EXPECT_EQ(html.find("{{"), std::string::npos);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("<style>\nbody{"), std::string::npos);
+  EXPECT_NE(html.find("<script>\n\"use strict\";"), std::string::npos);
+  EXPECT_NE(html.find("document.body.dataset.rendered = \"yes\";\n</script>\n</body></html>\n"), std::string::npos);
+  EXPECT_EQ(page_data(html)["failures"][0]["case"], "torch/a");
+}
+
 TEST(ReportHtml, HostileTextStaysInsideTheData) {
   const std::string hostile = "</script><script>alert(1)</script><!-- </SCRIPT > & \xff bad utf-8";
   ResultRecord r = failing("torch/</script>", hostile);

@@ -7,6 +7,12 @@
 // restated: c10's scalar conversion rules, MindSpore doc_version parsing and
 // the table of versioned rules (reference/versions.h: which rule holds for
 // the call's OpCall::framework_version, empty = the framework's baseline).
+// So are the words: every message comes from the dialect's message table
+// (reference/messages_torch.h, messages_mindspore.h, messages_paddle.h), the
+// one the reference's checks word their violations from.
+// Only checks both backends run live here; index_reduce_'s T-IR3, which only
+// the cpu backend runs, sits beside its kernel
+// (backends/cpu/ops/torch_index_reduce.cc).
 // Index *values* are checked by the backend with a parallel scan
 // (kernels.h: find_bad_index) once these shape-level rules pass.
 #pragma once
@@ -79,14 +85,11 @@ std::optional<Violation> check_torch_index_copy(const OpCall& call);
 // dtype.
 std::optional<Violation> check_torch_index_fill(const OpCall& call, uint64_t* value_bits);
 // T-D1..T-IA8 of index_add_ alone (no alpha): see check_torch_index_add;
+// index_reduce_ (the cpu backend's, backends/cpu/ops/torch_index_reduce.cc)
+// runs it after its own T-IR3;
 // `shape_when_empty`: an empty index into a rank <= 1 self still checks T-IA8
 // (from torch 2.3 T-IA14 replaces both: checked for every index).
 std::optional<Violation> check_torch_index_operands(const OpCall& call, bool shape_when_empty);
-// torch.index_reduce_ / torch.index_reduce: T-IR3 (reduce, first), then
-// check_torch_index_operands(call, true) (T-IR8: a rank <= 1 self checks
-// T-IA8 on an empty index too). Bounds (T-IA10) and the self dtype (T-IR4,
-// unspecified for non-floating) are left to the kernel.
-std::optional<Violation> check_torch_index_reduce(const OpCall& call);
 // torch.index_select: T-D1, T-IS3, T-IS4 in LibTorch 1.13's order; a 0-d
 // input with other than one index value, which the reference leaves
 // unspecified (T-IS7), is refused as PyTorch 2.x refuses it (bounds T-IS5

@@ -11,6 +11,7 @@
 #include "backends/backend.h"
 #include "backends/common/torch_out.h"
 #include "backends/cpu/cpu_context.h"
+#include "reference/messages_torch.h"
 #include "reference/op_table.h"
 #include "sp_cpu_op_files.h"
 
@@ -64,8 +65,7 @@ Outcome CpuContext::first_bad_index_error(const Tensor& index, const Shape& shap
   const auto bad = find_bad_index(index.dtype(), data(index), shape, strides, lo, size, pool_);
   if (!bad) return Outcome::harness_error("cpu backend: a kernel reported a bad index the scan does not find");
   return Outcome::of_error(ErrorCategory::IndexOutOfBounds,
-                           "index " + std::to_string(bad->value) + " is out of bounds for dimension " +
-                               std::to_string(dim) + " with size " + std::to_string(size));
+                           ref::torch_messages::index_out_of_bounds(bad->value, dim, size));
 }
 
 namespace {

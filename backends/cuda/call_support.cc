@@ -5,6 +5,7 @@
 
 #include "backends/cuda/tensor_meta.h"
 #include "reference/dialect_torch.h"
+#include "reference/messages_torch.h"
 #include "reference/op_table.h"
 
 namespace sp::cuda::call_support {
@@ -41,8 +42,7 @@ uint64_t convert_scalar(const Scalar& value, DType t) {
     throw Refusal{Outcome::unsupported("converting " + value.to_string() + " to " + std::string(dtype_name(t)) +
                                        " is undefined behaviour in c10")};
   if (ref::torch_rules::scalar_overflows(value, t))
-    fail(ErrorCategory::ValueOutOfRange,
-         "value cannot be converted to type " + std::string(dtype_name(t)) + " without overflow");
+    fail(ErrorCategory::ValueOutOfRange, ref::torch_messages::value_overflow(t));
   return ref::torch_rules::scalar_to_bits(value, t);
 }
 
@@ -56,9 +56,8 @@ int64_t index_value_at(const Tensor& index, const TensorMeta& walked, int64_t li
 }
 
 void report_bad_index(const Tensor& index, const TensorMeta& walked, int64_t linear, int64_t dim, int64_t size) {
-  fail(ErrorCategory::IndexOutOfBounds, "index " + std::to_string(index_value_at(index, walked, linear)) +
-                                            " is out of bounds for dimension " + std::to_string(dim) + " with size " +
-                                            std::to_string(size));
+  fail(ErrorCategory::IndexOutOfBounds,
+       ref::torch_messages::index_out_of_bounds(index_value_at(index, walked, linear), dim, size));
 }
 
 void report_onnx_bad_index(const Tensor& indices, const TensorMeta& walked, int64_t linear, int64_t lo, int axis,

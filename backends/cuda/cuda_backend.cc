@@ -36,6 +36,8 @@
 #include "backends/cuda/tensor_meta.h"
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
+#include "reference/messages_mindspore.h"
+#include "reference/messages_torch.h"
 #include "reference/op_table.h"
 
 namespace sp {
@@ -331,7 +333,7 @@ class CudaBackend final : public Backend {
     TensorMeta sm;
     if (src) sm = meta_or_refuse(*src, true);
     std::optional<WriteMode> mode = is_scatter_add ? WriteMode::Add : parse_reduce(call.string_arg("reduce"));
-    if (!mode) fail(ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply.");
+    if (!mode) fail(ErrorCategory::InvalidReduce, ref::torch_messages::reduce_add_or_multiply());
 
     // T-E1: an empty index reads and writes nothing.
     if (empty) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
@@ -362,7 +364,7 @@ class CudaBackend final : public Backend {
     const int64_t rank = self.rank();
     const int64_t dim = *call.int_arg("dim");
     std::optional<WriteMode> mode = parse_reduce(call.string_arg("reduce"));
-    if (!mode) fail(ErrorCategory::InvalidReduce, "reduce must be \"add\" or \"multiply\"");
+    if (!mode) fail(ErrorCategory::InvalidReduce, ref::mindspore_messages::reduce_mode(*call.string_arg("reduce")));
     if (index.numel() == 0) return Outcome::of_outputs({self});
 
     const TensorMeta idx = meta_or_refuse(index, false);

@@ -119,4 +119,56 @@ Outcome dry_run(Backend& cpu, const OpCall& call) {
 
 bool is_error(const Outcome& o, ErrorCategory c) { return o.kind == Outcome::Kind::Error && o.error == c; }
 
+Outcome index_wraps_negative(Backend& cpu, OpCall& c, bool int32_too) {
+  const std::optional<int64_t> dim = normalized_dim(c);
+  const Tensor& index = *c.tensor("index");
+  if (!dim || (index.dtype() != DType::Int64 && !(int32_too && index.dtype() == DType::Int32))) return cpu.run(c);
+  const int64_t size = indexed_size(c, *dim);
+  c.tensors["index"] = with_index_values(index, [&](const Shape&, int64_t v) { return v < 0 ? v + size : v; });
+  return cpu.run(c);
+}
+
+Outcome index_accepts_misshaped_source(Backend& cpu, OpCall& c) {
+  const std::optional<int64_t> dim = normalized_dim(c);
+  const Tensor& self = *c.tensor("self");
+  const Tensor& index = *c.tensor("index");
+  const Tensor& source = *c.tensor("source");
+  if (!dim || self.rank() == 0 || source.rank() != self.rank() || source.size(*dim) != index.numel()) return cpu.run(c);
+  Shape expected = self.shape();
+  expected[static_cast<size_t>(*dim)] = index.numel();
+  if (expected == source.shape()) return cpu.run(c);
+  c.tensors["source"] = remap(source.dtype(), expected, [&](const Shape& pos) -> uint64_t {
+    for (size_t d = 0; d < pos.size(); ++d)
+      if (pos[d] >= source.shape()[d]) return 0;
+    return source.bits_at(pos);
+  });
+  return cpu.run(c);
+}
+
+Outcome index_skips_first(Backend& cpu, OpCall& c) {
+  const Tensor& index = *c.tensor("index");
+  if (index.rank() != 1 || index.numel() < 1 || index.dtype() != DType::Int64) return cpu.run(c);
+  const std::optional<int64_t> dim = normalized_dim(c);
+  const Tensor* source = c.tensor("source");
+  if (source) {
+    const Tensor& self = *c.tensor("self");
+    if (!dim || self.rank() == 0 || source->rank() != self.rank() || source->size(*dim) != index.numel())
+      return cpu.run(c);
+  }
+  const int64_t m = index.numel() - 1;
+  c.tensors["index"] = remap(DType::Int64, Shape{m}, [&](const Shape& pos) {
+    return static_cast<uint64_t>(read_int(index, Shape{pos[0] + 1}));
+  });
+  if (!source) return cpu.run(c);
+  const Tensor from_source = *source;  // the map entry is replaced below
+  Shape shape = from_source.shape();
+  shape[static_cast<size_t>(*dim)] = m;
+  c.tensors["source"] = remap(from_source.dtype(), shape, [&](const Shape& pos) {
+    Shape from = pos;
+    from[static_cast<size_t>(*dim)] += 1;
+    return from_source.bits_at(from);
+  });
+  return cpu.run(c);
+}
+
 }  // namespace sp::mutant

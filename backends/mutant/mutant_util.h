@@ -58,6 +58,20 @@ std::vector<Write> writes_of(const OpCall& c);
 enum class Reduction { None, Add, Multiply };
 Reduction reduction_of(const OpCall& c);
 
+// The index family's shared bugs (index_add_, index_copy_, index_fill_),
+// one definition each, registered by each op's mutant file under its own
+// name. Each runs the cpu backend on the rewritten call, or on the call as
+// it is where the bug does not apply:
+//   negative index values wrapped by self.size(dim) instead of refused, for
+//   an int64 index (int32 too where `int32_too`: index_add_'s dtype gate);
+Outcome index_wraps_negative(Backend& cpu, OpCall& c, bool int32_too);
+//   a source whose dims other than dim differ from self's cropped or
+//   zero-padded to the expected shape instead of refused;
+Outcome index_accepts_misshaped_source(Backend& cpu, OpCall& c);
+//   index position 0 dropped, with source's slice 0 where the op has a
+//   source: the loop runs i = 1..M-1.
+Outcome index_skips_first(Backend& cpu, OpCall& c);
+
 // Runs the cpu backend on a scratch copy, leaving `call` untouched.
 Outcome dry_run(Backend& cpu, const OpCall& call);
 bool is_error(const Outcome& o, ErrorCategory c);

@@ -42,6 +42,9 @@
 #include "backends/cpu/reduce_ops.h"
 #include "backends/cpu/slice_walk.h"
 #include "reference/dialect_mindspore.h"
+#include "reference/messages_mindspore.h"
+#include "reference/messages_paddle.h"
+#include "reference/messages_torch.h"
 #include "reference/op_table.h"
 
 namespace sp::cpu {
@@ -272,10 +275,7 @@ Tensor extremum_grads(CpuContext& cpu, const OpCall& call, Reduce reduce, bool i
 Outcome torch_scatter_reduce_backward(CpuContext& cpu, const OpCall& call) {
   if (auto v = backend_rules::check_torch_scatter_operands(call)) return violation(*v);
   const std::optional<Reduce> reduce = parse_reduce(*call.string_arg("reduce"));
-  if (!reduce)
-    return Outcome::of_error(
-        ErrorCategory::InvalidReduce,
-        "reduce argument must be either sum, prod, mean, amax or amin, got " + *call.string_arg("reduce"));
+  if (!reduce) return Outcome::of_error(ErrorCategory::InvalidReduce, ref::torch_messages::scatter_reduce_mode());
   const ScatterGrad g = scatter_grad_checks(
       cpu, call,
       *reduce == Reduce::Prod ? std::optional<std::string>("no documented gradient: scatter_reduce with reduce='prod'")
@@ -306,9 +306,10 @@ Outcome paddle_scatter_backward(CpuContext& cpu, const OpCall& call) {
   const bool wraps = backend_rules::paddle_negatives_wrap(call);
   // The forward's bounds (paddle_scatter.cc): negatives wrap from Paddle
   // 3.0 (PD-B3), fail before it.
-  if (find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), wraps ? -rows : 0, rows, cpu.pool()))
+  if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), wraps ? -rows : 0, rows,
+                                cpu.pool()))
     return Outcome::of_error(ErrorCategory::IndexOutOfBounds,
-                             "The index is out of bounds of x's " + std::to_string(rows) + " rows");
+                             ref::paddle_messages::bad_index(bad->position[0], bad->value, rows, wraps));
   if (auto e = check_grads(call, x.shape(), x.dtype())) return *e;
   const Tensor& grad = *call.tensor(kGrad);
   Tensor grad_x = cpu.fresh_copy(grad);
@@ -350,10 +351,8 @@ Outcome mindspore_scatter_backward(CpuContext& cpu, const OpCall& call) {
   const int64_t lo = negatives_allowed ? -size : 0;
   if (index.numel() > 0)
     if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), lo, size, cpu.pool()))
-      return Outcome::of_error(ErrorCategory::IndexOutOfBounds, "index" + format_index(bad->position) + "=" +
-                                                                    std::to_string(bad->value) + " is outside [" +
-                                                                    std::to_string(lo) + ", " + std::to_string(size) +
-                                                                    ") for dim " + std::to_string(dim));
+      return Outcome::of_error(ErrorCategory::IndexOutOfBounds,
+                               ref::mindspore_messages::index_outside(bad->position, bad->value, lo, size, dim));
   if (auto e = check_grads(call, self.shape(), self.dtype())) return *e;
   // MindSpore's Note: "The inverse gradient from self to src can be
   // calculated only when the shape of src is the same as that of index."

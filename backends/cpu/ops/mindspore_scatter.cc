@@ -10,6 +10,7 @@
 #include "backends/cpu/cpu_context.h"
 #include "reference/dialect_mindspore.h"
 #include "reference/dialect_torch.h"
+#include "reference/messages_mindspore.h"
 
 namespace sp::cpu {
 namespace {
@@ -26,10 +27,8 @@ Outcome mindspore_scatter(CpuContext& cpu, const OpCall& call) {
   const bool negatives_allowed = !ref::mindspore_rules::follows_r2_10_or_later(call.framework_version);
   const int64_t lo = negatives_allowed ? -size : 0;
   if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), lo, size, cpu.pool()))
-    return Outcome::of_error(ErrorCategory::IndexOutOfBounds, "index" + format_index(bad->position) + "=" +
-                                                                  std::to_string(bad->value) + " is outside [" +
-                                                                  std::to_string(lo) + ", " + std::to_string(size) +
-                                                                  ") for dim " + std::to_string(dim));
+    return Outcome::of_error(ErrorCategory::IndexOutOfBounds,
+                             ref::mindspore_messages::index_outside(bad->position, bad->value, lo, size, dim));
   const std::optional<std::string> reduce = call.string_arg("reduce");
   const ScatterOp op = reduce == "add"        ? ScatterOp::Add
                        : reduce == "multiply" ? ScatterOp::Multiply

@@ -9,6 +9,7 @@
 // below -S is out of bounds.
 #include "backends/common/arg_rules.h"
 #include "backends/cpu/cpu_context.h"
+#include "reference/messages_paddle.h"
 
 namespace sp::cpu {
 namespace {
@@ -22,19 +23,9 @@ Outcome paddle_scatter(CpuContext& cpu, const OpCall& call) {
   const bool wraps = backend_rules::paddle_negatives_wrap(call);
   const int64_t rows = x.size(0);
   const int64_t lo = wraps ? -rows : 0;
-  if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), lo, rows, cpu.pool())) {
-    const std::string value = std::to_string(bad->value);
-    std::string message;
-    if (bad->value >= rows)
-      message =
-          "The index is out of bounds: it should be less than " + std::to_string(rows) + ", but received " + value;
-    else if (wraps)
-      message = "The index is out of bounds: it should be greater than or equal to " + std::to_string(lo) +
-                ", but received " + value;
-    else
-      message = "index[" + std::to_string(bad->position[0]) + "]=" + value + " is negative";
-    return Outcome::of_error(ErrorCategory::IndexOutOfBounds, message);
-  }
+  if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), lo, rows, cpu.pool()))
+    return Outcome::of_error(ErrorCategory::IndexOutOfBounds,
+                             ref::paddle_messages::bad_index(bad->position[0], bad->value, rows, wraps));
   // Rows of x addressed along dim 0: an index expanded over updates' first
   // len(index) rows (PD-S1: any further rows are not read).
   Shape walked = updates.shape();

@@ -27,6 +27,7 @@
 #include "backends/cpu/element.h"
 #include "backends/cpu/reduce_ops.h"
 #include "backends/cpu/row_reduce.h"
+#include "reference/messages_torch.h"
 #include "reference/op_table.h"
 
 namespace sp::cpu {
@@ -126,18 +127,14 @@ void divide_range(const Plan& plan, int64_t lo, int64_t hi) {
 Outcome scatter_reduce(CpuContext& cpu, const OpCall& call) {
   if (auto v = backend_rules::check_torch_scatter_operands(call)) return Outcome::of_error(v->category, v->message);
   const std::optional<Reduce> reduce = parse_reduce(*call.string_arg("reduce"));
-  if (!reduce)
-    return Outcome::of_error(
-        ErrorCategory::InvalidReduce,
-        "reduce argument must be either sum, prod, mean, amax or amin, got " + *call.string_arg("reduce"));
+  if (!reduce) return Outcome::of_error(ErrorCategory::InvalidReduce, ref::torch_messages::scatter_reduce_mode());
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor& src = *call.tensor("src");
   // LibTorch 1.13 has no bool kernel for mean (whatever the index holds,
   // empty included): the reference's unsupported_dtype.
   if (*reduce == Reduce::Mean && self.dtype() == DType::Bool)
-    return Outcome::of_error(ErrorCategory::UnsupportedDtype,
-                             "scatter_reduce: reduce 'mean' is not implemented for bool");
+    return Outcome::of_error(ErrorCategory::UnsupportedDtype, ref::torch_messages::reduce_mean_bool());
   Tensor target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
   if (index.numel() == 0) return Outcome::of_outputs({target});
   const Shape index_shape = logical_shape(index), index_strides = logical_strides(index);

@@ -20,35 +20,6 @@ Outcome ignores_alpha(Backend& cpu, OpCall& c) {
   return cpu.run(c);
 }
 
-// Negative index values wrapped by self.size(dim) instead of refused.
-Outcome wraps_negative(Backend& cpu, OpCall& c) {
-  const std::optional<int64_t> dim = normalized_dim(c);
-  const Tensor& index = *c.tensor("index");
-  if (!dim || (index.dtype() != DType::Int32 && index.dtype() != DType::Int64)) return cpu.run(c);
-  const int64_t size = indexed_size(c, *dim);
-  c.tensors["index"] = with_index_values(index, [&](const Shape&, int64_t v) { return v < 0 ? v + size : v; });
-  return cpu.run(c);
-}
-
-// A source whose dims other than dim differ from self's is cropped or
-// zero-padded to the expected shape instead of refused.
-Outcome accepts_misshaped_source(Backend& cpu, OpCall& c) {
-  const std::optional<int64_t> dim = normalized_dim(c);
-  const Tensor& self = *c.tensor("self");
-  const Tensor& index = *c.tensor("index");
-  const Tensor& source = *c.tensor("source");
-  if (!dim || self.rank() == 0 || source.rank() != self.rank() || source.size(*dim) != index.numel()) return cpu.run(c);
-  Shape expected = self.shape();
-  expected[static_cast<size_t>(*dim)] = index.numel();
-  if (expected == source.shape()) return cpu.run(c);
-  c.tensors["source"] = remap(source.dtype(), expected, [&](const Shape& pos) -> uint64_t {
-    for (size_t d = 0; d < pos.size(); ++d)
-      if (pos[d] >= source.shape()[d]) return 0;
-    return source.bits_at(pos);
-  });
-  return cpu.run(c);
-}
-
 // Duplicate index values: only the last position pointing at a target
 // adds (a store per position, the last one winning).
 Outcome duplicates_last_wins(Backend& cpu, OpCall& c) {
@@ -83,10 +54,10 @@ Outcome duplicates_last_wins(Backend& cpu, OpCall& c) {
 void register_torch_index_add(MutantRegistry& r) {
   r.add({"index-add-ignores-alpha", "index_add adds source unscaled, as if alpha were 1"}, is_index_add, ignores_alpha);
   r.add({"index-add-wraps-negative", "index_add wraps negative index values by self.size(dim) instead of refusing"},
-        is_index_add, wraps_negative);
+        is_index_add, [](Backend& cpu, OpCall& c) { return index_wraps_negative(cpu, c, true); });
   r.add({"index-add-accepts-misshaped-source",
          "index_add accepts a source whose other dims differ from self's (cropped or zero-padded)"},
-        is_index_add, accepts_misshaped_source);
+        is_index_add, index_accepts_misshaped_source);
   r.add({"index-add-duplicates-last-wins", "index_add with duplicate indices keeps only the last position's term"},
         is_index_add, duplicates_last_wins);
 }

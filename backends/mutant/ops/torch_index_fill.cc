@@ -31,17 +31,6 @@ Outcome value_rounds(Backend& cpu, OpCall& c) {
   return cpu.run(c);
 }
 
-// Index position 0 dropped: the loop runs i = 1..M-1.
-Outcome skips_first(Backend& cpu, OpCall& c) {
-  const Tensor& index = *c.tensor("index");
-  if (index.rank() != 1 || index.numel() < 1 || index.dtype() != DType::Int64) return cpu.run(c);
-  const int64_t m = index.numel() - 1;
-  c.tensors["index"] = remap(DType::Int64, Shape{m}, [&](const Shape& pos) {
-    return static_cast<uint64_t>(read_int(index, Shape{pos[0] + 1}));
-  });
-  return cpu.run(c);
-}
-
 }  // namespace
 
 void register_torch_index_fill(MutantRegistry& r) {
@@ -49,7 +38,7 @@ void register_torch_index_fill(MutantRegistry& r) {
   r.add({"index-fill-value-rounds", "index_fill rounds a float value to nearest for an integer self (2.7 -> 3)"},
         is_index_fill, value_rounds);
   r.add({"index-fill-skips-first", "index_fill starts its loop at position 1: the first slice is never filled"},
-        is_index_fill, skips_first);
+        is_index_fill, index_skips_first);
 }
 
 }  // namespace sp::mutant
