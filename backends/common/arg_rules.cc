@@ -287,6 +287,13 @@ std::optional<Violation> check_torch_index_fill(const OpCall& call, uint64_t* va
   return std::nullopt;
 }
 
+std::optional<Violation> check_torch_index_reduce(const OpCall& call) {
+  const std::string reduce = *call.string_arg("reduce");
+  if (reduce != "prod" && reduce != "mean" && reduce != "amax" && reduce != "amin")
+    return Violation{ErrorCategory::InvalidReduce, ref::torch_messages::index_reduce_mode(reduce)};
+  return check_torch_index_operands(call, true);
+}
+
 std::optional<Violation> check_torch_index_select(const OpCall& call) {
   const Tensor& input = *call.tensor("input");
   const Tensor& index = *call.tensor("index");

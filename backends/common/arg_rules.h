@@ -85,11 +85,15 @@ std::optional<Violation> check_torch_index_copy(const OpCall& call);
 // dtype.
 std::optional<Violation> check_torch_index_fill(const OpCall& call, uint64_t* value_bits);
 // T-D1..T-IA8 of index_add_ alone (no alpha): see check_torch_index_add;
-// index_reduce_ (the cpu backend's, backends/cpu/ops/torch_index_reduce.cc)
-// runs it after its own T-IR3;
+// check_torch_index_reduce runs it after T-IR3;
 // `shape_when_empty`: an empty index into a rank <= 1 self still checks T-IA8
 // (from torch 2.3 T-IA14 replaces both: checked for every index).
 std::optional<Violation> check_torch_index_operands(const OpCall& call, bool shape_when_empty);
+// torch.index_reduce_ / torch.index_reduce (the cpu and cuda backends): T-IR3
+// (reduce, first), then check_torch_index_operands(call, true) (T-IR8: a rank
+// <= 1 self checks T-IA8 on an empty index too). Bounds (T-IA10) and the self
+// dtype (T-IR4, unspecified for non-floating) are left to the kernels.
+std::optional<Violation> check_torch_index_reduce(const OpCall& call);
 // torch.index_select: T-D1, T-IS3, T-IS4 in LibTorch 1.13's order; a 0-d
 // input with other than one index value, which the reference leaves
 // unspecified (T-IS7), is refused as PyTorch 2.x refuses it (bounds T-IS5

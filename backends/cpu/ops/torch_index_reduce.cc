@@ -1,7 +1,7 @@
 // torch_index_reduce.cc — cpu kernels for Tensor.index_reduce_ and
 // torch.index_reduce (reduce prod / mean / amax / amin, include_self).
 //
-// Validate (check_index_reduce below: T-IR3, T-D1, T-IA2..T-IA8), scan the index values (self untouched on a bad one),
+// Validate (backend_rules::check_torch_index_reduce: T-IR3, T-D1, T-IA2..T-IA8), scan the index values (self untouched on a bad one),
 // then per outer position:
 //   include_self=False: every row of self that index names is first set to
 //     the reduction's identity (reduce_ops.h; mean: 0);
@@ -67,20 +67,8 @@ void run_part(const Plan& plan, int64_t o0, int64_t o1, int64_t l0, int64_t l1) 
   }
 }
 
-// T-IR3 (reduce, first), then check_torch_index_operands(call, true)
-// (T-IR8: a rank <= 1 self checks T-IA8 on an empty index too). Bounds
-// (T-IA10) and the self dtype (T-IR4, unspecified for non-floating) are
-// left to the kernel. Only this backend runs index_reduce_ (the cuda
-// backend does not), so its check sits here, beside its kernel.
-std::optional<backend_rules::Violation> check_index_reduce(const OpCall& call) {
-  const std::string reduce = *call.string_arg("reduce");
-  if (reduce != "prod" && reduce != "mean" && reduce != "amax" && reduce != "amin")
-    return backend_rules::Violation{ErrorCategory::InvalidReduce, ref::torch_messages::index_reduce_mode(reduce)};
-  return backend_rules::check_torch_index_operands(call, true);
-}
-
 Outcome index_reduce(CpuContext& cpu, const OpCall& call) {
-  if (auto v = check_index_reduce(call)) return Outcome::of_error(v->category, v->message);
+  if (auto v = backend_rules::check_torch_index_reduce(call)) return Outcome::of_error(v->category, v->message);
   if (call.tensor("self")->dtype() == DType::Bool)
     return Outcome::of_error(ErrorCategory::UnsupportedDtype,
                              "index_reduce: only floating point tensors are supported (got bool)");
