@@ -52,6 +52,17 @@ TORCH_NEW_TEXTS = [
      "invalid_argument", "torch/index_select-dim/0d-three-zeros"),
     ((T211, T215), RuntimeError, "ZeroDivisionError", "index_out_of_bounds",
      "torch/take_along_dim-broadcast/input-empty-along-dim"),
+    # torch.compile's meta functions and Inductor's lowerings (backend torch-compile-current)
+    ((T215,), RuntimeError, "Expected index torch.Size([2, 2]) to be no larger than self torch.Size([1, 1]) apart "
+     "from dimension 0", "shape_mismatch", "multi-rule/scatter-add-shape-and-bounds/shape-mismatch"),
+    ((T215,), RuntimeError, "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 1 had "
+     "torch.Size([3]); but expected shape should be broadcastable to [4]", "shape_mismatch",
+     "torch/backward/scatter-reduce/src-shape-mismatch-amax"),
+    ((T215,), RuntimeError, "tensors used as indices must be long, int, byte or bool tensors", "index_dtype",
+     "multi-rule/index-select-dtype-and-bounds/index-dtype"),
+    # torch.compile's Inductor kernels (backend torch-compile-current)
+    ((T215,), RuntimeError, "kernel, /tmp/torchinductor_root/lq/clqq55rekvasuszs26dbcu3tf7ysmdvoew7ve6roek75b4bhwydt"
+     ".main.cpp:21, index out of bounds: 0 <= tmp2 < 2L", "index_out_of_bounds", "torch/gather/000-example-2-error"),
 ]
 
 # Texts of PyTorch's CUDA kernels (the torch adapter on `@cuda`): (versions, exception class, message, category,

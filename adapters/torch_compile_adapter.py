@@ -1,0 +1,180 @@
+"""Runs PyTorch's ops through torch.compile (TorchDynamo + Inductor, C++
+code generated and built with the system compiler, on the CPU) for
+scatterproof: the same calls as torch_adapter.py, each one the body of a
+function compiled with `torch.compile(fn, fullgraph=True, dynamic=D)`.
+
+    .venv-current/bin/python adapters/torch_compile_adapter.py [--dynamic] [--recompile]
+
+--dynamic    dynamic=True (symbolic shapes from the first compile); without it
+             dynamic=False (every new shape or stride is a new graph).
+--recompile  no graph reuse: every call is traced and lowered afresh
+             (torch._dynamo.reset() and Inductor's FX graph cache off), as a
+             program that compiles once per input would. Default: the graph
+             cache (below), as a user's compiled function is called many times.
+
+The graph cache. One compiled function per signature: the kind of call (op,
+out=, backward), the op, its arguments (dim, value, reduce, ...), and each
+operand's name, dtype, rank and requires_grad. Each gets a code object of its
+own (Dynamo keeps its compiled graphs per code object), so cases of one
+signature reuse that function, and within it Dynamo's guards key the graphs by
+the operands' sizes and strides: with dynamic=False each new size or stride
+compiles a new graph (a recompilation), with dynamic=True a graph serves every
+size its guards allow. So the recompilations counted are Dynamo's own, as a
+user's program triggers them. Dynamo's limit on graphs per function is lifted
+(a function past it would silently run eagerly, which is not under test).
+
+Statistics: at exit the adapter writes one JSON line to stderr, and appends it
+to the file SCATTERPROOF_COMPILE_STATS names if set: calls, compiled functions,
+graphs compiled (Dynamo's unique_graphs), recompilations (graphs beyond each
+function's first), compile seconds (Dynamo's _compile.compile_inner total,
+Inductor included) and run seconds (the compiled calls' wall time less it).
+`python3 adapters/torch_compile_adapter.py --summarize FILE` adds up the lines
+of every adapter process of a run (docs/compiled.md).
+
+Errors: an error raised while tracing (fake tensors run the ops' shape and
+dtype checks) comes wrapped in Dynamo's TorchRuntimeError; the original
+exception (its __cause__) is what gets classified, with torch_adapter.py's
+table. A call Dynamo cannot capture as one graph (fullgraph=True refuses a
+graph break) is answered unsupported with Dynamo's reason.
+"""
+import json
+import os
+import sys
+import time
+import types
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--summarize"]:
+    totals = {}
+    with open(sys.argv[2]) as f:
+        for line in f:
+            for key, value in json.loads(line).items():
+                if isinstance(value, (int, float)):
+                    totals[key] = totals.get(key, 0) + value
+    print("torch-compile: %d processes, " % totals.pop("processes", 0) +
+          ", ".join("%s %s" % (k, round(v, 3) if isinstance(v, float) else v) for k, v in sorted(totals.items())))
+    sys.exit(0)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch_adapter as eager  # noqa: E402  (answers "unavailable" itself when torch is missing)
+from common import Unsupported, serve  # noqa: E402
+
+torch = eager.torch
+DYNAMIC = "--dynamic" in sys.argv[1:]
+RECOMPILE = "--recompile" in sys.argv[1:]
+
+try:
+    import torch._dynamo  # noqa: E402
+    from torch._dynamo.utils import compilation_time_metrics, counters  # noqa: E402
+except ImportError as e:  # torch 1.x has no torch.compile
+    serve("torch-compile", torch.__version__, [], run=None,
+          unavailable="torch %s has no torch.compile (%s)" % (torch.__version__, e))
+    sys.exit(0)
+
+# A function past Dynamo's recompile limit would run eagerly, unannounced: never under test here.
+torch._dynamo.config.recompile_limit = 1 << 30
+torch._dynamo.config.accumulated_recompile_limit = 1 << 30
+if RECOMPILE:
+    import torch._inductor.config  # noqa: E402
+    torch._inductor.config.fx_graph_cache = False
+
+STATS = {"processes": 1, "calls": 0, "compiled_functions": 0, "graphs": 0, "recompilations": 0,
+         "unsupported": 0, "compile_s": 0.0, "run_s": 0.0}
+_compiled = {}  # signature -> the compiled function
+
+
+def compile_seconds():
+    """Dynamo's total compile time so far (Inductor's lowering and C++ build included)."""
+    return sum(compilation_time_metrics.get("_compile.compile_inner", ()))
+
+
+def signature(kind, op, args, t):
+    return (kind, op, tuple(sorted((k, type(v).__name__, repr(v)) for k, v in args.items())),
+            tuple((name, str(x.dtype), x.dim(), x.requires_grad) for name, x in sorted(t.items())))
+
+
+def compiled_function(kind, function, op, args):
+    """torch.compile of `function(op, args, t)`, with a code object of its own."""
+    def program(**t):
+        return function(op, args, t)
+
+    code = program.__code__.replace(co_name="sp_%s_%d" % (kind, STATS["compiled_functions"]))
+    fn = types.FunctionType(code, program.__globals__, code.co_name, program.__defaults__, program.__closure__)
+    STATS["compiled_functions"] += 1
+    return torch.compile(fn, fullgraph=True, dynamic=DYNAMIC, backend="inductor")
+
+
+def original_error(exc):
+    """The framework's own exception inside the compiler's wrappers: Dynamo's TorchRuntimeError (fake-tensor
+    tracing ran an op's meta function, whose check raised; the original is its __context__'s), Inductor's
+    BackendCompilerFailed (a lowering refused the call; the original is its __cause__)."""
+    seen = 0
+    while _is_compiler_wrapper(exc) and seen < 8:
+        inner = exc.__cause__ if exc.__cause__ is not None else exc.__context__
+        if inner is None:
+            break
+        exc, seen = inner, seen + 1
+    return exc
+
+
+def _is_compiler_wrapper(exc):
+    return type(exc).__module__.startswith(("torch._dynamo", "torch._subclasses", "torch._inductor"))
+
+
+def compiled_apply(kind, function, op, args, t):
+    """torch_adapter.APPLY: the call through torch.compile, timed and counted."""
+    if RECOMPILE:
+        torch._dynamo.reset()
+        fn = compiled_function(kind, function, op, args)
+    else:
+        key = signature(kind, op, args, t)
+        fn = _compiled.get(key)
+        if fn is None:
+            fn = _compiled[key] = compiled_function(kind, function, op, args)
+    graphs, compile_s, start = counters["stats"]["unique_graphs"], compile_seconds(), time.perf_counter()
+    try:
+        return fn(**t)
+    except torch._dynamo.exc.Unsupported as exc:
+        STATS["unsupported"] += 1
+        raise Unsupported("torch.compile(fullgraph=True) cannot capture this call as one graph: %s"
+                          % str(exc).strip().splitlines()[0])
+    except Exception as exc:
+        original = original_error(exc)
+        if original is exc:
+            raise
+        raise original from exc
+    finally:
+        spent = compile_seconds() - compile_s
+        STATS["calls"] += 1
+        STATS["compile_s"] += spent
+        STATS["run_s"] += time.perf_counter() - start - spent
+        new_graphs = counters["stats"]["unique_graphs"] - graphs
+        STATS["graphs"] += new_graphs
+        # A graph of a function that had one already (the recompile mode starts every call afresh).
+        if not RECOMPILE and new_graphs and getattr(fn, "_sp_graphs", 0):
+            STATS["recompilations"] += new_graphs
+        fn._sp_graphs = getattr(fn, "_sp_graphs", 0) + new_graphs
+
+
+def report_stats():
+    line = json.dumps(dict(STATS, dynamic=DYNAMIC, recompile=RECOMPILE, torch=torch.__version__))
+    sys.stderr.write("torch-compile stats: %s\n" % line)
+    path = os.environ.get("SCATTERPROOF_COMPILE_STATS")
+    if path:
+        with open(path, "a") as f:
+            f.write(line + "\n")
+
+
+if __name__ == "__main__":
+    if eager.DEVICE is not None and eager.DEVICE.type != "cpu":
+        serve("torch-compile", torch.__version__, [], run=None,
+              unavailable="torch_compile_adapter.py runs on the CPU only (asked for %s)" % eager.DEVICE)
+        sys.exit(0)
+    eager.APPLY = compiled_apply
+    torch.set_num_threads(1)  # one case at a time; keeps the adapter light next to the harness
+    version = "%s (torch.compile fullgraph=True, inductor, cpu, dynamic=%s, %s)" % (
+        torch.__version__, DYNAMIC, "recompiled per call" if RECOMPILE else "graph cache")
+    try:
+        serve("torch-compile", version, eager.OPS, eager.run_request, eager.classify, shared_storage=True,
+              takes_out=True, framework=("torch", torch.__version__), operands=True)
+    finally:
+        report_stats()
