@@ -52,17 +52,6 @@ TORCH_NEW_TEXTS = [
      "invalid_argument", "torch/index_select-dim/0d-three-zeros"),
     ((T211, T215), RuntimeError, "ZeroDivisionError", "index_out_of_bounds",
      "torch/take_along_dim-broadcast/input-empty-along-dim"),
-    # torch.compile's meta functions and Inductor's lowerings (backend torch-compile-current)
-    ((T215,), RuntimeError, "Expected index torch.Size([2, 2]) to be no larger than self torch.Size([1, 1]) apart "
-     "from dimension 0", "shape_mismatch", "multi-rule/scatter-add-shape-and-bounds/shape-mismatch"),
-    ((T215,), RuntimeError, "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 1 had "
-     "torch.Size([3]); but expected shape should be broadcastable to [4]", "shape_mismatch",
-     "torch/backward/scatter-reduce/src-shape-mismatch-amax"),
-    ((T215,), RuntimeError, "tensors used as indices must be long, int, byte or bool tensors", "index_dtype",
-     "multi-rule/index-select-dtype-and-bounds/index-dtype"),
-    # torch.compile's Inductor kernels (backend torch-compile-current)
-    ((T215,), RuntimeError, "kernel, /tmp/torchinductor_root/lq/clqq55rekvasuszs26dbcu3tf7ysmdvoew7ve6roek75b4bhwydt"
-     ".main.cpp:21, index out of bounds: 0 <= tmp2 < 2L", "index_out_of_bounds", "torch/gather/000-example-2-error"),
 ]
 
 # Texts of PyTorch's CUDA kernels (the torch adapter on `@cuda`): (versions, exception class, message, category,
@@ -431,5 +420,32 @@ SAMPLES = {
         ((ONNX,), ValueError, 'could not broadcast input array from shape (3,) into shape (2,)', 'shape_mismatch', 'onnx/scatter-nd/updates-shape'),
         ((ONNX,), IndexError, 'only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices', 'index_dtype', 'onnx/scatter-elements/index-dtype-float'),
         ((ONNX,), IndexError, 'list assignment index out of range', 'dim_out_of_range', 'onnx/scatter-elements/axis-out-of-range'),
+    ],
+    # torch.compile's texts (torch_compile_adapter.py's own table, tried before torch_adapter.py's): meta functions,
+    # Inductor's lowerings and kernels, measured through backend torch-compile-current (2026-11-27)
+    "torch_compile_adapter.py": [
+        ((T215,), RuntimeError, "Expected index torch.Size([2, 2]) to be no larger than self torch.Size([1, 1]) apart "
+         "from dimension 0", "shape_mismatch", "multi-rule/scatter-add-shape-and-bounds/shape-mismatch"),
+        ((T215,), RuntimeError, "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 1 had "
+         "torch.Size([3]); but expected shape should be broadcastable to [4]", "shape_mismatch",
+         "torch/backward/scatter-reduce/src-shape-mismatch-amax"),
+        ((T215,), RuntimeError, "Dynamo failed to run FX node with fake tensors: call_function <built-in method index_add "
+         "of type object at 0x7f1c7a2bc100>(*(FakeTensor(..., size=(3,), dtype=torch.int32), 0, ...), **{'alpha': 2.5}): "
+         "got RuntimeError(\"alpha argument of type <class 'float'> cannot be safely cast to type <class 'int'>!\")",
+         "value_out_of_range", "torch/index_add-alpha/int32-alpha-float-truncates"),
+        ((T215,), AssertionError, "Broadcast failed in ExpandView([2], [2, 4]) on dimension 1", "shape_mismatch",
+         "torch/index_add-broadcast/source-missing-dim"),
+        ((T215,), AssertionError, "Expected len(new_size) == len(old_size)", "shape_mismatch",
+         "torch/index_add-shape/source-rank-higher"),
+        ((T215,), AssertionError, "indices must be int64, byte or bool. Got [torch.int16]", "index_dtype",
+         "torch/index_add-index/index-int16"),
+        ((T215,), RuntimeError, "Number of indices (2) should be equal to tensor.size(dim) (3), for dim=0", "shape_mismatch",
+         "torch/index_add-shape/source-dim-length"),
+        ((T215,), IndexError, "The shape of the mask [1] at index 0 does not match the shape of the indexed tensor [3, 4] "
+         "at index 0", "shape_mismatch", "torch/index_copy-index/index-bool"),
+        ((T215,), RuntimeError, "tensors used as indices must be long, int, byte or bool tensors", "index_dtype",
+         "multi-rule/index-select-dtype-and-bounds/index-dtype"),
+        ((T215,), RuntimeError, "kernel, /tmp/torchinductor_root/lq/clqq55rekvasuszs26dbcu3tf7ysmdvoew7ve6roek75b4bhwydt"
+         ".main.cpp:21, index out of bounds: 0 <= tmp2 < 2L", "index_out_of_bounds", "torch/gather/000-example-2-error"),
     ],
 }

@@ -203,24 +203,6 @@ CATEGORIES = [
     Row(RuntimeError, r"index_select\(\): Index to scalar can have only 1 value", "invalid_argument"),
     # the same check as 2.0.1 words it (measured by scripts/version-matrix)
     Row(RuntimeError, r"index_select\(\): Index to scalar cannot have multiple values", "invalid_argument"),
-    # torch.compile (torch_compile_adapter.py): Inductor's generated kernels check an indirect index with
-    # TORCH_CHECK(cond, "index out of bounds: 0 <= tmp2 < 2L") (torch/_inductor/codegen/common.py indirect_assert,
-    # config.assert_indirect_indexing), the RuntimeError prefixed with "kernel, <file>.cpp:<line>, " (2.15).
-    Row(RuntimeError, r"index out of bounds: (0 <= )?tmp\d+ < ", "index_out_of_bounds"),
-    # torch.compile traces with fake tensors, so an argument check is the op's meta function's
-    # (torch/_meta_registrations.py), worded with torch.Size: scatter_shape_check's "Expected index
-    # torch.Size([2, 2]) to be no larger than self torch.Size([1, 1]) apart from dimension 0" / "... than src
-    # torch.Size([..])" (2.15)
-    Row(RuntimeError, r"Expected index torch\.Size\(\[.*\]\) to be no larger than (self|src) torch\.Size\(",
-        "shape_mismatch"),
-    # a compiled backward's broadcast (torch/_refs/__init__.py _broadcast_shapes), e.g. scatter_reduce amax with src
-    # not shaped like index (T-GR4): "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at
-    # index 1 had torch.Size([3]); but expected shape should be broadcastable to [4]" (2.15)
-    Row(RuntimeError, r"Attempting to broadcast a dimension of length \d+ at -?\d+!", "shape_mismatch"),
-    # Inductor's lowering of index_select (through aten.index) refusing an int16 index: "tensors used as indices
-    # must be long, int, byte or bool tensors" (2.15; eager says "Expected dtype int32 or int64 for index")
-    Row((RuntimeError, IndexError), r"tensors used as indices must be long, int, byte or bool tensors",
-        "index_dtype"),
     # take_along_dim: 2.15 wraps indices with indices % input.size(dim), and the integer remainder raises the bare
     # text "ZeroDivisionError" for a size-0 dim, i.e. only when the input has no element along dim, so every
     # index value is out of bounds (SEMANTICS.md T-TA6; 1.13 says "index 0 is out of bounds for dimension 1 with size

@@ -56,7 +56,7 @@ if __name__ == "__main__" and sys.argv[1:2] == ["--summarize"]:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_adapter as eager  # noqa: E402  (answers "unavailable" itself when torch is missing)
-from common import Unsupported, serve  # noqa: E402
+from common import Row, Unsupported, classifier, serve  # noqa: E402
 
 torch = eager.torch
 DYNAMIC = "--dynamic" in sys.argv[1:]
@@ -80,6 +80,40 @@ if RECOMPILE:
 STATS = {"processes": 1, "calls": 0, "compiled_functions": 0, "graphs": 0, "recompilations": 0,
          "unsupported": 0, "compile_s": 0.0, "run_s": 0.0}
 _compiled = {}  # signature -> the compiled function
+
+
+# The compiled code's own texts (reference/SEMANTICS.md CC-1), tried before torch_adapter.py's table (the eager
+# texts, which a compiled call prints too): the same form and rules (adapters/README.md "Error tables"); samples
+# in adapters/test_classifier_samples.py, measured with torch 2.15.0 through this adapter.
+CATEGORIES = [
+    # Inductor's kernels check an indirect index,
+    # "kernel, <file>.cpp:21, index out of bounds: 0 <= tmp2 < 2L" (torch/_inductor/codegen/common.py indirect_assert)
+    Row(RuntimeError, r"index out of bounds: (0 <= )?tmp\d+ < ", "index_out_of_bounds"),
+    # the meta functions' checks (torch/_meta_registrations.py scatter_shape_check), worded with torch.Size: "Expected
+    # index torch.Size([2, 2]) to be no larger than self torch.Size([1, 1]) apart from dimension 0" / "... than src"
+    Row(RuntimeError, r"Expected index torch\.Size\(\[.*\]\) to be no larger than (self|src) torch\.Size\(",
+        "shape_mismatch"),
+    # a compiled backward's broadcast (torch/_refs/__init__.py _broadcast_shapes; scatter_reduce amax, T-GR4):
+    # "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 1 had torch.Size([3]); ..."
+    Row(RuntimeError, r"Attempting to broadcast a dimension of length \d+ at -?\d+!", "shape_mismatch"),
+    # the refs' scalar check (torch/_refs/__init__.py add, 2.15) in a compiled index_add: "alpha argument of type
+    # <class 'float'> cannot be safely cast to type <class 'int'>!" (alpha 2.5 on int32: not representable)
+    Row(RuntimeError, r"(alpha|value) argument of type <class '\w+'> cannot be safely cast to type", "value_out_of_range"),
+    # compiled index_add (2.15): Inductor's ExpandView refusing a source that does not broadcast, as AssertionErrors
+    # (torch/_inductor/ir.py: "Broadcast failed in ExpandView([2], [2, 4]) on dimension 1", "Expected len(new_size) ==
+    # len(old_size)"); index_put's lowering refusing an int16 index (lowering.py); the decomposition's length check
+    Row(AssertionError, r"\ABroadcast failed in ExpandView\(|\AExpected len\(new_size\) == len\(old_size\)\Z",
+        "shape_mismatch"),
+    Row(AssertionError, r"\Aindices must be int64, byte or bool\. Got \[", "index_dtype"),
+    Row(RuntimeError, r"Number of indices \(\d+\) should be equal to tensor\.size\(dim\)", "shape_mismatch"),
+    # a bool index taken as a mask by index_put's meta function (compiled index_copy, torch/_meta_registrations.py):
+    # "The shape of the mask [1] at index 0 does not match the shape of the indexed tensor [3, 4] at index 0"
+    Row(IndexError, r"The shape of the mask \[.*\] at index \d+ does not match the shape of the indexed tensor",
+        "shape_mismatch"),
+    # Inductor's index_select lowering refusing an int16 index (eager: "Expected dtype int32 or int64 for index")
+    Row((RuntimeError, IndexError), r"tensors used as indices must be long, int, byte or bool tensors",
+        "index_dtype"),
+]
 
 
 def compile_seconds():
@@ -174,7 +208,8 @@ if __name__ == "__main__":
     version = "%s (torch.compile fullgraph=True, inductor, cpu, dynamic=%s, %s)" % (
         torch.__version__, DYNAMIC, "recompiled per call" if RECOMPILE else "graph cache")
     try:
-        serve("torch-compile", version, eager.OPS, eager.run_request, eager.classify, shared_storage=True,
+        classify = classifier(CATEGORIES + eager.CATEGORIES, torch.__version__)
+        serve("torch-compile", version, eager.OPS, eager.run_request, classify, shared_storage=True,
               takes_out=True, framework=("torch", torch.__version__), operands=True)
     finally:
         report_stats()
