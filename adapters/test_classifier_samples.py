@@ -443,6 +443,20 @@ SAMPLES = {
          "torch/index_add-shape/source-dim-length"),
         ((T215,), IndexError, "The shape of the mask [1] at index 0 does not match the shape of the indexed tensor [3, 4] "
          "at index 0", "shape_mismatch", "torch/index_copy-index/index-bool"),
+        ((T215,), RuntimeError, "index_copy_(): When source and destination are not scalars, their dimensionality must "
+         "match. Source dimensionality (1), destination dimensionality (2)", "shape_mismatch",
+         "torch/index_copy-shape/source-rank"),
+        ((T215,), IndexError, "list assignment index out of range\n\nfrom user code:\n   File \"adapters/torch_compile_adapter.py\""
+         ", line 98, in sp_op_145", "dim_out_of_range", "torch/index_fill-dim/dim-too-large"),
+        ((T215,), RuntimeError, "Dynamo failed to run FX node with fake tensors: call_function <built-in method "
+         "take_along_dim of type object at 0x7fb8fd4bc100>(*(FakeTensor(..., size=(2, 3), dtype=torch.float64), ...), "
+         "**{}): got ValueError('Cannot view a tensor with shape torch.Size([3, 4]) and strides (0, 1) as a tensor with "
+         "shape (12,)!')", "invalid_argument", "fuzz/campaigns/torch-compile static, take_along_dim expanded indices"),
+        ((T215,), IndexError, "The shape of the mask torch.Size([2]) at index 0 does not match the shape of the indexed "
+         "tensor torch.Size([3, 4]) at index 0", "shape_mismatch", "torch/index_select-dtype/index-int8"),
+        ((T215,), AssertionError, "expected size 9==6, stride 1==1 at dim=0\nError in op: input\nThis error most often "
+         "comes from a incorrect fake (aka meta) kernel for a custom op.", "shape_mismatch",
+         "torch/out/gather-out-overlaps-index"),
         ((T215,), RuntimeError, "tensors used as indices must be long, int, byte or bool tensors", "index_dtype",
          "multi-rule/index-select-dtype-and-bounds/index-dtype"),
         ((T215,), RuntimeError, "kernel, /tmp/torchinductor_root/lq/clqq55rekvasuszs26dbcu3tf7ysmdvoew7ve6roek75b4bhwydt"

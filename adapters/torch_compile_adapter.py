@@ -102,14 +102,30 @@ CATEGORIES = [
     # compiled index_add (2.15): Inductor's ExpandView refusing a source that does not broadcast, as AssertionErrors
     # (torch/_inductor/ir.py: "Broadcast failed in ExpandView([2], [2, 4]) on dimension 1", "Expected len(new_size) ==
     # len(old_size)"); index_put's lowering refusing an int16 index (lowering.py); the decomposition's length check
-    Row(AssertionError, r"\ABroadcast failed in ExpandView\(|\AExpected len\(new_size\) == len\(old_size\)\Z",
+    Row(AssertionError, r"\ABroadcast failed in ExpandView\(|\AExpected len\(new_size\) == len\(old_size\)(\n|\Z)",
         "shape_mismatch"),
     Row(AssertionError, r"\Aindices must be int64, byte or bool\. Got \[", "index_dtype"),
     Row(RuntimeError, r"Number of indices \(\d+\) should be equal to tensor\.size\(dim\)", "shape_mismatch"),
     # a bool index taken as a mask by index_put's meta function (compiled index_copy, torch/_meta_registrations.py):
     # "The shape of the mask [1] at index 0 does not match the shape of the indexed tensor [3, 4] at index 0"
-    Row(IndexError, r"The shape of the mask \[.*\] at index \d+ does not match the shape of the indexed tensor",
+    Row(IndexError, r"The shape of the mask (torch\.Size\()?\[.*\]\)? at index \d+ does not match the shape of the "
+        r"indexed tensor", "shape_mismatch"),
+    # the generated wrapper's check of its inputs' sizes and strides (assert_size_stride, torch/_inductor/codegen/
+    # wrapper.py) refusing an out= that aliases an input: "expected size 9==6, stride 1==1 at dim=0\nError in op:
+    # input" (gather with out over its index; the sizes disagree: shape_mismatch)
+    Row(AssertionError, r"\Aexpected size \d+==\d+, stride \d+==\d+ at dim=\d+", "shape_mismatch"),
+    # index_copy's meta function raises as RuntimeError what eager raises as IndexError (torch_adapter.py's row):
+    # "index_copy_(): When source and destination are not scalars, their dimensionality must match. ..."
+    Row(RuntimeError, r"When source is scalar, index should have one element|their dimensionality must match",
         "shape_mismatch"),
+    # the index_fill ref (torch/_refs/__init__.py _index_fill: `shape[dim] = index.numel()`) with dim out of range
+    Row(IndexError, r"\Alist assignment index out of range(\n|\Z)", "dim_out_of_range"),
+    # take_along_dim without dim flattens with view(-1), as eager does (torch_adapter.py's "view size is not
+    # compatible" row, invalid_argument; T-TA11); the fake tensor's view says it its own way: "Cannot view a tensor
+    # with shape torch.Size([3, 4]) and strides (0, 1) as a tensor with shape (12,)!" (a ValueError)
+    Row((RuntimeError, ValueError),
+        r"Cannot view a tensor with shape torch\.Size\(\[.*\]\) and strides \(.*\) as a tensor with shape",
+        "invalid_argument"),
     # Inductor's index_select lowering refusing an int16 index (eager: "Expected dtype int32 or int64 for index")
     Row((RuntimeError, IndexError), r"tensors used as indices must be long, int, byte or bool tensors",
         "index_dtype"),

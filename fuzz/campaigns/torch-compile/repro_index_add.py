@@ -50,7 +50,8 @@ def outcome(fn, args):
     try:
         return "result %s" % fn(*[a.clone() if isinstance(a, torch.Tensor) else a for a in args]).tolist()
     except Exception as exc:  # noqa: BLE001 (what each side raises is the point)
-        return "%s: %s" % (type(exc).__name__, str(exc).strip().splitlines()[-1][:160])
+        lines = str(exc).strip().splitlines()  # Dynamo's wrapper names the op's own error in a line with "got"
+        return "%s: %s" % (type(exc).__name__, next((l for l in lines if "got " in l), lines[0]).strip()[-200:])
 
 
 if __name__ == "__main__":
