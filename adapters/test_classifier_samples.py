@@ -457,6 +457,8 @@ SAMPLES = {
         ((T215,), AssertionError, "expected size 9==6, stride 1==1 at dim=0\nError in op: input\nThis error most often "
          "comes from a incorrect fake (aka meta) kernel for a custom op.", "shape_mismatch",
          "torch/out/gather-out-overlaps-index"),
+        ((T215,), RuntimeError, "Number of indices (s59) should be equal to tensor.size(dim) (s24), for dim=2",
+         "shape_mismatch", "fuzz/campaigns/torch-compile/dynamic, index_reduce_ under dynamic=True"),
         ((T215,), RuntimeError, "tensors used as indices must be long, int, byte or bool tensors", "index_dtype",
          "multi-rule/index-select-dtype-and-bounds/index-dtype"),
         ((T215,), RuntimeError, "kernel, /tmp/torchinductor_root/lq/clqq55rekvasuszs26dbcu3tf7ysmdvoew7ve6roek75b4bhwydt"

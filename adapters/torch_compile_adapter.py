@@ -105,7 +105,8 @@ CATEGORIES = [
     Row(AssertionError, r"\ABroadcast failed in ExpandView\(|\AExpected len\(new_size\) == len\(old_size\)(\n|\Z)",
         "shape_mismatch"),
     Row(AssertionError, r"\Aindices must be int64, byte or bool\. Got \[", "index_dtype"),
-    Row(RuntimeError, r"Number of indices \(\d+\) should be equal to tensor\.size\(dim\)", "shape_mismatch"),
+    # (sizes are symbols under dynamic=True: "Number of indices (s59) should be equal to tensor.size(dim) (s24)")
+    Row(RuntimeError, r"Number of indices \(s?\d+\) should be equal to tensor\.size\(dim\)", "shape_mismatch"),
     # a bool index taken as a mask by index_put's meta function (compiled index_copy, torch/_meta_registrations.py):
     # "The shape of the mask [1] at index 0 does not match the shape of the indexed tensor [3, 4] at index 0"
     Row(IndexError, r"The shape of the mask (torch\.Size\()?\[.*\]\)? at index \d+ does not match the shape of the "
