@@ -459,6 +459,13 @@ SAMPLES = {
          "torch/out/gather-out-overlaps-index"),
         ((T215,), RuntimeError, "Number of indices (s59) should be equal to tensor.size(dim) (s24), for dim=2",
          "shape_mismatch", "fuzz/campaigns/torch-compile/dynamic, index_reduce_ under dynamic=True"),
+        ((T215,), RuntimeError, "shape mismatch: value tensor of shape [2, 4] cannot be broadcast to indexing result of "
+         "shape [2, 2]", "shape_mismatch", "torch/regression/compile-index-copy-fill-index-put/fill-uint8-index-as-mask"),
+        ((T215,), RuntimeError, "alpha argument of type <class 'torch.SymFloat'> cannot be safely cast to type <class "
+         "'int'>!", "value_out_of_range", "torch/index_add-alpha/int32-alpha-float-truncates, dynamic=True"),
+        ((T215,), RuntimeError, "Attempting to broadcast a dimension of length s69 at -1! Mismatching argument at index 1 "
+         "had torch.Size([s69]); but expected shape should be broadcastable to [s24]", "shape_mismatch",
+         "torch/backward/scatter-reduce/src-shape-mismatch-amax, dynamic=True"),
         ((T215,), RuntimeError, "tensors used as indices must be long, int, byte or bool tensors", "index_dtype",
          "multi-rule/index-select-dtype-and-bounds/index-dtype"),
         ((T215,), RuntimeError, "kernel, /tmp/torchinductor_root/lq/clqq55rekvasuszs26dbcu3tf7ysmdvoew7ve6roek75b4bhwydt"

@@ -95,10 +95,11 @@ CATEGORIES = [
         "shape_mismatch"),
     # a compiled backward's broadcast (torch/_refs/__init__.py _broadcast_shapes; scatter_reduce amax, T-GR4):
     # "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 1 had torch.Size([3]); ..."
-    Row(RuntimeError, r"Attempting to broadcast a dimension of length \d+ at -?\d+!", "shape_mismatch"),
+    Row(RuntimeError, r"Attempting to broadcast a dimension of length s?\d+ at -?\d+!", "shape_mismatch"),
     # the refs' scalar check (torch/_refs/__init__.py add, 2.15) in a compiled index_add: "alpha argument of type
     # <class 'float'> cannot be safely cast to type <class 'int'>!" (alpha 2.5 on int32: not representable)
-    Row(RuntimeError, r"(alpha|value) argument of type <class '\w+'> cannot be safely cast to type", "value_out_of_range"),
+    Row(RuntimeError, r"(alpha|value) argument of type <class '[\w.]+'> cannot be safely cast to type",
+        "value_out_of_range"),
     # compiled index_add (2.15): Inductor's ExpandView refusing a source that does not broadcast, as AssertionErrors
     # (torch/_inductor/ir.py: "Broadcast failed in ExpandView([2], [2, 4]) on dimension 1", "Expected len(new_size) ==
     # len(old_size)"); index_put's lowering refusing an int16 index (lowering.py); the decomposition's length check
@@ -111,6 +112,11 @@ CATEGORIES = [
     # "The shape of the mask [1] at index 0 does not match the shape of the indexed tensor [3, 4] at index 0"
     Row(IndexError, r"The shape of the mask (torch\.Size\()?\[.*\]\)? at index \d+ does not match the shape of the "
         r"indexed tensor", "shape_mismatch"),
+    # index_put's own check (ATen, the same words eager index_put_ prints) when a compiled index_fill's byte index,
+    # read as a mask, selects fewer slices than the value was expanded to: "shape mismatch: value tensor of shape
+    # [2, 4] cannot be broadcast to indexing result of shape [2, 2]"
+    Row(RuntimeError, r"shape mismatch: value tensor of shape \[.*\] cannot be broadcast to indexing result of shape",
+        "shape_mismatch"),
     # the generated wrapper's check of its inputs' sizes and strides (assert_size_stride, torch/_inductor/codegen/
     # wrapper.py) refusing an out= that aliases an input: "expected size 9==6, stride 1==1 at dim=0\nError in op:
     # input" (gather with out over its index; the sizes disagree: shape_mismatch)
@@ -131,6 +137,9 @@ CATEGORIES = [
     Row((RuntimeError, IndexError), r"tensors used as indices must be long, int, byte or bool tensors",
         "index_dtype"),
 ]
+
+
+SYMBOLIC_LIMIT = "Cannot call numel() on tensor with symbolic sizes/strides"
 
 
 def compile_seconds():
@@ -189,6 +198,11 @@ def compiled_apply(kind, function, op, args, t):
         raise Unsupported("torch.compile(fullgraph=True) cannot capture this call as one graph: %s"
                           % str(exc).strip().splitlines()[0])
     except Exception as exc:
+        if SYMBOLIC_LIMIT in str(exc):
+            # dynamic=True: an op's out= variant (and only it, measured) calls numel() on a symbolic tensor while
+            # tracing; the compiler cannot take the call at all, which is no answer about its semantics.
+            STATS["unsupported"] += 1
+            raise Unsupported("torch.compile(dynamic=True) cannot trace this call: %s" % SYMBOLIC_LIMIT)
         original = original_error(exc)
         if original is exc:
             raise

@@ -13,9 +13,11 @@ which, unlike eager,
   3. converts a source of another dtype (eager: "self and source expected to have the same dtype"),
   4. fills 1e6 into float16 as inf (eager: "value cannot be converted to type c10::Half without overflow"), and
   5. with a dim out of range, fails in the ref with a bare "IndexError: list assignment index out of range",
-  6. reads a uint8 (or bool) index as a mask: index_fill with index [1, 0, 1, 0] fills columns 0 and 2 where
-     eager raises "index_fill_(): Expected dtype int64 for index" (found by the campaign,
-     fuzz/campaigns/torch-compile/static; pinned in specs/regressions/torch-compile-index-copy-fill-index-put.json).
+  6. reads a uint8 (or bool) index as a mask: index_fill with index [3, 1, 2, 1] fills every column (all
+     nonzero) where eager raises "index_fill_(): Expected dtype int64 for index"; [1, 0, 1, 0] selects two
+     columns and then fails in index_put's broadcast (found by the campaign, fuzz/campaigns/torch-compile/static;
+     pinned in specs/regressions/torch-compile-index-copy-fill-index-put.json), and
+  7. with dynamic=True, fills -0.0 as +0.0 (the Python float becomes a SymFloat; dynamic=False keeps the sign).
 """
 import torch
 
@@ -38,8 +40,12 @@ CALLS = [
     ("index_fill, int32 index", index_fill, torch.zeros(3, 4), torch.tensor([0, 2], dtype=torch.int32), -1.0, 1),
     ("index_fill, negative index -1 (eager wraps it too: no difference)", index_fill, torch.zeros(3, 4), torch.tensor([-1]), 7.0, 0),
     ("index_fill, 1e6 into float16", index_fill, torch.zeros(2, dtype=torch.float16), torch.tensor([1]), 1e6, 0),
-    ("index_fill, uint8 index [1, 0, 1, 0] (compiled reads it as a mask: columns 0 and 2)", index_fill,
+    ("index_fill, uint8 index [3, 1, 2, 1] (compiled reads it as a mask, all nonzero: every column)", index_fill,
+     torch.zeros(2, 4), torch.tensor([3, 1, 2, 1], dtype=torch.uint8), -0.75, 1),
+    ("index_fill, uint8 index [1, 0, 1, 0] (a mask of 2 columns: index_put's broadcast refuses)", index_fill,
      torch.zeros(2, 4), torch.tensor([1, 0, 1, 0], dtype=torch.uint8), -0.75, 1),
+    ("index_fill, value -0.0 (dynamic=True: a symbolic float, the sign is lost)", index_fill,
+     torch.ones(2, dtype=torch.float64), torch.tensor([1]), -0.0, 0),
     ("index_copy, uint8 source into int16 self", index_copy, torch.tensor([5, 6], dtype=torch.int16),
      torch.tensor([1]), torch.tensor([254], dtype=torch.uint8)),
     ("index_fill, dim 2 of a 2-d self (both dim errors, other words)", index_fill, torch.zeros(3, 4), torch.tensor([0]), 1.0, 2),
