@@ -48,7 +48,7 @@ if __name__ == "__main__" and sys.argv[1:2] == ["--summarize"]:
     with open(sys.argv[2]) as f:
         for line in f:
             for key, value in json.loads(line).items():
-                if isinstance(value, (int, float)):
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
                     totals[key] = totals.get(key, 0) + value
     print("torch-compile: %d processes, " % totals.pop("processes", 0) +
           ", ".join("%s %s" % (k, round(v, 3) if isinstance(v, float) else v) for k, v in sorted(totals.items())))
