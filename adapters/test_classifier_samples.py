@@ -466,6 +466,9 @@ SAMPLES = {
         ((T215,), RuntimeError, "Attempting to broadcast a dimension of length s69 at -1! Mismatching argument at index 1 "
          "had torch.Size([s69]); but expected shape should be broadcastable to [s24]", "shape_mismatch",
          "torch/backward/scatter-reduce/src-shape-mismatch-amax, dynamic=True"),
+        ((T215,), RuntimeError, "aten::scatter_reduce_() Expected a value of type 'Tensor' for argument 'src' but instead "
+         "found type 'int'.\nPosition: 3\nValue: 4", "invalid_argument",
+         "torch/scatter-args/value-int-into-float32-multiply, dynamic=True"),
         ((T215,), RuntimeError, "tensors used as indices must be long, int, byte or bool tensors", "index_dtype",
          "multi-rule/index-select-dtype-and-bounds/index-dtype"),
         ((T215,), RuntimeError, "kernel, /tmp/torchinductor_root/lq/clqq55rekvasuszs26dbcu3tf7ysmdvoew7ve6roek75b4bhwydt"

@@ -133,6 +133,11 @@ CATEGORIES = [
     Row((RuntimeError, ValueError),
         r"Cannot view a tensor with shape torch\.Size\(\[.*\]\) and strides \(.*\) as a tensor with shape",
         "invalid_argument"),
+    # dynamic=True: scatter_ with a Python value and reduce is lowered to scatter_reduce_.two with the (now symbolic)
+    # value where a tensor src is due: "aten::scatter_reduce_() Expected a value of type 'Tensor' for argument 'src'
+    # but instead found type 'int'." A valid call refused: placed as a refused argument, so the verdict is a fail.
+    Row(RuntimeError, r"aten::scatter_reduce_\(\) Expected a value of type 'Tensor' for argument 'src' but instead found",
+        "invalid_argument"),
     # Inductor's index_select lowering refusing an int16 index (eager: "Expected dtype int32 or int64 for index")
     Row((RuntimeError, IndexError), r"tensors used as indices must be long, int, byte or bool tensors",
         "index_dtype"),
