@@ -421,4 +421,57 @@ SAMPLES = {
         ((ONNX,), IndexError, 'only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices', 'index_dtype', 'onnx/scatter-elements/index-dtype-float'),
         ((ONNX,), IndexError, 'list assignment index out of range', 'dim_out_of_range', 'onnx/scatter-elements/axis-out-of-range'),
     ],
+    # torch.compile's texts (torch_compile_adapter.py's own table, tried before torch_adapter.py's): meta functions,
+    # Inductor's lowerings and kernels, measured through backend torch-compile-current (2026-11-27)
+    "torch_compile_adapter.py": [
+        ((T215,), RuntimeError, "Expected index torch.Size([2, 2]) to be no larger than self torch.Size([1, 1]) apart "
+         "from dimension 0", "shape_mismatch", "multi-rule/scatter-add-shape-and-bounds/shape-mismatch"),
+        ((T215,), RuntimeError, "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 1 had "
+         "torch.Size([3]); but expected shape should be broadcastable to [4]", "shape_mismatch",
+         "torch/backward/scatter-reduce/src-shape-mismatch-amax"),
+        ((T215,), RuntimeError, "Dynamo failed to run FX node with fake tensors: call_function <built-in method index_add "
+         "of type object at 0x7f1c7a2bc100>(*(FakeTensor(..., size=(3,), dtype=torch.int32), 0, ...), **{'alpha': 2.5}): "
+         "got RuntimeError(\"alpha argument of type <class 'float'> cannot be safely cast to type <class 'int'>!\")",
+         "value_out_of_range", "torch/index_add-alpha/int32-alpha-float-truncates"),
+        ((T215,), AssertionError, "Broadcast failed in ExpandView([2], [2, 4]) on dimension 1", "shape_mismatch",
+         "torch/index_add-broadcast/source-missing-dim"),
+        ((T215,), AssertionError, "Expected len(new_size) == len(old_size)", "shape_mismatch",
+         "torch/index_add-shape/source-rank-higher"),
+        ((T215,), AssertionError, "indices must be int64, byte or bool. Got [torch.int16]", "index_dtype",
+         "torch/index_add-index/index-int16"),
+        ((T215,), RuntimeError, "Number of indices (2) should be equal to tensor.size(dim) (3), for dim=0", "shape_mismatch",
+         "torch/index_add-shape/source-dim-length"),
+        ((T215,), IndexError, "The shape of the mask [1] at index 0 does not match the shape of the indexed tensor [3, 4] "
+         "at index 0", "shape_mismatch", "torch/index_copy-index/index-bool"),
+        ((T215,), RuntimeError, "index_copy_(): When source and destination are not scalars, their dimensionality must "
+         "match. Source dimensionality (1), destination dimensionality (2)", "shape_mismatch",
+         "torch/index_copy-shape/source-rank"),
+        ((T215,), IndexError, "list assignment index out of range\n\nfrom user code:\n   File \"adapters/torch_compile_adapter.py\""
+         ", line 98, in sp_op_145", "dim_out_of_range", "torch/index_fill-dim/dim-too-large"),
+        ((T215,), RuntimeError, "Dynamo failed to run FX node with fake tensors: call_function <built-in method "
+         "take_along_dim of type object at 0x7fb8fd4bc100>(*(FakeTensor(..., size=(2, 3), dtype=torch.float64), ...), "
+         "**{}): got ValueError('Cannot view a tensor with shape torch.Size([3, 4]) and strides (0, 1) as a tensor with "
+         "shape (12,)!')", "invalid_argument", "fuzz/campaigns/torch-compile static, take_along_dim expanded indices"),
+        ((T215,), IndexError, "The shape of the mask torch.Size([2]) at index 0 does not match the shape of the indexed "
+         "tensor torch.Size([3, 4]) at index 0", "shape_mismatch", "torch/index_select-dtype/index-int8"),
+        ((T215,), AssertionError, "expected size 9==6, stride 1==1 at dim=0\nError in op: input\nThis error most often "
+         "comes from a incorrect fake (aka meta) kernel for a custom op.", "shape_mismatch",
+         "torch/out/gather-out-overlaps-index"),
+        ((T215,), RuntimeError, "Number of indices (s59) should be equal to tensor.size(dim) (s24), for dim=2",
+         "shape_mismatch", "fuzz/campaigns/torch-compile/dynamic, index_reduce_ under dynamic=True"),
+        ((T215,), RuntimeError, "shape mismatch: value tensor of shape [2, 4] cannot be broadcast to indexing result of "
+         "shape [2, 2]", "shape_mismatch", "torch/regression/compile-index-copy-fill-index-put/fill-uint8-index-as-mask"),
+        ((T215,), RuntimeError, "alpha argument of type <class 'torch.SymFloat'> cannot be safely cast to type <class "
+         "'int'>!", "value_out_of_range", "torch/index_add-alpha/int32-alpha-float-truncates, dynamic=True"),
+        ((T215,), RuntimeError, "Attempting to broadcast a dimension of length s69 at -1! Mismatching argument at index 1 "
+         "had torch.Size([s69]); but expected shape should be broadcastable to [s24]", "shape_mismatch",
+         "torch/backward/scatter-reduce/src-shape-mismatch-amax, dynamic=True"),
+        ((T215,), RuntimeError, "aten::scatter_reduce_() Expected a value of type 'Tensor' for argument 'src' but instead "
+         "found type 'int'.\nPosition: 3\nValue: 4", "invalid_argument",
+         "torch/scatter-args/value-int-into-float32-multiply, dynamic=True"),
+        ((T215,), RuntimeError, "tensors used as indices must be long, int, byte or bool tensors", "index_dtype",
+         "multi-rule/index-select-dtype-and-bounds/index-dtype"),
+        ((T215,), RuntimeError, "kernel, /tmp/torchinductor_root/lq/clqq55rekvasuszs26dbcu3tf7ysmdvoew7ve6roek75b4bhwydt"
+         ".main.cpp:21, index out of bounds: 0 <= tmp2 < 2L", "index_out_of_bounds", "torch/gather/000-example-2-error"),
+    ],
 }

@@ -39,7 +39,7 @@ from test_classifier_samples import T211, T215, EVERY, UNMEASURED_TORCH, TORCH_C
 
 # The flags each adapter compiles its table with (its classifier(...) call).
 FLAGS = {"torch_adapter.py": 0, "paddle_adapter.py": re.IGNORECASE, "mindspore_adapter.py": re.IGNORECASE,
-         "onnxruntime_adapter.py": 0, "onnx_reference_adapter.py": 0}
+         "onnxruntime_adapter.py": 0, "onnx_reference_adapter.py": 0, "torch_compile_adapter.py": 0}
 
 
 def load_table(adapter):

@@ -288,70 +288,99 @@ def fresh(tensor):
     return wire
 
 
-def run(op, args, tensors):
+def apply_op(op, args, t):
+    """The call itself, on torch tensors `t` (operand name -> tensor in its layout): the result of an
+    out-of-place op, None for an in-place one (t["self"] written)."""
     if op == "torch.take_along_dim":
         # dim absent: None, the documented default (input read flattened).
-        return [fresh(torch.take_along_dim(as_torch(tensors["input"]), as_torch(tensors["indices"]), args.get("dim")))]
-    dim = args["dim"]
-    index = as_torch(tensors["index"])
+        return torch.take_along_dim(t["input"], t["indices"], args.get("dim"))
+    dim, index = args["dim"], t["index"]
     if op == "torch.gather":
-        return [fresh(torch.gather(as_torch(tensors["input"]), dim, index))]
+        return torch.gather(t["input"], dim, index)
     if op == "torch.index_select":
-        source = as_torch(tensors["input"])
-        if source.dim() == 0 and index.numel() > 1:
-            # torch 1.13 writes one element per index value into the 0-d out,
-            # past its end (SEMANTICS.md T-IS7): give it room for all of them.
-            out = torch.zeros(index.numel(), dtype=source.dtype, device=source.device).as_strided((), ())
-            return [fresh(torch.index_select(source, dim, index, out=out))]
-        return [fresh(torch.index_select(source, dim, index))]
-
-    self_wire = tensors["self"]
-    self_storage = storage_tensor(self_wire)
-    self_tensor = as_torch(self_wire, self_storage)
+        return torch.index_select(t["input"], dim, index)
+    self_tensor = t["self"]
     # alpha absent: PyTorch's default (1), as the op table says.
     if op == "torch.index_add_":
-        self_tensor.index_add_(dim, index, as_torch(tensors["source"]), alpha=args.get("alpha", 1))
-        return [written_back(self_wire, self_storage)]
-    if op == "torch.index_add":
-        return [fresh(torch.index_add(self_tensor, dim, index, as_torch(tensors["source"]), alpha=args.get("alpha", 1)))]
-    if op == "torch.index_copy_":
-        self_tensor.index_copy_(dim, index, as_torch(tensors["source"]))
-        return [written_back(self_wire, self_storage)]
-    if op == "torch.index_copy":
-        return [fresh(torch.index_copy(self_tensor, dim, index, as_torch(tensors["source"])))]
-    if op == "torch.index_fill_":
+        self_tensor.index_add_(dim, index, t["source"], alpha=args.get("alpha", 1))
+    elif op == "torch.index_add":
+        return torch.index_add(self_tensor, dim, index, t["source"], alpha=args.get("alpha", 1))
+    elif op == "torch.index_copy_":
+        self_tensor.index_copy_(dim, index, t["source"])
+    elif op == "torch.index_copy":
+        return torch.index_copy(self_tensor, dim, index, t["source"])
+    elif op == "torch.index_fill_":
         self_tensor.index_fill_(dim, index, args["value"])
-        return [written_back(self_wire, self_storage)]
-    if op == "torch.index_fill":
-        return [fresh(torch.index_fill(self_tensor, dim, index, args["value"]))]
+    elif op == "torch.index_fill":
+        return torch.index_fill(self_tensor, dim, index, args["value"])
     # include_self absent: PyTorch's default (True), as the op table says.
-    if op == "torch.index_reduce_":
-        self_tensor.index_reduce_(dim, index, as_torch(tensors["source"]), args["reduce"],
+    elif op == "torch.index_reduce_":
+        self_tensor.index_reduce_(dim, index, t["source"], args["reduce"], include_self=args.get("include_self", True))
+    elif op == "torch.index_reduce":
+        return torch.index_reduce(self_tensor, dim, index, t["source"], args["reduce"],
                                   include_self=args.get("include_self", True))
-        return [written_back(self_wire, self_storage)]
-    if op == "torch.index_reduce":
-        return [fresh(torch.index_reduce(self_tensor, dim, index, as_torch(tensors["source"]), args["reduce"],
-                                         include_self=args.get("include_self", True)))]
-    operand = as_torch(tensors["src"]) if "src" in tensors else args["value"]
+    else:
+        return apply_scatter(op, args, t)
+    return None
+
+
+def apply_scatter(op, args, t):
+    """apply_op for the scatter family."""
+    dim, index, self_tensor = args["dim"], t["index"], t["self"]
+    operand = t["src"] if "src" in t else args["value"]
     kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
     if op == "torch.scatter_":
         self_tensor.scatter_(dim, index, operand, **kwargs)
-        return [written_back(self_wire, self_storage)]
-    if op == "torch.scatter":
-        return [fresh(torch.scatter(self_tensor, dim, index, operand, **kwargs))]
-    if op == "torch.scatter_add_":
+    elif op == "torch.scatter":
+        return torch.scatter(self_tensor, dim, index, operand, **kwargs)
+    elif op == "torch.scatter_add_":
         self_tensor.scatter_add_(dim, index, operand)
-        return [written_back(self_wire, self_storage)]
-    if op == "torch.scatter_add":
-        return [fresh(torch.scatter_add(self_tensor, dim, index, operand))]
+    elif op == "torch.scatter_add":
+        return torch.scatter_add(self_tensor, dim, index, operand)
     # include_self absent: PyTorch's default (True), as the op table says.
-    if op == "torch.scatter_reduce_":
+    elif op == "torch.scatter_reduce_":
         self_tensor.scatter_reduce_(dim, index, operand, args["reduce"], include_self=args.get("include_self", True))
-        return [written_back(self_wire, self_storage)]
-    if op == "torch.scatter_reduce":
-        return [fresh(torch.scatter_reduce(self_tensor, dim, index, operand, args["reduce"],
-                                           include_self=args.get("include_self", True)))]
-    raise ValueError("op %s was not offered in the handshake" % op)
+    elif op == "torch.scatter_reduce":
+        return torch.scatter_reduce(self_tensor, dim, index, operand, args["reduce"],
+                                    include_self=args.get("include_self", True))
+    else:
+        raise ValueError("op %s was not offered in the handshake" % op)
+    return None
+
+
+# How run(), run_with_out() and run_backward() call their tensor-level function (`kind` "op", "out", "backward"):
+# as it is; torch_compile_adapter.py replaces APPLY with one that calls it through torch.compile.
+APPLY = lambda kind, function, op, args, t: function(op, args, t)  # noqa: E731
+
+
+def run(op, args, tensors):
+    t = {name: as_torch(wire) for name, wire in tensors.items()}
+    if op == "torch.index_select" and t["input"].dim() == 0 and t["index"].numel() > 1:
+        # torch 1.13 writes one element per index value into the 0-d out,
+        # past its end (SEMANTICS.md T-IS7): give it room for all of them.
+        source = t["input"]
+        out = torch.zeros(t["index"].numel(), dtype=source.dtype, device=source.device).as_strided((), ())
+        return [fresh(torch.index_select(source, args["dim"], t["index"], out=out))]
+    result = APPLY("op", apply_op, op, args, t)
+    if result is None:  # in place: the whole storage self was written into
+        return [written_back(tensors["self"], storage_tensor(tensors["self"]))]
+    return [fresh(result)]
+
+
+def apply_with_out(op, args, t):
+    """PyTorch's out= call on torch tensors: its result (t["out"] itself unless PyTorch resized it)."""
+    out = t["out"]
+    if op == "torch.gather":
+        return torch.gather(t["input"], args["dim"], t["index"], out=out)
+    if op == "torch.index_select":
+        return torch.index_select(t["input"], args["dim"], t["index"], out=out)
+    if op == "torch.take_along_dim":
+        return torch.take_along_dim(t["input"], t["indices"], args.get("dim"), out=out)
+    if op == "torch.scatter":
+        src = t["src"] if "src" in t else args["value"]
+        kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
+        return torch.scatter(t["self"], args["dim"], t["index"], src, out=out, **kwargs)
+    raise ValueError("op %s takes no out= operand" % op)
 
 
 def run_with_out(op, args, tensors):
@@ -360,24 +389,9 @@ def run_with_out(op, args, tensors):
     PyTorch and comes back as a fresh tensor."""
     out_wire = tensors["out"]
     out_storage = storage_tensor(out_wire)
-    out = as_torch(out_wire, out_storage)
-
-    def operand(name):
-        return as_torch(tensors[name])
-
-    if op == "torch.gather":
-        result = torch.gather(operand("input"), args["dim"], operand("index"), out=out)
-    elif op == "torch.index_select":
-        result = torch.index_select(operand("input"), args["dim"], operand("index"), out=out)
-    elif op == "torch.take_along_dim":
-        result = torch.take_along_dim(operand("input"), operand("indices"), args.get("dim"), out=out)
-    elif op == "torch.scatter":
-        src = operand("src") if "src" in tensors else args["value"]
-        kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
-        result = torch.scatter(operand("self"), args["dim"], operand("index"), src, out=out, **kwargs)
-    else:
-        raise ValueError("op %s takes no out= operand" % op)
-    if tuple(result.shape) == out_wire.shape and result.data_ptr() == out.data_ptr():
+    t = {name: as_torch(wire) for name, wire in tensors.items()}
+    result = APPLY("out", apply_with_out, op, args, t)
+    if tuple(result.shape) == out_wire.shape and result.data_ptr() == t["out"].data_ptr():
         return [written_back(out_wire, out_storage)]
     return [fresh(result)]
 
@@ -403,7 +417,6 @@ def run_backward(op, args, tensors):
     that does not reach the output gets zeros (allow_unused), which is its
     gradient."""
     forward = op[: -len(BACKWARD_SUFFIX)]
-    dim = args["dim"]
     # detach(): a leaf with the operand's own layout (strides, offset,
     # stride-0 expansions). A non-floating operand fails here, with
     # autograd's "only Tensors of floating point dtype can require
@@ -411,19 +424,11 @@ def run_backward(op, args, tensors):
     operands = {name: as_torch(tensors[name]).detach().requires_grad_(True)
                 for name in DIFFERENTIABLE[forward] if name in tensors}
     leaves = list(operands.values())  # the forward's operand order (dicts keep insertion order)
-    index = as_torch(tensors["index"])
-    if forward == "torch.gather":
-        result = torch.gather(operands["input"], dim, index)
-    elif forward in ("torch.scatter_", "torch.scatter"):
-        source = operands["src"] if "src" in operands else args["value"]
-        kwargs = {"reduce": args["reduce"]} if "reduce" in args else {}
-        result = torch.scatter(operands["self"], dim, index, source, **kwargs)
-    elif forward in ("torch.scatter_add_", "torch.scatter_add"):
-        result = torch.scatter_add(operands["self"], dim, index, operands["src"])
-    else:  # scatter_reduce(_); include_self absent: PyTorch's default (True), as the op table says
-        result = torch.scatter_reduce(operands["self"], dim, index, operands["src"], args["reduce"],
-                                      include_self=args.get("include_self", True))
     try:
+        # The forward's out-of-place form (scatter_ -> scatter), as apply_op runs it (a compiled forward traces
+        # its backward at once, so "no derivative" can come from here too).
+        result = APPLY("backward", apply_op, forward.rstrip("_"), args,
+                       dict(operands, index=as_torch(tensors["index"])))
         grads = torch.autograd.grad([result], leaves, [as_torch(tensors["grad_output"])], allow_unused=True)
     except RuntimeError as exc:
         if str(exc).startswith("derivative for ") and _NO_DERIVATIVE in str(exc):
@@ -467,7 +472,8 @@ def run_on_fake_device(op, args, tensors):
         raise
 
 
-torch.set_num_threads(1)  # one case at a time; keeps the adapter light next to the harness
-serve("torch-python", torch.__version__ + describe_device(DEVICE), OPS, run_request, classify, shared_storage=True,
-      takes_out=True, framework=("torch", torch.__version__), operands=True,
-      device=None if DEVICE is None or DEVICE.type == "cpu" else DEVICE)
+if __name__ == "__main__":  # torch_compile_adapter.py imports this module for its functions and serves itself
+    torch.set_num_threads(1)  # one case at a time; keeps the adapter light next to the harness
+    serve("torch-python", torch.__version__ + describe_device(DEVICE), OPS, run_request, classify, shared_storage=True,
+          takes_out=True, framework=("torch", torch.__version__), operands=True,
+          device=None if DEVICE is None or DEVICE.type == "cpu" else DEVICE)

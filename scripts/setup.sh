@@ -13,7 +13,8 @@ packages=(cmake ninja-build g++ ccache
           libgtest-dev librapidcheck-dev libtorch-dev clang clang-format libclang-rt-dev
           zip unzip  # the emulated OSS-Fuzz build (scripts/check-oss-fuzz-build)
           chromium  # the headless-browser test of report.html (tests/html_report_check.py)
-          python3-venv python3-torch)  # the venv's base interpreter and PyTorch-through-Python
+          python3-venv python3-torch  # the venv's base interpreter and PyTorch-through-Python
+          python3-dev)  # Python.h: torch.compile (torch-compile-current) builds its C++ with g++ -I$(python include dir)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

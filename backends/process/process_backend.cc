@@ -6,7 +6,8 @@
 //   paddle | mindspore | numpy | torch-python | torch-python-current | ...
 //                          the Python adapters in adapters/, one backend per
 //                          entry of adapters/manifest.json (backend name,
-//                          script, description, optional venv), run with the
+//                          script, description, optional venv, args and
+//                          case_timeout_s), run with the
 //                          interpreter of the entry's virtual environment
 //                          (<venv root>/<venv>/bin/python; venv defaults to
 //                          .venv; the root is $SCATTERPROOF_VENV_ROOT, else
@@ -39,7 +40,8 @@
 // the adapter's own reason instead of failing every case.
 //
 // Timeout: BackendOptions::timeout_s (the CLI's --timeout), else
-// SCATTERPROOF_CASE_TIMEOUT_S, else 10 s bounds each case, and three times
+// SCATTERPROOF_CASE_TIMEOUT_S, else the entry's case_timeout_s (an adapter
+// that compiles per call: torch-compile-current), else 10 s bounds each case, and three times
 // that each start (supervisor.h, case_timeout_setting; PROTOCOL.md
 // "Timeouts"). Environment: SCATTERPROOF_PYTHON overrides the interpreter of the named adapters that
 // use the default venv (an entry naming its own venv, such as
@@ -175,33 +177,51 @@ std::string device_absence(const std::string& kind) {
   return "no NVIDIA GPU on this machine (neither /dev/nvidia0 nor an entry in /proc/driver/nvidia/gpus)";
 }
 
-BackendFactory python_adapter(std::filesystem::path adapters_dir, std::string script, std::string venv) {
-  return
-      [adapters_dir, script, venv](const std::string& name, const BackendOptions& options) -> std::unique_ptr<Backend> {
-        const std::string device = device_of(name);
-        if (const std::string absent = device_absence(device.substr(0, device.find(':'))); !absent.empty()) {
-          explain_unavailable(absent);
-          return nullptr;
-        }
-        const std::filesystem::path venv_path = resources::venv_dir(venv);
-        std::string python = venv_path.empty() ? std::string() : (venv_path / "bin" / "python").string();
-        const char* override_python = std::getenv("SCATTERPROOF_PYTHON");
-        if (venv == kDefaultVenv && override_python && *override_python)
-          python = override_python;
-        else if (python.empty() || !std::filesystem::exists(python)) {
-          const std::string where = python.empty() ? "no Python environment " + venv + " (no source tree to look in)"
-                                                   : "no Python environment at " + python;
-          std::fprintf(stderr,
-                       "scatterproof: backend '%s' is unavailable: %s: set SCATTERPROOF_VENV_ROOT to the directory "
-                       "holding %s (made by scripts/setup-python.sh)%s\n",
-                       name.c_str(), where.c_str(), venv.c_str(),
-                       venv == kDefaultVenv ? ", or SCATTERPROOF_PYTHON to an interpreter with the framework" : "");
-          return nullptr;
-        }
-        std::vector<std::string> argv{python, (adapters_dir / script).string()};
-        if (!device.empty()) argv.insert(argv.end(), {"--device", device});
-        return start_or_explain(name, std::move(argv), options);
-      };
+// The manifest's "args" (after the script, before --device) and
+// "case_timeout_s" (the case timeout when neither --timeout nor
+// SCATTERPROOF_CASE_TIMEOUT_S sets one; 0: the default).
+struct AdapterCall {
+  std::vector<std::string> args;
+  double case_timeout_s = 0;
+};
+
+// `options` with timeout_s = `seconds` where neither --timeout nor
+// SCATTERPROOF_CASE_TIMEOUT_S sets one.
+BackendOptions with_case_timeout(BackendOptions options, double seconds) {
+  const char* env = std::getenv("SCATTERPROOF_CASE_TIMEOUT_S");
+  if (options.timeout_s <= 0 && !(env && *env)) options.timeout_s = seconds;
+  return options;
+}
+
+BackendFactory python_adapter(std::filesystem::path adapters_dir, std::string script, std::string venv,
+                              AdapterCall call = {}) {
+  return [adapters_dir, script, venv, call](const std::string& name,
+                                            const BackendOptions& given) -> std::unique_ptr<Backend> {
+    const std::string device = device_of(name);
+    if (const std::string absent = device_absence(device.substr(0, device.find(':'))); !absent.empty()) {
+      explain_unavailable(absent);
+      return nullptr;
+    }
+    const std::filesystem::path venv_path = resources::venv_dir(venv);
+    std::string python = venv_path.empty() ? std::string() : (venv_path / "bin" / "python").string();
+    const char* override_python = std::getenv("SCATTERPROOF_PYTHON");
+    if (venv == kDefaultVenv && override_python && *override_python)
+      python = override_python;
+    else if (python.empty() || !std::filesystem::exists(python)) {
+      const std::string where = python.empty() ? "no Python environment " + venv + " (no source tree to look in)"
+                                               : "no Python environment at " + python;
+      std::fprintf(stderr,
+                   "scatterproof: backend '%s' is unavailable: %s: set SCATTERPROOF_VENV_ROOT to the directory "
+                   "holding %s (made by scripts/setup-python.sh)%s\n",
+                   name.c_str(), where.c_str(), venv.c_str(),
+                   venv == kDefaultVenv ? ", or SCATTERPROOF_PYTHON to an interpreter with the framework" : "");
+      return nullptr;
+    }
+    std::vector<std::string> argv{python, (adapters_dir / script).string()};
+    argv.insert(argv.end(), call.args.begin(), call.args.end());
+    if (!device.empty()) argv.insert(argv.end(), {"--device", device});
+    return start_or_explain(name, std::move(argv), with_case_timeout(given, call.case_timeout_s));
+  };
 }
 
 // One adapter of adapters/manifest.json (the fields adapters/README.md
@@ -212,7 +232,34 @@ struct ManifestAdapter {
   std::string description;
   std::string venv = kDefaultVenv;        // relative to the source root
   std::vector<std::string> devices = {};  // "devices": the variants NAME@DEVICE it also registers
+  AdapterCall call = {};                  // "args", "case_timeout_s"
 };
+
+// Reads the optional "args" (an array of strings) and "case_timeout_s" (a
+// positive number) of a manifest entry into *call; false, with the problem
+// in *problems, when one is malformed.
+bool read_adapter_call(const nlohmann::json& entry, const std::string& where, AdapterCall* call,
+                       std::vector<std::string>* problems) {
+  if (entry.contains("args")) {
+    const nlohmann::json& args = entry["args"];
+    bool ok = args.is_array();
+    for (const nlohmann::json& a : ok ? args : nlohmann::json::array()) ok = ok && a.is_string();
+    if (!ok) {
+      problems->push_back(where + ".args is not an array of strings");
+      return false;
+    }
+    call->args = args.get<std::vector<std::string>>();
+  }
+  if (entry.contains("case_timeout_s")) {
+    const nlohmann::json& t = entry["case_timeout_s"];
+    if (!t.is_number() || t.get<double>() <= 0 || t.get<double>() > kMaxTimeoutSeconds) {
+      problems->push_back(where + ".case_timeout_s is not a positive number of seconds");
+      return false;
+    }
+    call->case_timeout_s = t.get<double>();
+  }
+  return true;
+}
 
 // The well-formed entries of the manifest at `path`; problems go to
 // *problems, one line each, naming the entry and field.
@@ -276,6 +323,7 @@ std::vector<ManifestAdapter> read_manifest(const std::filesystem::path& path, st
       }
       a.devices = devices.get<std::vector<std::string>>();
     }
+    if (!read_adapter_call(entry, where, &a.call, problems)) continue;
     adapters.push_back(std::move(a));
   }
   return adapters;
@@ -331,16 +379,18 @@ void register_manifest_adapters() {
   if (manifest.empty()) return;  // a tree without adapters/
   std::vector<std::string> problems;
   for (const ManifestAdapter& a : read_manifest(manifest, &problems)) {
-    const std::string summary = a.description + " through adapters/" + a.script + " (" + a.venv + ")";
-    register_backend(a.backend, summary, python_adapter(manifest.parent_path(), a.script, a.venv), kOutOfProcess,
-                     BackendOrigin::ThirdParty);
+    std::string script_call = a.script;
+    for (const std::string& arg : a.call.args) script_call += " " + arg;
+    const std::string summary = a.description + " through adapters/" + script_call + " (" + a.venv + ")";
+    register_backend(a.backend, summary, python_adapter(manifest.parent_path(), a.script, a.venv, a.call),
+                     kOutOfProcess, BackendOrigin::ThirdParty);
     // Device variants: NAME@KIND (and NAME@KIND:N, found through NAME@KIND by
     // the registry) run the script with --device KIND[:N].
     for (const std::string& device : a.devices)
       register_backend(a.backend + "@" + device,
                        a.backend + " with its operands on the " + device + " device (" + a.backend + "@" + device +
                            (device == "cpu" ? "" : ":N for device N") + ")",
-                       python_adapter(manifest.parent_path(), a.script, a.venv), kOutOfProcess,
+                       python_adapter(manifest.parent_path(), a.script, a.venv, a.call), kOutOfProcess,
                        BackendOrigin::ThirdParty);
   }
   for (const std::string& problem : problems)
