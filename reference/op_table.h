@@ -109,17 +109,18 @@ enum class ShapeFamily {
   ScatterND,
 };
 
-// How an out-of-place op's output shape follows from its operands.
-enum class OutputShape {
-  OfOperand,            // the shape of operand `output_shape_of`
-  IndexLengthAlongDim,  // `output_shape_of`'s shape with dim replaced by index.numel()
-  // take_along_dim: with dim, the broadcast of `output_shape_of`'s shape and
-  // the index operand's apart from dim, the index's size along dim; without
-  // dim (None), 1-D of index.numel().
-  BroadcastAlongDim,
-  // ONNX GatherND: indices.shape[:-1] + data.shape[batch_dims + k:] with
-  // k = indices.shape[-1] (batch dims counted once, from indices).
-  GatherND,
+struct OpSpec;
+
+// How an out-of-place op's output shape follows from its operands: the
+// shape of operand `output_shape_of` (`of`) as the rule transforms it, and
+// the words `explain` adds after "the shape of <output_shape_of>". The
+// rules of the shape families live in reference/output_shapes.h; a rule
+// answers nullopt when the operands it needs are missing or the dim is out
+// of range.
+struct OutputShapeRule {
+  // nullptr: `of`'s own shape.
+  std::optional<Shape> (*shape)(const OpSpec& op, const OpCall& call, const Tensor& of) = nullptr;
+  std::string_view explain;  // "" for `of`'s own shape
 };
 
 struct OpSpec {
@@ -140,9 +141,8 @@ struct OpSpec {
   std::string data_operand;
   ShapeFamily family = ShapeFamily::ScatterElements;
   Expectation (*reference)(const OpCall&, Trace*) = nullptr;
-  // How `out`'s shape follows from `output_shape_of` (last, so entries that
-  // take the default need not spell it).
-  OutputShape output_shape = OutputShape::OfOperand;
+  // How `out`'s shape follows from `output_shape_of` (default: its shape).
+  OutputShapeRule output_shape;
   // A forward op with a documented backward: its reference (the gradients
   // from the documented rules, reference/*_backward.cc). The table then
   // also holds the backward op `<id>.backward`, derived from this entry.
