@@ -635,7 +635,7 @@ struct DialectKnobs {
   // may be larger in every dim); one dim is sometimes one off (an error).
   bool source_shape_is_index = false;
   // ONNX: the op's opset is an argument (`opset`), drawn across the op's
-  // versions (onnx_opsets), and `reduction` is drawn against it.
+  // versions (OpSpec::opsets), and `reduction` is drawn against it.
   bool opset_argument = false;
 };
 
@@ -1046,24 +1046,13 @@ void scatter_nd_case(Draw& g) {
   g.put(*g.roles.source, data_tensor(c, u_t, updates_shape));
 }
 
-// The versions of each ONNX op's schema (onnx 1.23: the opsets at which
-// its documentation changed); the first is where the op begins.
-std::vector<int64_t> onnx_opsets(std::string_view op) {
-  if (op == "onnx.GatherElements") return {11, 13};
-  if (op == "onnx.ScatterElements") return {11, 13, 16, 18};
-  if (op == "onnx.Scatter") return {9, 11};
-  if (op == "onnx.GatherND") return {11, 12, 13};
-  if (op == "onnx.ScatterND") return {11, 13, 16, 18};
-  return {};
-}
-
 // ONNX's opset and reduction: the opset absent (the table's default, the
 // latest) half the time, else one of the op's versions, or (1 in 20)
 // one below the first (an error); reduction absent or none 3 times in 5,
 // else add / mul / max / min whatever the opset (invalid below 16 / 18),
 // or (1 in 20) a string ONNX does not define.
 void draw_onnx_args(Choices& c, const OpSpec& op, OpCall& call) {
-  const std::vector<int64_t> opsets = onnx_opsets(op.id);
+  const std::vector<int64_t>& opsets = op.opsets;  // the schema versions (op_table.h)
   if (const ArgSpec* opset = op.arg("opset"); opset && !opsets.empty() && c.chance(50)) {
     int64_t v = opsets[c.below(static_cast<uint32_t>(opsets.size()))];
     if (c.chance(5)) v = c.below(2) ? opsets.front() - 1 : 1;

@@ -130,6 +130,11 @@ struct OpSpec {
   std::string source;   // the document it follows (name, version)
   std::vector<OperandSpec> operands;
   std::vector<ArgSpec> args;
+  // ONNX: the versions of the op's schema (the opsets at which its
+  // documentation changed, ascending; the first is where the op begins).
+  // The `opset` argument (default: the latest) selects the one in force;
+  // the fuzz generator draws across them.
+  std::vector<int64_t> opsets;
   bool in_place = false;
   // The output: "self" for in-place ops (written into the caller's self),
   // "out" otherwise, a fresh tensor with the shape of operand

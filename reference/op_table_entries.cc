@@ -61,10 +61,12 @@ ArgSpec onnx_reduction() {
           .default_value = Arg::of_string("none"),
           .allowed = {"none", "add", "mul", "max", "min"}};
 }
-// An ONNX entry: `e` names the op, its summary, operands, arguments, shape
-// rule, family and reference; the rest is every ONNX op's (out-of-place, a
-// node's output, shaped by output_shape_of and typed like data).
+// An ONNX entry: `e` names the op, its summary, operands, arguments, schema
+// versions, shape rule, family and reference; the rest is every ONNX op's
+// (out-of-place, a node's output, shaped by output_shape_of and typed like
+// data, and the `opset` argument last, the latest version by default).
 OpSpec onnx_op(OpSpec e) {
+  e.args.push_back(onnx_opset(e.opsets.back()));
   e.dialect = "onnx";
   e.source = kOnnxDoc;
   e.in_place = false;
@@ -174,7 +176,8 @@ void add_onnx_ops(std::vector<OpSpec>& t) {
                   "data[indices[i][j][k]][j][k] (axis 0); negative "
                   "indices wrap (opset 11+)",
        .operands = {{.name = "data", .role = R::Read}, {.name = "indices", .role = R::Index, .dtypes = kInt32Or64}},
-       .args = {onnx_axis(), onnx_opset(13)},
+       .args = {onnx_axis()},
+       .opsets = {11, 13},
        .output_shape_of = "indices",
        .family = ShapeFamily::Gather,
        .reference = onnx_gather_elements}));
@@ -186,7 +189,8 @@ void add_onnx_ops(std::vector<OpSpec>& t) {
                        .operands = {{.name = "data", .role = R::Read},
                                     {.name = "indices", .role = R::Index, .dtypes = kInt32Or64},
                                     {.name = "updates", .role = R::Read}},
-                       .args = {onnx_axis(), onnx_reduction(), onnx_opset(18)},
+                       .args = {onnx_axis(), onnx_reduction()},
+                       .opsets = {11, 13, 16, 18},
                        .output_shape_of = "data",
                        .family = ShapeFamily::ScatterElements,
                        .reference = onnx_scatter_elements}));
@@ -197,7 +201,8 @@ void add_onnx_ops(std::vector<OpSpec>& t) {
                        .operands = {{.name = "data", .role = R::Read},
                                     {.name = "indices", .role = R::Index, .dtypes = kInt32Or64},
                                     {.name = "updates", .role = R::Read}},
-                       .args = {onnx_axis(), onnx_opset(11)},
+                       .args = {onnx_axis()},
+                       .opsets = {9, 11},
                        .output_shape_of = "data",
                        .family = ShapeFamily::ScatterElements,
                        .reference = onnx_scatter_elements}));
@@ -207,7 +212,8 @@ void add_onnx_ops(std::vector<OpSpec>& t) {
                           "in indices' last dim, "
                           "after batch_dims shared leading dims (opset 12+)",
                .operands = {{.name = "data", .role = R::Read}, {.name = "indices", .role = R::Index, .dtypes = kInt64}},
-               .args = {{.name = "batch_dims", .type = T::Int, .default_value = Arg::of_int(0)}, onnx_opset(13)},
+               .args = {{.name = "batch_dims", .type = T::Int, .default_value = Arg::of_int(0)}},
+               .opsets = {11, 12, 13},
                .output_shape_of = "data",
                .family = ShapeFamily::GatherND,
                .reference = onnx_gather_nd,
@@ -221,7 +227,8 @@ void add_onnx_ops(std::vector<OpSpec>& t) {
                        .operands = {{.name = "data", .role = R::Read},
                                     {.name = "indices", .role = R::Index, .dtypes = kInt64},
                                     {.name = "updates", .role = R::Read}},
-                       .args = {onnx_reduction(), onnx_opset(18)},
+                       .args = {onnx_reduction()},
+                       .opsets = {11, 13, 16, 18},
                        .output_shape_of = "data",
                        .family = ShapeFamily::ScatterND,
                        .reference = onnx_scatter_nd}));
