@@ -6,9 +6,16 @@
 // backend (which declares the op ids it implements; every other op is
 // unsupported for it).
 //
-// Adding an op: one entry in op_table.cc (naming its reference function,
-// declared beside the table), one reference file, its specs, and one kernel
-// file per backend that implements it.
+// Adding an op: one entry in op_table_entries.cc (PyTorch ops:
+// op_table_torch.cc), written with designated initializers and naming its
+// reference function (declared beside the entries); one reference file, its
+// specs, and one kernel file per backend that implements it. Per-op facts
+// live in the entry: the output shape rule (OpSpec::output_shape, the
+// families' rules in output_shapes.h), ONNX schema versions
+// (OpSpec::opsets), an in-place op's out-of-place twin (torch_pair sets
+// OpSpec::twin; backends register both with OpKernels::add_twins) and the
+// backward op (`differentiable` marks the operands; `<id>.backward` is
+// derived, and backends register it with OpKernels::add_backward).
 //
 // Thread-safety: the table is built once (thread-safe static) and immutable.
 #pragma once
@@ -161,6 +168,10 @@ struct OpSpec {
   // and typed like its operand. A spec case asks for it with a `backward`
   // block (specs/FORMAT.md), never by this id.
   std::string backward_of;
+  // A PyTorch op with an in-place and an out-of-place variant: the other
+  // one's id (torch.scatter_ <-> torch.scatter); empty otherwise. Backends
+  // register the pair from it (OpKernels::add_twins).
+  std::string twin;
 
   const OperandSpec* operand(std::string_view name) const;
   const ArgSpec* arg(std::string_view name) const;

@@ -78,6 +78,8 @@ void torch_pair(std::vector<OpSpec>& table, OpSpec in_place, Twin twin) {
   for (OperandSpec& o : out.operands)
     if (o.role == R::InPlace) o.role = R::Read;
   if (twin.takes_out) out.operands.push_back(out_param({}));
+  in_place.twin = out.id;
+  out.twin = in_place.id;
   table.push_back(std::move(in_place));
   table.push_back(std::move(out));
 }

@@ -42,10 +42,8 @@ Outcome torch_scatter_add(CpuContext& cpu, const OpCall& call) { return scatter(
 }  // namespace
 
 void register_torch_scatter(CpuOps& ops) {
-  ops.add("torch.scatter_", torch_scatter);
-  ops.add("torch.scatter", torch_scatter);
-  ops.add("torch.scatter_add_", torch_scatter_add);
-  ops.add("torch.scatter_add", torch_scatter_add);
+  ops.add_twins("torch.scatter_", torch_scatter);
+  ops.add_twins("torch.scatter_add_", torch_scatter_add);
 }
 
 }  // namespace sp::cpu

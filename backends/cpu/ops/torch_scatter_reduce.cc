@@ -243,9 +243,6 @@ void scatter_reduce_into(CpuContext& cpu, const Tensor& target, const Tensor& in
   });
 }
 
-void register_torch_scatter_reduce(CpuOps& ops) {
-  ops.add("torch.scatter_reduce_", scatter_reduce);
-  ops.add("torch.scatter_reduce", scatter_reduce);
-}
+void register_torch_scatter_reduce(CpuOps& ops) { ops.add_twins("torch.scatter_reduce_", scatter_reduce); }
 
 }  // namespace sp::cpu
