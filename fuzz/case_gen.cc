@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -668,6 +669,27 @@ const DialectKnobs& knobs_for(std::string_view dialect) {
   return kDefault;
 }
 
+struct Draw;
+
+// How the generator builds the cases of one shape family (OpSpec::family):
+// its builder and what the generator needs to know around it. One entry per
+// family in family_gen() (below the builders): an op of a new family adds
+// its builder and its entry there, and nothing in generate_call_for.
+struct FamilyGen {
+  void (*build)(Draw& g) = nullptr;
+  // Whether the family needs a source of values (the operand with an or_arg
+  // alternative, else the other read operand): Optional for a family whose
+  // ops may have none (index_fill_'s value is an argument, index_select
+  // reads only).
+  enum class Source { None, Optional, Required } source = Source::Required;
+  // Whether the builder draws the op's first Int argument as the axis (dim)
+  // with the shapes.
+  bool axis = true;
+  // Another argument the builder draws itself ("" none).
+  std::string_view own_arg;
+};
+const FamilyGen& family_gen(const OpSpec& op);
+
 // The operands a family builds, by role in the op table: the data operand
 // (written in place, else the first read one), the index, and the source of
 // the values (the operand with an or_arg alternative, else the other read
@@ -690,10 +712,7 @@ Roles roles_of(const OpSpec& op) {
   }
   for (const OperandSpec& o : op.operands)
     if (o.role == OperandRole::Read && &o != r.data && !r.source) r.source = &o;
-  // index_select reads input along dim and has no source.
-  const bool needs_source = op.family != ShapeFamily::Gather && op.family != ShapeFamily::TakeAlongDim &&
-                            op.family != ShapeFamily::GatherND &&
-                            !(op.family == ShapeFamily::IndexAlongDim && !r.source);
+  const bool needs_source = family_gen(op).source == FamilyGen::Source::Required;
   if (!r.data || !r.index || (needs_source && !r.source))
     throw std::logic_error("op table entry " + op.id + " lacks the operands its shape family needs");
   return r;
@@ -1046,6 +1065,24 @@ void scatter_nd_case(Draw& g) {
   g.put(*g.roles.source, data_tensor(c, u_t, updates_shape));
 }
 
+const FamilyGen& family_gen(const OpSpec& op) {
+  using S = FamilyGen::Source;
+  static const std::map<ShapeFamily, FamilyGen> kFamilies = {
+      {ShapeFamily::Gather, {.build = gather_case, .source = S::None}},
+      {ShapeFamily::ScatterElements, {.build = scatter_elements_case}},
+      {ShapeFamily::RowScatter, {.build = row_scatter_case, .axis = false}},
+      // index_select reads input along dim and has no source.
+      {ShapeFamily::IndexAlongDim, {.build = index_along_dim_case, .source = S::Optional}},
+      {ShapeFamily::TakeAlongDim, {.build = take_along_dim_case, .source = S::None}},
+      {ShapeFamily::GatherND, {.build = gather_nd_case, .source = S::None, .axis = false, .own_arg = "batch_dims"}},
+      {ShapeFamily::ScatterND, {.build = scatter_nd_case, .axis = false, .own_arg = "batch_dims"}},
+  };
+  const auto it = kFamilies.find(op.family);
+  if (it == kFamilies.end())
+    throw std::logic_error("op table entry " + op.id + ": the generator has no shape family builder for it");
+  return it->second;
+}
+
 // ONNX's opset and reduction: the opset absent (the table's default, the
 // latest) half the time, else one of the op's versions, or (1 in 20)
 // one below the first (an error); reduction absent or none 3 times in 5,
@@ -1167,10 +1204,7 @@ void empty_index_with_violation(Draw& g) {
     shape[0] = 0;
   DType dtype = index->dtype();
   uint32_t rule = c.below(5);
-  const ArgSpec* axis = g.op.family == ShapeFamily::RowScatter || g.op.family == ShapeFamily::GatherND ||
-                                g.op.family == ShapeFamily::ScatterND
-                            ? nullptr
-                            : axis_arg(g.op);
+  const ArgSpec* axis = family_gen(g.op).axis ? axis_arg(g.op) : nullptr;
   const Tensor* data = g.call.tensor(g.roles.data->name);
   const Tensor* source = g.roles.source ? g.call.tensor(g.roles.source->name) : nullptr;
   if ((rule == 2 && (!axis || !data)) || (rule == 4 && (!source || !data))) rule = 1;
@@ -1228,38 +1262,16 @@ OpCall generate_call_for(Choices& choices, const OpSpec& op) {
         knobs.framework_versions[choices.below(static_cast<uint32_t>(knobs.framework_versions.size()))];
   const bool negatives_valid = knobs.negatives_in_range && knobs.negatives_in_range(call.framework_version);
   Draw draw{choices, op, roles_of(op), knobs, negatives_valid, call};
-  switch (op.family) {
-    case ShapeFamily::Gather:
-      gather_case(draw);
-      break;
-    case ShapeFamily::ScatterElements:
-      scatter_elements_case(draw);
-      break;
-    case ShapeFamily::RowScatter:
-      row_scatter_case(draw);
-      break;
-    case ShapeFamily::IndexAlongDim:
-      index_along_dim_case(draw);
-      break;
-    case ShapeFamily::TakeAlongDim:
-      take_along_dim_case(draw);
-      break;
-    case ShapeFamily::GatherND:
-      gather_nd_case(draw);
-      break;
-    case ShapeFamily::ScatterND:
-      scatter_nd_case(draw);
-      break;
-  }
+  const FamilyGen& family = family_gen(op);
+  family.build(draw);
   if (choices.chance(2)) empty_index_with_violation(draw);
   // Every other argument by its declared type: not the axis (drawn with the
   // shapes) and not an operand's alternative (drawn instead of the operand).
-  const bool nd = op.family == ShapeFamily::GatherND || op.family == ShapeFamily::ScatterND;
-  const ArgSpec* axis = op.family == ShapeFamily::RowScatter || nd ? nullptr : axis_arg(op);
+  const ArgSpec* axis = family.axis ? axis_arg(op) : nullptr;
   for (const ArgSpec& arg : op.args) {
     if (&arg == axis) continue;
-    // Drawn by the ND builders (batch_dims) and draw_onnx_args (opset, reduction).
-    if (nd && arg.name == "batch_dims") continue;
+    // Drawn by the family's builder (batch_dims) and draw_onnx_args (opset, reduction).
+    if (!family.own_arg.empty() && arg.name == family.own_arg) continue;
     if (knobs.opset_argument && (arg.name == "opset" || arg.name == "reduction")) continue;
     const bool is_alternative =
         std::any_of(op.operands.begin(), op.operands.end(), [&](const OperandSpec& o) { return o.or_arg == arg.name; });
