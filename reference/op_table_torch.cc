@@ -6,6 +6,9 @@
 #include "reference/op_table.h"
 #include "reference/output_shapes.h"
 
+// The entries name only the fields that differ from OpSpec's defaults.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 namespace sp {
 
 // The reference functions, one semantic file each.
