@@ -120,6 +120,7 @@ OpCall backward_call(Choices& c, const OpSpec& backward) {
   }
   if (c.chance(3)) dtype = kAllDTypes[c.below(kNumDTypes)];
   call.tensors[std::string(kGradOutput)] = with_layout(c, data_tensor(c, dtype, *shape));
+  bind_call(call);  // the backward call enters here (the forward's binding is dropped)
   return call;
 }
 
@@ -220,6 +221,9 @@ OpCall generate_call_for(Choices& choices, const OpSpec& op) {
   }
   if (knobs.opset_argument) draw_onnx_args(choices, op, call);
   if (const OperandSpec* out = out_operand(op); out && choices.chance(30)) draw_out(choices, op, *out, call);
+  // The call enters the system here: its signature is checked once, and a
+  // fitting call carries its entry (a misfit is left for run_backend).
+  bind_call(call);
   return call;
 }
 

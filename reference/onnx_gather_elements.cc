@@ -31,7 +31,7 @@ namespace sp {
 
 Expectation onnx_gather_elements(const OpCall& call, Trace* trace) {
   namespace rules = ref::onnx_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& data = *call.tensor("data");
   const Tensor& indices = *call.tensor("indices");
   const int64_t opset = op.arg_or_default(call, "opset")->i;

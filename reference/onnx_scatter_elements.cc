@@ -64,7 +64,7 @@ std::string duplicate_text(bool scatter, int64_t version) {
 
 Expectation onnx_scatter_elements(const OpCall& call, Trace* trace) {
   namespace rules = ref::onnx_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const bool scatter = call.op == "onnx.Scatter";
   const std::string name = scatter ? "Scatter" : "ScatterElements";
   const Tensor& data = *call.tensor("data");

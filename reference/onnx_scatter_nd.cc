@@ -42,7 +42,7 @@ namespace sp {
 
 Expectation onnx_scatter_nd(const OpCall& call, Trace* trace) {
   namespace rules = ref::onnx_nd_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& data = *call.tensor("data");
   const Tensor& indices = *call.tensor("indices");
   const Tensor& updates = *call.tensor("updates");

@@ -97,6 +97,15 @@ std::vector<std::string> known_ops() {
   return ids;
 }
 
+const OpSpec* find_op(const OpCall& call) {
+  return call.spec && call.spec->id == call.op ? call.spec : find_op(call.op);
+}
+
+const OpSpec& op_spec(const OpCall& call) {
+  if (call.spec && call.spec->id == call.op) return *call.spec;
+  return op_spec(call.op);
+}
+
 bool is_known_op(std::string_view op) { return find_op(op) != nullptr; }
 
 bool is_inplace_op(std::string_view op) {
@@ -104,7 +113,13 @@ bool is_inplace_op(std::string_view op) {
   return spec ? spec->in_place : (!op.empty() && op.back() == '_');
 }
 
+bool is_inplace_op(const OpCall& call) {
+  const OpSpec* spec = find_op(call);
+  return spec ? spec->in_place : is_inplace_op(call.op);
+}
+
 std::string output_name(std::string_view op) { return is_inplace_op(op) ? "self" : "out"; }
+std::string output_name(const OpCall& call) { return is_inplace_op(call) ? "self" : "out"; }
 
 const OperandSpec* out_operand(const OpSpec& op) {
   for (const OperandSpec& o : op.operands)
@@ -113,15 +128,15 @@ const OperandSpec* out_operand(const OpSpec& op) {
 }
 
 std::string written_operand(const OpCall& call) {
-  const OpSpec* spec = find_op(call.op);
-  if (!spec) return is_inplace_op(call.op) ? "self" : "";
+  const OpSpec* spec = find_op(call);
+  if (!spec) return is_inplace_op(call) ? "self" : "";
   if (spec->in_place) return spec->output;
   const OperandSpec* out = out_operand(*spec);
   return out && call.tensor(out->name) ? out->name : "";
 }
 
 std::optional<SignatureProblem> check_signature(const OpCall& call) {
-  const OpSpec* spec = find_op(call.op);
+  const OpSpec* spec = find_op(call);
   if (!spec) return SignatureProblem{"op", "unknown op \"" + call.op + "\""};
   auto names_of = [](const auto& list) {
     std::string names;
@@ -159,6 +174,13 @@ std::optional<SignatureProblem> check_signature(const OpCall& call) {
   for (const ArgSpec& a : spec->args)
     if (a.required && !call.arg(a.name))
       return SignatureProblem{"args." + a.name, "missing: " + call.op + " needs args." + a.name};
+  return std::nullopt;
+}
+
+std::optional<SignatureProblem> bind_call(OpCall& call) {
+  call.spec = nullptr;
+  if (std::optional<SignatureProblem> problem = check_signature(call)) return problem;
+  call.spec = find_op(call.op);
   return std::nullopt;
 }
 

@@ -184,6 +184,12 @@ const std::vector<OpSpec>& op_table();
 const OpSpec* find_op(std::string_view id);
 // REQUIRES: a known op id (std::invalid_argument otherwise).
 const OpSpec& op_spec(std::string_view id);
+// The entry `call` carries (OpCall::spec), else (a call built by hand, or
+// one whose op was changed since: a spec whose id is not `call.op` is not
+// used) the one its op id names; nullptr / std::invalid_argument for an
+// unknown op as above.
+const OpSpec* find_op(const OpCall& call);
+const OpSpec& op_spec(const OpCall& call);
 
 // The output shape the op table's rule gives for `call` (what a plugin host
 // preallocates as "out"); nullopt when the operands it needs are missing or
@@ -204,7 +210,9 @@ inline std::string grad_name(std::string_view operand) { return "grad_" + std::s
 std::vector<std::string> known_ops();
 bool is_known_op(std::string_view op);
 bool is_inplace_op(std::string_view op);
+bool is_inplace_op(const OpCall& call);
 std::string output_name(std::string_view op);  // "self" / "out"
+std::string output_name(const OpCall& call);
 // The operand `call` writes into: "self" for an in-place op, "out" when an
 // out-of-place op is given an out= tensor, else "" (the op returns a fresh
 // tensor).
@@ -221,5 +229,10 @@ struct SignatureProblem {
   std::string message;
 };
 std::optional<SignatureProblem> check_signature(const OpCall& call);
+// Where a call enters the system (the spec loader, the fuzz generator, the
+// process protocol's decoder): checks its signature once and, when it fits,
+// binds the call to its entry (OpCall::spec); otherwise returns the
+// problem and leaves the call unbound.
+std::optional<SignatureProblem> bind_call(OpCall& call);
 
 }  // namespace sp

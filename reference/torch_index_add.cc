@@ -147,7 +147,7 @@ ElementAllowed hull(DType t, const ElementAllowed& a, const ElementAllowed& b) {
 
 Expectation torch_index_add(const OpCall& call, Trace* trace) {
   namespace rules = ref::torch_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor& source = *call.tensor("source");

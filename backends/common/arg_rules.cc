@@ -146,7 +146,7 @@ std::optional<Violation> check_torch_scatter_operands(const OpCall& call) {
                                                       " apart from dimension " + str(dim));
     }
   }
-  if (is_inplace_op(call.op) && self.has_internal_overlap())
+  if (is_inplace_op(call) && self.has_internal_overlap())
     return fail(ErrorCategory::OverlappingOutput,
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location");
@@ -263,7 +263,7 @@ std::optional<Violation> check_torch_index_operands(const OpCall& call, bool sha
                   "self.shape = " +
                       format_shape(self.shape()) + " source.shape = " + format_shape(source.shape()));
   }
-  if (is_inplace_op(call.op) && self.has_internal_overlap())
+  if (is_inplace_op(call) && self.has_internal_overlap())
     return fail(ErrorCategory::OverlappingOutput,
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location");
@@ -306,7 +306,7 @@ std::optional<Violation> check_torch_index_copy(const OpCall& call) {
   const int64_t rank = torch_rank(self);
   if (auto v = dim_rule(*call.int_arg("dim"), rank)) return v;
   const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + rank : *call.int_arg("dim");
-  if (is_inplace_op(call.op) && self.has_internal_overlap())
+  if (is_inplace_op(call) && self.has_internal_overlap())
     return fail(ErrorCategory::OverlappingOutput,
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location");

@@ -72,7 +72,7 @@ class CudaBackend final : public Backend {
     if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the " + name_ + " backend");
     // PyTorch's out= (T-OUT*), shared with the cpu backend: the op runs into
     // a fresh result, out's rules are checked, then out receives it.
-    if (call.tensor("out") && !is_inplace_op(call.op))
+    if (call.tensor("out") && !is_inplace_op(call))
       return backend_rules::run_with_torch_out(call,
                                                [&](const OpCall& without) { return run_kernel(kernel, without); });
     return run_kernel(kernel, call);
@@ -123,7 +123,7 @@ class CudaBackend final : public Backend {
   // "out"; a failed validation pass becomes index_out_of_bounds.
   Outcome scatter_into(const OpCall& call, const Tensor& self, cuda::ScatterJob job, const Tensor& index,
                        bool rank0_as_1) {
-    const bool inplace = is_inplace_op(call.op);
+    const bool inplace = is_inplace_op(call);
     const Tensor target = inplace ? self : self.contiguous();
     job.target = operand(target, meta_or_refuse(target, rank0_as_1));
     job.deterministic = deterministic_;
@@ -264,7 +264,7 @@ class CudaBackend final : public Backend {
     if (auto v = backend_rules::check_torch_index_add(call, &alpha_bits)) fail(v->category, v->message);
     const Tensor& self = *call.tensor("self");
     const Tensor& index = *call.tensor("index");
-    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call) ? self : self.contiguous()});
     const TensorMeta src = meta_or_refuse(*call.tensor("source"), true);
     cuda::ScatterJob job = index_family_job(call, src, dim_of(call, meta_or_refuse(self, true)));
     job.has_src = true;
@@ -281,7 +281,7 @@ class CudaBackend final : public Backend {
     if (auto v = backend_rules::check_torch_index_copy(call)) fail(v->category, v->message);
     const Tensor& self = *call.tensor("self");
     const Tensor& index = *call.tensor("index");
-    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call) ? self : self.contiguous()});
     const TensorMeta src = meta_or_refuse(*call.tensor("source"), true);
     cuda::ScatterJob job = index_family_job(call, src, dim_of(call, meta_or_refuse(self, true)));
     job.has_src = true;
@@ -298,7 +298,7 @@ class CudaBackend final : public Backend {
     if (auto v = backend_rules::check_torch_index_fill(call, &value_bits)) fail(v->category, v->message);
     const Tensor& self = *call.tensor("self");
     const Tensor& index = *call.tensor("index");
-    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call) ? self : self.contiguous()});
     const TensorMeta s = meta_or_refuse(self, true);
     const int d = dim_of(call, s);
     TensorMeta walked = s;
@@ -332,7 +332,7 @@ class CudaBackend final : public Backend {
     if (!mode) fail(ErrorCategory::InvalidReduce, "reduce argument must be either add or multiply.");
 
     // T-E1: an empty index reads and writes nothing.
-    if (empty) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    if (empty) return Outcome::of_outputs({is_inplace_op(call) ? self : self.contiguous()});
 
     cuda::ScatterJob job;
     job.dtype = self.dtype();

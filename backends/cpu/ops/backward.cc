@@ -56,7 +56,7 @@ Outcome violation(const backend_rules::Violation& v) { return Outcome::of_error(
 // reference's T-GR2 / PD-GR2, checked before grad_output), then
 // grad_output must have the forward output's shape, then its dtype.
 std::optional<Outcome> check_grads(const OpCall& call, const Shape& output_shape, DType output_dtype) {
-  for (const std::string& name : grad_operands(op_spec(call.op), call))
+  for (const std::string& name : grad_operands(op_spec(call), call))
     if (!is_floating(call.tensor(name)->dtype()))
       return Outcome::of_error(ErrorCategory::UnsupportedDtype,
                                "only Tensors of floating point dtype can require gradients (" + name + " is " +

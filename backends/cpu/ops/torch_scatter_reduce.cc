@@ -138,7 +138,7 @@ Outcome scatter_reduce(CpuContext& cpu, const OpCall& call) {
   if (*reduce == Reduce::Mean && self.dtype() == DType::Bool)
     return Outcome::of_error(ErrorCategory::UnsupportedDtype,
                              "scatter_reduce: reduce 'mean' is not implemented for bool");
-  Tensor target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
+  Tensor target = is_inplace_op(call) ? self : cpu.fresh_copy(self);
   if (index.numel() == 0) return Outcome::of_outputs({target});
   const Shape index_shape = logical_shape(index), index_strides = logical_strides(index);
   const int64_t dim = wrap_dim(*call.int_arg("dim"), static_cast<int64_t>(logical_shape(self).size()));

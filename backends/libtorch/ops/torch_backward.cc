@@ -88,7 +88,7 @@ at::Tensor scatter_reduce_forward(const OpCall& call, TorchViews& views, const L
 // The gradients grad_<operand>, in grad_operands' order, each a fresh
 // contiguous tensor of its operand's shape and dtype.
 Outcome run_backward(const OpCall& call, TorchViews& views, Forward forward) {
-  const std::vector<std::string> names = grad_operands(op_spec(call.op), call);
+  const std::vector<std::string> names = grad_operands(op_spec(call), call);
   const Tensor& grad_output = operand(call, std::string(kGradOutput));
   // The backend may be called from a thread (or a server) that disabled
   // gradient recording; a backward needs it on.
