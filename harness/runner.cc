@@ -273,7 +273,7 @@ class CaseRunner {
       // runs, and it is no finding. "unsupported" stays for a call the
       // backend implements but declines (a dtype, a kernel it lacks). A call
       // with a signature problem is left to run_backend, which answers it.
-      if (!backend->implements(call.op) && !check_signature(call)) {
+      if (!backend->implements(call.op) && (!needs_signature_check(call) || !check_signature(call))) {
         r.verdict = Verdict::Kind::NotApplicable;
         r.detail = not_implemented_detail(backend->name());
         stamp_backend(r, *backend);

@@ -67,8 +67,9 @@ struct OpCall {
   // system (the spec loader, the fuzz generator, the process protocol's
   // decoder: bind_call in op_table.h), so nothing downstream looks the id
   // up again. It is set only once the call's signature fits the entry
-  // (check_signature). nullptr (a call built by hand, or one whose
-  // signature does not fit): readers resolve `op`.
+  // (check_signature): a call that carries it is not checked again. nullptr
+  // (a call built by hand, or one whose signature does not fit): readers
+  // resolve `op` and check the signature where it runs.
   const OpSpec* spec = nullptr;
 
   const Tensor* tensor(const std::string& name) const {

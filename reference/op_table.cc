@@ -184,4 +184,6 @@ std::optional<SignatureProblem> bind_call(OpCall& call) {
   return std::nullopt;
 }
 
+bool needs_signature_check(const OpCall& call) { return !call.spec || call.spec->id != call.op; }
+
 }  // namespace sp

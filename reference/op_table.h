@@ -234,5 +234,8 @@ std::optional<SignatureProblem> check_signature(const OpCall& call);
 // binds the call to its entry (OpCall::spec); otherwise returns the
 // problem and leaves the call unbound.
 std::optional<SignatureProblem> bind_call(OpCall& call);
+// Whether `call`'s signature still needs checking before it runs: it is not
+// bound to its op's entry (bind_call).
+bool needs_signature_check(const OpCall& call);
 
 }  // namespace sp

@@ -18,7 +18,7 @@
 namespace sp {
 
 Expectation evaluate(const OpCall& call, Trace* trace) {
-  if (const auto problem = check_signature(call))
+  if (const auto problem = needs_signature_check(call) ? check_signature(call) : std::nullopt)
     throw std::invalid_argument(call.op + ": " + problem->field + ": " + problem->message);
   const OpSpec& op = op_spec(call);
   if (const OperandSpec* out = out_operand(op); out && call.tensor(out->name))
