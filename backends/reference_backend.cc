@@ -23,7 +23,7 @@ class ReferenceBackend final : public Backend {
     const std::string written = written_operand(call);  // self in place, or a given out=
     for (const ExpectedTensor& x : *e.outputs) {
       const Tensor* self = written.empty() ? nullptr : call.tensor(written);
-      if (self && x.name == output_name(call.op) && self->shape() == x.exact.shape()) {
+      if (self && x.name == output_name(call) && self->shape() == x.exact.shape()) {
         // Write into the caller's view, keeping its layout.
         Shape idx(self->shape().size(), 0);
         int64_t linear = 0;

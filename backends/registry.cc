@@ -43,7 +43,8 @@ std::string_view outcome_kind_name(Outcome::Kind k) {
 std::string Backend::version() const { return "scatterproof " SP_PROJECT_VERSION; }
 
 Outcome run_backend(Backend& backend, const OpCall& call) {
-  if (const auto problem = check_signature(call))
+  // A call bound where it entered (bind_call) had its signature checked there.
+  if (const auto problem = needs_signature_check(call) ? check_signature(call) : std::nullopt)
     return Outcome::harness_error(call.op + ": " + problem->field + ": " + problem->message);
   if (!backend.implements(call.op))
     return Outcome::unsupported("backend " + backend.name() + " does not implement op " + call.op);

@@ -79,6 +79,7 @@ OpCall make_call(std::string op, int64_t dim, std::map<std::string, Tensor> tens
   c.op = std::move(op);
   c.set_arg("dim", Arg::of_int(dim));
   c.tensors = std::move(tensors);
+  bind_call(c);
   return c;
 }
 
@@ -181,6 +182,7 @@ Workload scatter_reduce_rows(double scale, const char* reduce) {
   w.call.op = "torch.scatter_reduce_";
   w.call.set_arg("reduce", Arg::of_string(reduce));
   w.call.set_arg("include_self", Arg::of_bool(false));
+  bind_call(w.call);
   return w;
 }
 
@@ -361,7 +363,7 @@ Timing time_backend(Backend& backend, const Workload& w, int repeats, bool int64
   Timing timing;
   const OpCall* call = int64_index && w.int64_twin ? &*w.int64_twin : &w.call;
   if (call != &w.call) timing.note = "timed with int64 index";
-  const bool in_place = is_inplace_op(call->op);
+  const bool in_place = is_inplace_op(*call);
   std::vector<std::byte> pristine;
   auto restore = [&] {
     if (in_place) std::copy(pristine.begin(), pristine.end(), call->tensors.at("self").storage()->begin());

@@ -32,7 +32,7 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 // Restores an in-place op's self to its bytes before the first call.
 class SelfKeeper {
  public:
-  explicit SelfKeeper(const OpCall& call) : call_(call), in_place_(is_inplace_op(call.op)) {
+  explicit SelfKeeper(const OpCall& call) : call_(call), in_place_(is_inplace_op(call)) {
     if (in_place_) pristine_ = *call.tensors.at("self").storage();
   }
   ~SelfKeeper() { restore(); }

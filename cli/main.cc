@@ -147,7 +147,7 @@ int command_explain(const std::string& target, const std::string& case_id_option
   fmt::print("source: {}{}{}{}\n", c.source.document, c.source.example.empty() ? "" : ", " + c.source.example,
              c.source.doc_version.empty() ? "" : ", doc version " + c.source.doc_version,
              c.source.kind.empty() ? "" : " [" + c.source.kind + "]");
-  if (const OpSpec* op = find_op(c.call.op)) {
+  if (const OpSpec* op = find_op(c.call)) {
     fmt::print("\nop ");
     for (const std::string& line : describe_op(*op, &c.call)) fmt::print("{}\n", line);
     fmt::print("\n");

@@ -50,20 +50,10 @@ std::vector<std::string> describe_op(const OpSpec& op, const OpCall* call) {
                     fmt::join(grads, ", "), op.backward_of));
     return lines;
   }
-  lines.push_back(
-      op.in_place
-          ? fmt::format("  output: {}, written in place", op.output)
-          : fmt::format(
-                "  output: {}, a new tensor with the shape of {}{} and the dtype of {}", op.output, op.output_shape_of,
-                op.output_shape == OutputShape::IndexLengthAlongDim ? " with dim replaced by the index's length"
-                : op.output_shape == OutputShape::BroadcastAlongDim
-                    ? " broadcast with the index's apart from dim, the index's size along dim (no dim: 1-D of the "
-                      "index's numel)"
-                : op.output_shape == OutputShape::GatherND
-                    ? " replaced by indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:] (each index "
-                      "tuple selects a slice)"
-                    : "",
-                op.output_dtype_of));
+  lines.push_back(op.in_place
+                      ? fmt::format("  output: {}, written in place", op.output)
+                      : fmt::format("  output: {}, a new tensor with the shape of {}{} and the dtype of {}", op.output,
+                                    op.output_shape_of, op.output_shape.explain, op.output_dtype_of));
   return lines;
 }
 

@@ -8,8 +8,8 @@
 // (choices read from the fuzzer's bytes) all drive the same generator.
 //
 // The generator knows no op by name: it draws an entry of the op table
-// (reference/op_table.h) and builds the case by the entry's ShapeFamily
-// (Gather, ScatterElements, RowScatter), naming operands as the table does
+// (reference/op_table.h) and builds the case with the builder of the
+// entry's ShapeFamily (family_gen, fuzz/families.cc), naming operands as the table does
 // and picking them by role (the in-place or first read operand is the data,
 // the Index operand the index, the operand with an or_arg alternative or
 // the other read operand the source), dtypes mostly from each operand's
@@ -47,6 +47,11 @@
 // an ulp of 1, subnormals, float64 values no float32 holds); and (1 call in
 // 50) an empty index together with another violated rule (index dtype,
 // dim, index rank, source dtype).
+//
+// Files: case_gen.cc (Choices, generate_call), gen_values.cc (sizes, values,
+// tensors, layouts), gen_args.cc (scalars, dtypes, arguments, dialect knobs,
+// operand roles), families.cc / families_nd.cc (the family builders and
+// family_gen); gen_detail.h declares what they share.
 //
 // Thread-safety: a Choices object belongs to one thread; generate_call is
 // otherwise pure.

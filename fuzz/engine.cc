@@ -23,7 +23,7 @@ bool is_finding(Verdict::Kind k) {
 Trial judge_call(Backend& backend, const OpCall& generated) {
   // A framework backend is judged by its own version's rules.
   OpCall call = generated;
-  if (const std::optional<FrameworkVersion> own = backend.framework(); own && own->name == op_spec(call.op).dialect)
+  if (const std::optional<FrameworkVersion> own = backend.framework(); own && own->name == op_spec(call).dialect)
     call.framework_version = own->version;
   Trial t;
   t.call = call;
@@ -193,7 +193,7 @@ Case repro_case(const Trial& trial, const std::string& backend_name) {
   } else if (e.outputs && !e.outputs->empty()) {
     c.expect.kind = CaseExpect::Kind::Output;
     c.expect.outputs = {e.outputs->front().exact};
-    const OpSpec* op = find_op(trial.call.op);
+    const OpSpec* op = find_op(trial.call);
     if (op && !op->backward_of.empty()) {  // every gradient, by name (the backward block's grads)
       c.expect.outputs.clear();
       for (const ExpectedTensor& g : *e.outputs) {

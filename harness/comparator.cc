@@ -306,7 +306,7 @@ Verdict judge_outcome(const OpCall& before, const Expectation& exp, const Outcom
     case Outcome::Kind::Error: {
       // SE-2 covers an in-place self; a given out= may hold anything after
       // an error (LibTorch copies self into it before converting value).
-      const bool no_write = promises_no_write_on_error(exp) && is_inplace_op(after.op);
+      const bool no_write = promises_no_write_on_error(exp) && is_inplace_op(after);
       if (auto bad = side_effect_verdict(before, after, no_write)) return *bad;
       // An error the backend's classifier cannot place: its own outcome,
       // whatever the reference allows (harness/verdict.h).
@@ -344,8 +344,8 @@ Verdict judge_outcome(const OpCall& before, const Expectation& exp, const Outcom
   const Tensor* target = written.empty() ? nullptr : after.tensor(written);
   if (target && want.size() == 1 && target->shape() == want.front().exact.shape())
     if (auto bad = wrong(want.front(), *target))
-      return Verdict::fail((is_inplace_op(after.op) ? "in-place op did not update self: "
-                                                    : "the result was not written into the given out: ") +
+      return Verdict::fail((is_inplace_op(after) ? "in-place op did not update self: "
+                                                 : "the result was not written into the given out: ") +
                            *bad);
   if (flushed) {
     Verdict v = Verdict::fail(*flushed);

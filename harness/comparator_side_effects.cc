@@ -51,8 +51,8 @@ std::optional<SideEffect> side_effect_violation(const OpCall& before, const OpCa
   // A mis-shaped out= is resized before it is written (T-OUT6): then any byte
   // of its storage may change.
   bool written_resized = false;
-  if (const Tensor* w = written.empty() || is_inplace_op(after.op) ? nullptr : before.tensor(written))
-    if (const OpSpec* spec = find_op(after.op)) {
+  if (const Tensor* w = written.empty() || is_inplace_op(after) ? nullptr : before.tensor(written))
+    if (const OpSpec* spec = find_op(after)) {
       OpCall without = before;
       without.tensors.erase(written);
       const std::optional<Shape> shape = output_shape_of(*spec, without);

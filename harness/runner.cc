@@ -107,7 +107,7 @@ ResultRecord record_for_spec_error(const SpecError& e) {
 
 // "torch 2.15.0+cu132", or "torch 1.13 (baseline)" for an empty version.
 std::string rules_version_label(const OpCall& call) {
-  const std::string& framework = op_spec(call.op).dialect;
+  const std::string& framework = op_spec(call).dialect;
   if (!call.framework_version.empty()) return framework + " " + call.framework_version;
   for (const ref::FrameworkBaseline& b : ref::framework_baselines())
     if (framework == b.framework) return framework + " " + b.version + " (baseline)";
@@ -122,7 +122,7 @@ std::optional<std::string> not_applicable(const Case& c, const OpCall& call) {
   std::string why;
   const std::optional<ref::VersionRange> range = ref::parse_version_range(c.versions, &why);
   if (!range) throw std::invalid_argument(why);  // the loader checked it: a harness bug
-  const std::string& framework = op_spec(call.op).dialect;
+  const std::string& framework = op_spec(call).dialect;
   if (range->contains(ref::effective_version(framework, call.framework_version))) return std::nullopt;
   return "the case applies to " + framework + " " + c.versions + "; this backend is answered for " +
          rules_version_label(call);
@@ -273,7 +273,7 @@ class CaseRunner {
       // runs, and it is no finding. "unsupported" stays for a call the
       // backend implements but declines (a dtype, a kernel it lacks). A call
       // with a signature problem is left to run_backend, which answers it.
-      if (!backend->implements(call.op) && !check_signature(call)) {
+      if (!backend->implements(call.op) && (!needs_signature_check(call) || !check_signature(call))) {
         r.verdict = Verdict::Kind::NotApplicable;
         r.detail = not_implemented_detail(backend->name());
         stamp_backend(r, *backend);
@@ -331,7 +331,7 @@ class CaseRunner {
   // The version of the op's framework `backend` is answered for: its own
   // when it runs that framework, else --framework-version, else the case's.
   std::string version_for(const OpCall& call, const Backend& backend) const {
-    const std::string& framework = op_spec(call.op).dialect;
+    const std::string& framework = op_spec(call).dialect;
     if (const std::optional<FrameworkVersion> own = backend.framework(); own && own->name == framework)
       return own->version;
     if (auto it = options_.framework_versions.find(framework); it != options_.framework_versions.end())

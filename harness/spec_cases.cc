@@ -68,7 +68,7 @@ class CaseBuilder {
     c.id = j_.at("id").get<std::string>();
     c.file = file_;
     c.call.op = j_.at("op").get<std::string>();
-    const OpSpec* op = find_op(c.call.op);
+    const OpSpec* op = find_op(c.call.op);  // the id is the input here
     if (!op) fail(field("op"), "unknown op \"" + excerpt(c.call.op) + "\"");
     if (!op->backward_of.empty())
       fail(field("op"), c.call.op + " is a backward op: name the forward op " + op->backward_of +
@@ -88,7 +88,8 @@ class CaseBuilder {
       fail(field("expect"), "missing: every case says what is expected (or asks for a backward)");
     }
     read_args(*run_op, c.call);
-    read_inputs(*run_op, c.call);
+    read_inputs(*run_op, c.call);  // checks the call's signature (check_signature)
+    c.call.spec = run_op;          // bound: nothing downstream resolves or checks it again
     check_output_size(*run_op, c.call);
     const Tensor* dtype_source = c.call.tensor(op->output_dtype_of);
     const std::optional<DType> output_dtype = dtype_source ? std::optional(dtype_source->dtype()) : std::nullopt;

@@ -109,7 +109,7 @@ json tensor_to_json(const Tensor& t) {
 json case_to_json(const Case& c) {
   // A backward call is written as its forward op with a backward block
   // (FORMAT.md): grad_output and the expected gradients go there.
-  const OpSpec* op = find_op(c.call.op);
+  const OpSpec* op = find_op(c.call);
   const bool backward = op && !op->backward_of.empty();
   json j = {{"id", c.id}, {"op", backward ? op->backward_of : c.call.op}};
   json source = json::object();

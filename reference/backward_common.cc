@@ -26,11 +26,12 @@ void add_error(Expectation& e, ErrorCategory c) {
 
 BackwardStart start_backward(const OpCall& call, const BackwardClauses& clauses, Trace* trace,
                              const std::function<void(RuleLog&)>& own_checks) {
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const OpSpec& forward = op_spec(op.backward_of);
   BackwardStart s;
   OpCall forward_call = call;  // the call as the forward op (grad_output left out)
   forward_call.op = forward.id;
+  forward_call.spec = call.spec ? &forward : nullptr;  // a bound backward call's forward fits too
   forward_call.tensors.erase(std::string(kGradOutput));
   // The backward only reads an in-place op's self (no forward write
   // happens), so the forward's rules are evaluated on a contiguous copy of

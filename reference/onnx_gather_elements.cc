@@ -31,14 +31,14 @@ namespace sp {
 
 Expectation onnx_gather_elements(const OpCall& call, Trace* trace) {
   namespace rules = ref::onnx_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& data = *call.tensor("data");
   const Tensor& indices = *call.tensor("indices");
   const int64_t opset = op.arg_or_default(call, "opset")->i;
   const int64_t axis_arg = op.arg_or_default(call, "axis")->i;
   ref::RuleLog log(trace);
 
-  const std::optional<int64_t> version = rules::onnx_schema_version(log, "ONNX-O1", "GatherElements", opset, {11, 13});
+  const std::optional<int64_t> version = rules::onnx_schema_version(log, "ONNX-O1", "GatherElements", opset, op.opsets);
   if (version) rules::onnx_dtype_allowed(log, "ONNX-O2", "data", data.dtype(), *version);
   rules::onnx_index_dtype_int32_or_int64(log, "ONNX-O3", indices);
   rules::same_rank_at_least_one(log, "ONNX-GE1", data, "indices", indices);

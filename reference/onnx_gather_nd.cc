@@ -34,7 +34,7 @@ namespace sp {
 
 Expectation onnx_gather_nd(const OpCall& call, Trace* trace) {
   namespace rules = ref::onnx_nd_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& data = *call.tensor("data");
   const Tensor& indices = *call.tensor("indices");
   const int64_t opset = op.arg_or_default(call, "opset")->i;
@@ -42,7 +42,7 @@ Expectation onnx_gather_nd(const OpCall& call, Trace* trace) {
   ref::RuleLog log(trace);
 
   const std::optional<int64_t> version =
-      ref::onnx_rules::onnx_schema_version(log, "ONNX-GN1", "GatherND", opset, {11, 12, 13});
+      ref::onnx_rules::onnx_schema_version(log, "ONNX-GN1", "GatherND", opset, op.opsets);
   if (version) ref::onnx_rules::onnx_dtype_allowed(log, "ONNX-GN2", "data", data.dtype(), *version);
   const bool data_rank_ok = rules::rank_at_least_one(log, "ONNX-GN3", "data", data);
   const bool indices_rank_ok = rules::rank_at_least_one(log, "ONNX-GN3", "indices", indices);

@@ -64,7 +64,7 @@ std::string duplicate_text(bool scatter, int64_t version) {
 
 Expectation onnx_scatter_elements(const OpCall& call, Trace* trace) {
   namespace rules = ref::onnx_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const bool scatter = call.op == "onnx.Scatter";
   const std::string name = scatter ? "Scatter" : "ScatterElements";
   const Tensor& data = *call.tensor("data");
@@ -76,8 +76,7 @@ Expectation onnx_scatter_elements(const OpCall& call, Trace* trace) {
   const std::string reduction = reduction_arg ? reduction_arg->s : "none";
   ref::RuleLog log(trace);
 
-  const std::optional<int64_t> version = rules::onnx_schema_version(
-      log, "ONNX-O1", name, opset, scatter ? std::vector<int64_t>{9, 11} : std::vector<int64_t>{11, 13, 16, 18});
+  const std::optional<int64_t> version = rules::onnx_schema_version(log, "ONNX-O1", name, opset, op.opsets);
   if (version) rules::onnx_dtype_allowed(log, "ONNX-O2", "data", data.dtype(), *version);
   rules::onnx_index_dtype_int32_or_int64(log, "ONNX-O3", indices);
   rules::updates_dtype_matches(log, data, updates);

@@ -42,7 +42,7 @@ namespace sp {
 
 Expectation onnx_scatter_nd(const OpCall& call, Trace* trace) {
   namespace rules = ref::onnx_nd_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& data = *call.tensor("data");
   const Tensor& indices = *call.tensor("indices");
   const Tensor& updates = *call.tensor("updates");
@@ -51,7 +51,7 @@ Expectation onnx_scatter_nd(const OpCall& call, Trace* trace) {
   ref::RuleLog log(trace);
 
   const std::optional<int64_t> version =
-      ref::onnx_rules::onnx_schema_version(log, "ONNX-SN1", "ScatterND", opset, {11, 13, 16, 18});
+      ref::onnx_rules::onnx_schema_version(log, "ONNX-SN1", "ScatterND", opset, op.opsets);
   if (version) ref::onnx_rules::onnx_dtype_allowed(log, "ONNX-SN2", "data", data.dtype(), *version);
   const bool data_rank_ok = rules::rank_at_least_one(log, "ONNX-SN3", "data", data);
   const bool indices_rank_ok = rules::rank_at_least_one(log, "ONNX-SN3", "indices", indices);

@@ -17,6 +17,8 @@
 
 namespace sp {
 
+struct OpSpec;  // reference/op_table.h
+
 struct Scalar {
   enum class Kind { Bool, Int, Float } kind = Kind::Int;
   bool b = false;
@@ -61,6 +63,14 @@ struct OpCall {
   // run's --framework-version; empty: the framework's baseline (the version
   // the seed documents describe).
   std::string framework_version;
+  // The op table's entry for `op`, carried from where the call entered the
+  // system (the spec loader, the fuzz generator, the process protocol's
+  // decoder: bind_call in op_table.h), so nothing downstream looks the id
+  // up again. It is set only once the call's signature fits the entry
+  // (check_signature): a call that carries it is not checked again. nullptr
+  // (a call built by hand, or one whose signature does not fit): readers
+  // resolve `op` and check the signature where it runs.
+  const OpSpec* spec = nullptr;
 
   const Tensor* tensor(const std::string& name) const {
     auto it = tensors.find(name);

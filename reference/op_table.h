@@ -6,9 +6,16 @@
 // backend (which declares the op ids it implements; every other op is
 // unsupported for it).
 //
-// Adding an op: one entry in op_table.cc (naming its reference function,
-// declared beside the table), one reference file, its specs, and one kernel
-// file per backend that implements it.
+// Adding an op: one entry in op_table_entries.cc (PyTorch ops:
+// op_table_torch.cc), written with designated initializers and naming its
+// reference function (declared beside the entries); one reference file, its
+// specs, and one kernel file per backend that implements it. Per-op facts
+// live in the entry: the output shape rule (OpSpec::output_shape, the
+// families' rules in output_shapes.h), ONNX schema versions
+// (OpSpec::opsets), an in-place op's out-of-place twin (torch_pair sets
+// OpSpec::twin; backends register both with OpKernels::add_twins) and the
+// backward op (`differentiable` marks the operands; `<id>.backward` is
+// derived, and backends register it with OpKernels::add_backward).
 //
 // Thread-safety: the table is built once (thread-safe static) and immutable.
 #pragma once
@@ -109,17 +116,18 @@ enum class ShapeFamily {
   ScatterND,
 };
 
-// How an out-of-place op's output shape follows from its operands.
-enum class OutputShape {
-  OfOperand,            // the shape of operand `output_shape_of`
-  IndexLengthAlongDim,  // `output_shape_of`'s shape with dim replaced by index.numel()
-  // take_along_dim: with dim, the broadcast of `output_shape_of`'s shape and
-  // the index operand's apart from dim, the index's size along dim; without
-  // dim (None), 1-D of index.numel().
-  BroadcastAlongDim,
-  // ONNX GatherND: indices.shape[:-1] + data.shape[batch_dims + k:] with
-  // k = indices.shape[-1] (batch dims counted once, from indices).
-  GatherND,
+struct OpSpec;
+
+// How an out-of-place op's output shape follows from its operands: the
+// shape of operand `output_shape_of` (`of`) as the rule transforms it, and
+// the words `explain` adds after "the shape of <output_shape_of>". The
+// rules of the shape families live in reference/output_shapes.h; a rule
+// answers nullopt when the operands it needs are missing or the dim is out
+// of range.
+struct OutputShapeRule {
+  // nullptr: `of`'s own shape.
+  std::optional<Shape> (*shape)(const OpSpec& op, const OpCall& call, const Tensor& of) = nullptr;
+  std::string_view explain;  // "" for `of`'s own shape
 };
 
 struct OpSpec {
@@ -129,6 +137,11 @@ struct OpSpec {
   std::string source;   // the document it follows (name, version)
   std::vector<OperandSpec> operands;
   std::vector<ArgSpec> args;
+  // ONNX: the versions of the op's schema (the opsets at which its
+  // documentation changed, ascending; the first is where the op begins).
+  // The `opset` argument (default: the latest) selects the one in force;
+  // the fuzz generator draws across them.
+  std::vector<int64_t> opsets;
   bool in_place = false;
   // The output: "self" for in-place ops (written into the caller's self),
   // "out" otherwise, a fresh tensor with the shape of operand
@@ -140,9 +153,8 @@ struct OpSpec {
   std::string data_operand;
   ShapeFamily family = ShapeFamily::ScatterElements;
   Expectation (*reference)(const OpCall&, Trace*) = nullptr;
-  // How `out`'s shape follows from `output_shape_of` (last, so entries that
-  // take the default need not spell it).
-  OutputShape output_shape = OutputShape::OfOperand;
+  // How `out`'s shape follows from `output_shape_of` (default: its shape).
+  OutputShapeRule output_shape;
   // A forward op with a documented backward: its reference (the gradients
   // from the documented rules, reference/*_backward.cc). The table then
   // also holds the backward op `<id>.backward`, derived from this entry.
@@ -156,6 +168,10 @@ struct OpSpec {
   // and typed like its operand. A spec case asks for it with a `backward`
   // block (specs/FORMAT.md), never by this id.
   std::string backward_of;
+  // A PyTorch op with an in-place and an out-of-place variant: the other
+  // one's id (torch.scatter_ <-> torch.scatter); empty otherwise. Backends
+  // register the pair from it (OpKernels::add_twins).
+  std::string twin;
 
   const OperandSpec* operand(std::string_view name) const;
   const ArgSpec* arg(std::string_view name) const;
@@ -168,6 +184,12 @@ const std::vector<OpSpec>& op_table();
 const OpSpec* find_op(std::string_view id);
 // REQUIRES: a known op id (std::invalid_argument otherwise).
 const OpSpec& op_spec(std::string_view id);
+// The entry `call` carries (OpCall::spec), else (a call built by hand, or
+// one whose op was changed since: a spec whose id is not `call.op` is not
+// used) the one its op id names; nullptr / std::invalid_argument for an
+// unknown op as above.
+const OpSpec* find_op(const OpCall& call);
+const OpSpec& op_spec(const OpCall& call);
 
 // The output shape the op table's rule gives for `call` (what a plugin host
 // preallocates as "out"); nullopt when the operands it needs are missing or
@@ -188,7 +210,9 @@ inline std::string grad_name(std::string_view operand) { return "grad_" + std::s
 std::vector<std::string> known_ops();
 bool is_known_op(std::string_view op);
 bool is_inplace_op(std::string_view op);
+bool is_inplace_op(const OpCall& call);
 std::string output_name(std::string_view op);  // "self" / "out"
+std::string output_name(const OpCall& call);
 // The operand `call` writes into: "self" for an in-place op, "out" when an
 // out-of-place op is given an out= tensor, else "" (the op returns a fresh
 // tensor).
@@ -205,5 +229,13 @@ struct SignatureProblem {
   std::string message;
 };
 std::optional<SignatureProblem> check_signature(const OpCall& call);
+// Where a call enters the system (the spec loader, the fuzz generator, the
+// process protocol's decoder): checks its signature once and, when it fits,
+// binds the call to its entry (OpCall::spec); otherwise returns the
+// problem and leaves the call unbound.
+std::optional<SignatureProblem> bind_call(OpCall& call);
+// Whether `call`'s signature still needs checking before it runs: it is not
+// bound to its op's entry (bind_call).
+bool needs_signature_check(const OpCall& call);
 
 }  // namespace sp

@@ -47,7 +47,7 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
   const Tensor& x = *call.tensor("x");
   const Tensor& index = *call.tensor("index");
   const Tensor& updates = *call.tensor("updates");
-  const bool overwrite = op_spec(call.op).arg_or_default(call, "overwrite")->b;  // default True
+  const bool overwrite = op_spec(call).arg_or_default(call, "overwrite")->b;  // default True
   if (index.rank() == 2 && index.size(1) == 1) {
     // PD-I3: an [N, 1] index. 004 says 1-D (PD-I1); Paddle reads it as its
     // N values (ScatterInferMeta: "The last dim of the index should be 1

@@ -18,9 +18,9 @@
 namespace sp {
 
 Expectation evaluate(const OpCall& call, Trace* trace) {
-  if (const auto problem = check_signature(call))
+  if (const auto problem = needs_signature_check(call) ? check_signature(call) : std::nullopt)
     throw std::invalid_argument(call.op + ": " + problem->field + ": " + problem->message);
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   if (const OperandSpec* out = out_operand(op); out && call.tensor(out->name))
     return evaluate_with_out(op, call, trace);
   return op.reference(call, trace);
@@ -30,12 +30,12 @@ std::vector<std::string> explain_lines(const OpCall& call, const Expectation& e,
   std::vector<std::string> lines{"call: " + call.describe(), "checks:"};
   for (const std::string& c : trace.checks) lines.push_back("  " + c);
   if (!trace.writes.empty()) lines.push_back("writes (visit order):");
-  const std::string out = op_spec(call.op).output;
+  const std::string out = op_spec(call).output;
   // paddle.scatter takes none: rows, dim 0; the ONNX elements ops name it axis
   const std::optional<int64_t> given_dim = call.int_arg("dim") ? call.int_arg("dim") : call.int_arg("axis");
-  const ShapeFamily family = op_spec(call.op).family;
+  const ShapeFamily family = op_spec(call).family;
   for (const Write& w : trace.writes) {
-    if (!op_spec(call.op).backward_of.empty()) {  // a gradient's effect names its target and why
+    if (!op_spec(call).backward_of.empty()) {  // a gradient's effect names its target and why
       lines.push_back("  " + w.source + " -> " + w.effect);
       continue;
     }

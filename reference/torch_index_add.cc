@@ -157,7 +157,7 @@ Shape row_major_position(int64_t linear, const Shape& shape) {
 
 Expectation torch_index_add(const OpCall& call, Trace* trace) {
   namespace rules = ref::torch_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor& source = *call.tensor("source");

@@ -43,7 +43,7 @@ namespace sp {
 
 Expectation torch_index_select(const OpCall& call, Trace* trace) {
   namespace rules = ref::torch_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& input = *call.tensor("input");
   const Tensor& index = *call.tensor("index");
   const int64_t dim_arg = *call.int_arg("dim");

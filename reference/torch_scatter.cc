@@ -43,7 +43,7 @@ namespace ref {
 // (002, T-A1). nullopt for scatter_ itself, whose reduce is checked (T-R1).
 Expectation torch_scatter_core(const OpCall& call, std::optional<ReduceMode> fixed_mode, Trace* trace) {
   namespace rules = torch_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor* src = call.tensor("src");  // null: the `value` form

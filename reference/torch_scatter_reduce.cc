@@ -54,7 +54,7 @@ namespace sp {
 
 Expectation torch_scatter_reduce(const OpCall& call, Trace* trace) {
   namespace rules = ref::torch_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor& src = *call.tensor("src");

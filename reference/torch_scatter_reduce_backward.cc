@@ -35,7 +35,7 @@
 namespace sp {
 
 Expectation torch_scatter_reduce_backward(const OpCall& call, Trace* trace) {
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
   const Tensor& src = *call.tensor("src");

@@ -131,7 +131,7 @@ Expectation citing_unviewable(Expectation e, const Tensor& input, const Tensor& 
 
 Expectation torch_take_along_dim(const OpCall& call, Trace* trace) {
   namespace rules = ref::torch_rules;
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const Tensor& input = *call.tensor("input");
   const Tensor& indices = *call.tensor("indices");
   const std::optional<int64_t> dim_arg = call.int_arg("dim");

@@ -137,7 +137,7 @@ std::optional<Violation> check_torch_scatter_operands(const OpCall& call) {
       if (too_big) return fail(ErrorCategory::ShapeMismatch, msg::scatter_index_shape(self, index, src, dim));
     }
   }
-  if (is_inplace_op(call.op) && self.has_internal_overlap())
+  if (is_inplace_op(call) && self.has_internal_overlap())
     return fail(ErrorCategory::OverlappingOutput, msg::internal_overlap());
   return std::nullopt;
 }
@@ -234,7 +234,7 @@ std::optional<Violation> check_torch_index_operands(const OpCall& call, bool sha
     if (self_rest != source_rest)
       return fail(ErrorCategory::ShapeMismatch, msg::index_add_source_shape_physical(self, source));
   }
-  if (is_inplace_op(call.op) && self.has_internal_overlap())
+  if (is_inplace_op(call) && self.has_internal_overlap())
     return fail(ErrorCategory::OverlappingOutput, msg::internal_overlap());
   if (!physical_shape && (index.numel() > 0 || (shape_when_empty && self.rank() < 2))) {
     bool same = torch_rank(source) == rank;
@@ -262,7 +262,7 @@ std::optional<Violation> check_torch_index_copy(const OpCall& call) {
   const int64_t rank = torch_rank(self);
   if (auto v = dim_rule(*call.int_arg("dim"), rank)) return v;
   const int64_t dim = *call.int_arg("dim") < 0 ? *call.int_arg("dim") + rank : *call.int_arg("dim");
-  if (is_inplace_op(call.op) && self.has_internal_overlap())
+  if (is_inplace_op(call) && self.has_internal_overlap())
     return fail(ErrorCategory::OverlappingOutput, msg::internal_overlap());
   if (index.rank() > 1) return fail(ErrorCategory::InvalidArgument, msg::index_copy_index_rank(index.rank()));
   if (index.dtype() != DType::Int64) return fail(ErrorCategory::IndexDtype, msg::index_copy_index_dtype(index.dtype()));
@@ -329,7 +329,7 @@ std::optional<Violation> check_torch_take_along_dim(const OpCall& call) {
 }
 
 std::optional<Violation> check_backward_grads(const OpCall& call, const Shape& output_shape, DType output_dtype) {
-  for (const std::string& name : grad_operands(op_spec(call.op), call))
+  for (const std::string& name : grad_operands(op_spec(call), call))
     if (!is_floating(call.tensor(name)->dtype()))
       return Violation{ErrorCategory::UnsupportedDtype, "only Tensors of floating point dtype can require gradients (" +
                                                             name + " is " +

@@ -38,7 +38,7 @@ std::optional<Violation> rank_below_one(const std::string& name, const Tensor& t
 
 // reduction: none at every opset, add / mul from 16, max / min from 18.
 std::optional<Violation> check_reduction(const OpCall& call) {
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   if (!op.arg("reduction")) return std::nullopt;
   const std::string r = op.arg_or_default(call, "reduction")->s;
   const int64_t opset = onnx_opset(call);
@@ -57,7 +57,7 @@ std::optional<Violation> check_index_dtype(const Tensor& indices, bool int32_ok)
 }
 
 std::optional<Violation> check_axis(const OpCall& call, int64_t rank) {
-  const int64_t axis = op_spec(call.op).arg_or_default(call, "axis")->i;
+  const int64_t axis = op_spec(call).arg_or_default(call, "axis")->i;
   if (axis < -rank || axis >= rank)
     return Violation{ErrorCategory::DimOutOfRange, "axis " + std::to_string(axis) + " is outside [" +
                                                        std::to_string(-rank) + ", " + std::to_string(rank - 1) + "]"};
@@ -96,7 +96,7 @@ int64_t onnx_first_opset(const std::string& op) {
   return 0;
 }
 
-int64_t onnx_opset(const OpCall& call) { return op_spec(call.op).arg_or_default(call, "opset")->i; }
+int64_t onnx_opset(const OpCall& call) { return op_spec(call).arg_or_default(call, "opset")->i; }
 
 bool onnx_negatives_wrap(const OpCall& call) { return !(call.op == "onnx.Scatter" && onnx_opset(call) < 11); }
 
@@ -132,14 +132,14 @@ std::optional<Violation> check_onnx_scatter_elements(const OpCall& call) {
 std::optional<Violation> check_onnx_indices_fit(const OpCall& call) {
   const Tensor& data = *call.tensor("data");
   const Tensor& indices = *call.tensor("indices");
-  int64_t axis = op_spec(call.op).arg_or_default(call, "axis")->i;
+  int64_t axis = op_spec(call).arg_or_default(call, "axis")->i;
   if (axis < 0) axis += data.rank();
   return check_within(data, indices, axis);
 }
 
 std::optional<Violation> check_onnx_gather_nd(const OpCall& call) {
   if (auto v = check_opset(call)) return v;
-  const int64_t b = op_spec(call.op).arg_or_default(call, "batch_dims")->i;
+  const int64_t b = op_spec(call).arg_or_default(call, "batch_dims")->i;
   if (b != 0 && onnx_opset(call) < 12)
     return Violation{ErrorCategory::InvalidArgument, "batch_dims is not an attribute of GatherND before opset 12"};
   const Tensor& data = *call.tensor("data");

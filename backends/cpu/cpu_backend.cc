@@ -102,7 +102,7 @@ class CpuBackend final : public Backend {
     const CpuKernel* kernel = cpu_ops().find(call.op);
     if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the cpu backend");
     try {
-      if (call.tensor("out") && !is_inplace_op(call.op)) return run_with_out(*kernel, call);
+      if (call.tensor("out") && !is_inplace_op(call)) return run_with_out(*kernel, call);
       return (*kernel)(context_, call);
     } catch (const std::exception& e) {
       return Outcome::harness_error("cpu backend: " + call.op + ": " + e.what());

@@ -22,7 +22,7 @@ IndexTarget prepare_index_target(CpuContext& cpu, const OpCall& call, bool negat
     t.done = cpu.first_bad_index_error(index, index_shape, index_strides, lo, t.size, t.dim);
     return t;
   }
-  t.target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
+  t.target = is_inplace_op(call) ? self : cpu.fresh_copy(self);
   if (index.numel() == 0 || self.numel() == 0) t.done = Outcome::of_outputs({t.target});
   return t;
 }

@@ -246,7 +246,7 @@ Outcome torch_scatter_reduce_backward(const OpContext& cx, const OpCall& call) {
       cx, call,
       reduce == "prod" ? std::optional<std::string>("no documented gradient: scatter_reduce with reduce='prod'")
                        : std::nullopt);
-  const bool include_self = op_spec(call.op).arg_or_default(call, "include_self")->b;
+  const bool include_self = op_spec(call).arg_or_default(call, "include_self")->b;
   if (reduce == "amax" || reduce == "amin") return extremum_grads(cx, call, u, reduce == "amax", include_self);
   const Tensor& grad = *call.tensor(kGrad);
   const Tensor& index = *u.index;

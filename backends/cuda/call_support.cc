@@ -74,7 +74,7 @@ void report_onnx_bad_index(const Tensor& indices, const TensorMeta& walked, int6
 
 Outcome scatter_into(const OpContext& cx, const OpCall& call, const Tensor& self, ScatterJob job, const Tensor& index,
                      bool rank0_as_1) {
-  const bool inplace = is_inplace_op(call.op);
+  const bool inplace = is_inplace_op(call);
   const Tensor target = inplace ? self : self.contiguous();
   job.target = operand(target, meta_or_refuse(target, rank0_as_1));
   job.deterministic = cx.deterministic;

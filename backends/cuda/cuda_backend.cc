@@ -76,7 +76,7 @@ class CudaBackend final : public Backend {
     if (!kernel) return Outcome::unsupported("op " + call.op + " is not implemented by the " + name_ + " backend");
     // PyTorch's out= (T-OUT*), shared with the cpu backend: the op runs into
     // a fresh result, out's rules are checked, then out receives it.
-    if (call.tensor("out") && !is_inplace_op(call.op))
+    if (call.tensor("out") && !is_inplace_op(call))
       return backend_rules::run_with_torch_out(call,
                                                [&](const OpCall& without) { return run_kernel(kernel, without); });
     return run_kernel(kernel, call);
@@ -255,7 +255,7 @@ class CudaBackend final : public Backend {
     if (auto v = backend_rules::check_torch_index_add(call, &alpha_bits)) fail(v->category, v->message);
     const Tensor& self = *call.tensor("self");
     const Tensor& index = *call.tensor("index");
-    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call) ? self : self.contiguous()});
     const TensorMeta src = meta_or_refuse(*call.tensor("source"), true);
     cuda::ScatterJob job = index_family_job(call, src, dim_of(call, meta_or_refuse(self, true)));
     job.has_src = true;
@@ -272,7 +272,7 @@ class CudaBackend final : public Backend {
     if (auto v = backend_rules::check_torch_index_copy(call)) fail(v->category, v->message);
     const Tensor& self = *call.tensor("self");
     const Tensor& index = *call.tensor("index");
-    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call) ? self : self.contiguous()});
     const TensorMeta src = meta_or_refuse(*call.tensor("source"), true);
     cuda::ScatterJob job = index_family_job(call, src, dim_of(call, meta_or_refuse(self, true)));
     job.has_src = true;
@@ -289,7 +289,7 @@ class CudaBackend final : public Backend {
     if (auto v = backend_rules::check_torch_index_fill(call, &value_bits)) fail(v->category, v->message);
     const Tensor& self = *call.tensor("self");
     const Tensor& index = *call.tensor("index");
-    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call) ? self : self.contiguous()});
     const TensorMeta s = meta_or_refuse(self, true);
     const int d = dim_of(call, s);
     TensorMeta walked = s;
@@ -336,7 +336,7 @@ class CudaBackend final : public Backend {
     if (!mode) fail(ErrorCategory::InvalidReduce, ref::torch_messages::reduce_add_or_multiply());
 
     // T-E1: an empty index reads and writes nothing.
-    if (empty) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+    if (empty) return Outcome::of_outputs({is_inplace_op(call) ? self : self.contiguous()});
 
     cuda::ScatterJob job;
     job.dtype = self.dtype();

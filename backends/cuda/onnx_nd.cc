@@ -95,7 +95,7 @@ Outcome onnx_gather_nd(const OpContext& cx, const OpCall& call) {
   if (auto v = backend_rules::check_onnx_gather_nd(call)) fail(v->category, v->message);
   const Tensor& data = *call.tensor("data");
   const Tensor& indices = *call.tensor("indices");
-  const int64_t b = op_spec(call.op).arg_or_default(call, "batch_dims")->i;
+  const int64_t b = op_spec(call).arg_or_default(call, "batch_dims")->i;
   const int64_t k = indices.shape().back();
   Shape out_shape(indices.shape().begin(), indices.shape().end() - 1);
   out_shape.insert(out_shape.end(), data.shape().begin() + b + k, data.shape().end());
@@ -134,7 +134,7 @@ Outcome onnx_scatter_nd(const OpContext& cx, const OpCall& call) {
   if (tuples == 0) return Outcome::of_outputs({target});
   const Tensor rows = resolve_rows(cx, data, indices, 0);  // checked even when no element is written
   if (updates.numel() == 0) return Outcome::of_outputs({target});
-  const std::string reduction = op_spec(call.op).arg_or_default(call, "reduction")->s;
+  const std::string reduction = op_spec(call).arg_or_default(call, "reduction")->s;
   ScatterJob job;
   job.dtype = data.dtype();
   job.index_is_int64 = true;

@@ -24,7 +24,7 @@ Outcome onnx_gather_elements(const OpContext& cx, const OpCall& call) {
   Tensor out = Tensor::zeros(data.dtype(), indices.shape());
   if (indices.numel() == 0) return Outcome::of_outputs({out});
   const TensorMeta in = meta_or_refuse(data, false), idx = meta_or_refuse(indices, false);
-  const int64_t axis_arg = op_spec(call.op).arg_or_default(call, "axis")->i;
+  const int64_t axis_arg = op_spec(call).arg_or_default(call, "axis")->i;
   const int axis = static_cast<int>(axis_arg < 0 ? axis_arg + in.rank : axis_arg);
   cuda::GatherJob job;
   job.dtype = data.dtype();
@@ -54,7 +54,7 @@ Outcome onnx_scatter_elements(const OpContext& cx, const OpCall& call) {
   if (auto v = backend_rules::check_onnx_scatter_elements(call)) fail(v->category, v->message);
   const Tensor& data = *call.tensor("data");
   const Tensor& indices = *call.tensor("indices");
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const std::string reduction = op.arg("reduction") ? op.arg_or_default(call, "reduction")->s : "none";
   const Tensor target = data.contiguous();
   if (indices.numel() == 0) return Outcome::of_outputs({target});

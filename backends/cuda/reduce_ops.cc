@@ -107,7 +107,7 @@ Outcome torch_scatter_reduce(const OpContext& cx, const OpCall& call) {
   if (r->mean && self.dtype() == DType::Bool)
     fail(ErrorCategory::UnsupportedDtype, "scatter_reduce: reduce 'mean' is not implemented for bool");
   // T-E1: an empty index reads and writes nothing.
-  if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+  if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call) ? self : self.contiguous()});
 
   const TensorMeta s = meta_or_refuse(self, true), idx = meta_or_refuse(index, true);
   const int64_t dim = *call.int_arg("dim");
@@ -120,7 +120,7 @@ Outcome torch_scatter_reduce(const OpContext& cx, const OpCall& call) {
   job.src = operand(src, meta_or_refuse(src, true));
   job.dim = static_cast<int>(dim < 0 ? dim + s.rank : dim);
   job.rule = IndexRule::ZeroBased;
-  set_reduction(job, *r, op_spec(call.op).arg_or_default(call, "include_self")->b);
+  set_reduction(job, *r, op_spec(call).arg_or_default(call, "include_self")->b);
   return call_support::scatter_into(cx, call, self, job, index, true);
 }
 
@@ -136,7 +136,7 @@ Outcome torch_index_reduce(const OpContext& cx, const OpCall& call) {
   const Tensor& index = *call.tensor("index");
   if (self.dtype() == DType::Bool)
     fail(ErrorCategory::UnsupportedDtype, "index_reduce: only floating point tensors are supported (got bool)");
-  if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call.op) ? self : self.contiguous()});
+  if (index.numel() == 0) return Outcome::of_outputs({is_inplace_op(call) ? self : self.contiguous()});
   const Tensor& source = *call.tensor("source");
   const TensorMeta src = meta_or_refuse(source, true), s = meta_or_refuse(self, true);
   const int64_t dim = *call.int_arg("dim");
@@ -144,7 +144,7 @@ Outcome torch_index_reduce(const OpContext& cx, const OpCall& call) {
   job.has_src = true;
   job.src = operand(source, src);
   set_reduction(job, *parse_reduction(*call.string_arg("reduce")),  // checked: prod, mean, amax or amin
-                op_spec(call.op).arg_or_default(call, "include_self")->b);
+                op_spec(call).arg_or_default(call, "include_self")->b);
   return call_support::scatter_into(cx, call, self, job, index, true);
 }
 

@@ -3,7 +3,7 @@
 
 namespace sp::mutant {
 
-const OpSpec& spec_of(const OpCall& c) { return op_spec(c.op); }
+const OpSpec& spec_of(const OpCall& c) { return op_spec(c); }
 
 const std::string& data_name(const OpCall& c) { return spec_of(c).data_operand; }
 

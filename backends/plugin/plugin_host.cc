@@ -242,7 +242,7 @@ nlohmann::json run_backward(const protocol::Channel& ch, const sp_plugin& plugin
 }
 
 nlohmann::json run_case(const protocol::Channel& ch, const sp_plugin& plugin, uint64_t id, OpCall& call) {
-  const OpSpec* spec = find_op(call.op);
+  const OpSpec* spec = find_op(call);
   if (!spec) return protocol::encode_outcome(id, Outcome::unsupported("op " + call.op + " is not in the op table"));
   const Tensor* data = call.tensor(spec->data_operand);
   if (!data)

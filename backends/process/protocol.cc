@@ -373,7 +373,7 @@ OpCall decode_request(const json& j, uint64_t* id) {
   *id = id_of(j, "request");
   OpCall call;
   call.op = string_field(j, "op", "request");
-  const OpSpec* spec = find_op(call.op);
+  const OpSpec* spec = find_op(call.op);  // the id is the input here
   if (!spec) throw ProtocolError("request names op '" + call.op + "', which is not in the op table");
   const json& args = field(j, "args", "request");
   if (!args.is_object()) throw ProtocolError("request field 'args' is not an object");
@@ -403,6 +403,10 @@ OpCall decode_request(const json& j, uint64_t* id) {
       throw ProtocolError(std::string("tensor view is invalid: ") + e.what());
     }
   }
+  // The call enters the process here: its signature is checked once and
+  // the call bound to its entry (a misfit stays unbound: run_backend
+  // answers it, as in the parent).
+  bind_call(call);
   return call;
 }
 

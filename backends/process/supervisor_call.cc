@@ -38,8 +38,8 @@ std::string write_back_self(const OpCall& call, const Outcome& outcome) {
   const Tensor* self = call.tensor(written);
   if (!self || outcome.outputs.size() != 1) return "in-place op must return exactly one output, self";
   const Tensor& got = outcome.outputs.front();
-  if (!is_inplace_op(call.op) && (got.shape() != self->shape() || got.strides() != self->strides() ||
-                                  got.offset() != self->offset() || got.storage()->size() != self->storage()->size()))
+  if (!is_inplace_op(call) && (got.shape() != self->shape() || got.strides() != self->strides() ||
+                               got.offset() != self->offset() || got.storage()->size() != self->storage()->size()))
     return "";
   if (got.dtype() != self->dtype() || got.shape() != self->shape() || got.strides() != self->strides() ||
       got.offset() != self->offset() || got.storage()->size() != self->storage()->size())

@@ -387,15 +387,12 @@ Outcome mindspore_scatter_backward(CpuContext& cpu, const OpCall& call) {
 }  // namespace
 
 void register_backward(CpuOps& ops) {
-  ops.add("torch.gather.backward", torch_gather_backward);
-  ops.add("torch.scatter_.backward", torch_scatter_backward);
-  ops.add("torch.scatter.backward", torch_scatter_backward);
-  ops.add("torch.scatter_add_.backward", torch_scatter_add_backward);
-  ops.add("torch.scatter_add.backward", torch_scatter_add_backward);
-  ops.add("torch.scatter_reduce_.backward", torch_scatter_reduce_backward);
-  ops.add("torch.scatter_reduce.backward", torch_scatter_reduce_backward);
-  ops.add("paddle.scatter.backward", paddle_scatter_backward);
-  ops.add("mindspore.scatter_.backward", mindspore_scatter_backward);
+  ops.add_backward("torch.gather", torch_gather_backward);
+  ops.add_backward("torch.scatter_", torch_scatter_backward);
+  ops.add_backward("torch.scatter_add_", torch_scatter_add_backward);
+  ops.add_backward("torch.scatter_reduce_", torch_scatter_reduce_backward);
+  ops.add_backward("paddle.scatter", paddle_scatter_backward);
+  ops.add_backward("mindspore.scatter_", mindspore_scatter_backward);
 }
 
 }  // namespace sp::cpu

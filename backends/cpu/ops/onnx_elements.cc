@@ -20,7 +20,7 @@ namespace sp::cpu {
 namespace {
 
 int64_t axis_of(const OpCall& call, int64_t rank) {
-  return wrap_dim(op_spec(call.op).arg_or_default(call, "axis")->i, rank);
+  return wrap_dim(op_spec(call).arg_or_default(call, "axis")->i, rank);
 }
 
 Outcome bad_index_error(const Tensor& indices, const BadIndex& bad, int64_t lo, int64_t size, int64_t axis) {
@@ -83,7 +83,7 @@ Outcome onnx_scatter_elements(CpuContext& cpu, const OpCall& call) {
     return bad_index_error(indices, *bad, lo, size, axis);
   if (auto v = backend_rules::check_onnx_indices_fit(call)) return Outcome::of_error(v->category, v->message);
   const Tensor index = wrapped_indices(cpu, indices, size);
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   const std::string reduction = op.arg("reduction") ? op.arg_or_default(call, "reduction")->s : "none";
   if (reduction == "none") {
     cpu.scatter_into(target, index, index.shape(), index.strides(), &updates, std::nullopt, axis, ScatterOp::Overwrite,

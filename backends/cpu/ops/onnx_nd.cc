@@ -73,7 +73,7 @@ Outcome onnx_gather_nd(CpuContext& cpu, const OpCall& call) {
   if (auto v = backend_rules::check_onnx_gather_nd(call)) return Outcome::of_error(v->category, v->message);
   const Tensor& input = *call.tensor("data");
   const Tensor& indices = *call.tensor("indices");
-  const int64_t b = op_spec(call.op).arg_or_default(call, "batch_dims")->i;
+  const int64_t b = op_spec(call).arg_or_default(call, "batch_dims")->i;
   const int64_t k = indices.shape().back();
   Shape out_shape(indices.shape().begin(), indices.shape().end() - 1);
   out_shape.insert(out_shape.end(), input.shape().begin() + b + k, input.shape().end());
@@ -116,7 +116,7 @@ Outcome onnx_scatter_nd(CpuContext& cpu, const OpCall& call) {
       dim_range_offsets(updates.shape(), updates.strides(), static_cast<size_t>(q - 1), updates.shape().size());
   const std::vector<int64_t> rows_u =
       dim_range_offsets(updates.shape(), updates.strides(), 0, static_cast<size_t>(q - 1));
-  const std::string reduction = op_spec(call.op).arg_or_default(call, "reduction")->s;
+  const std::string reduction = op_spec(call).arg_or_default(call, "reduction")->s;
   const std::optional<Reduce> reduce = reduction == "add"   ? std::optional<Reduce>(Reduce::Sum)
                                        : reduction == "mul" ? std::optional<Reduce>(Reduce::Prod)
                                        : reduction == "max" ? std::optional<Reduce>(Reduce::Amax)

@@ -101,9 +101,6 @@ Outcome index_add(CpuContext& cpu, const OpCall& call) {
 
 }  // namespace
 
-void register_torch_index_add(CpuOps& ops) {
-  ops.add("torch.index_add_", index_add);
-  ops.add("torch.index_add", index_add);
-}
+void register_torch_index_add(CpuOps& ops) { ops.add_twins("torch.index_add_", index_add); }
 
 }  // namespace sp::cpu

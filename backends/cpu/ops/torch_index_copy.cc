@@ -55,9 +55,6 @@ Outcome index_copy(CpuContext& cpu, const OpCall& call) {
 
 }  // namespace
 
-void register_torch_index_copy(CpuOps& ops) {
-  ops.add("torch.index_copy_", index_copy);
-  ops.add("torch.index_copy", index_copy);
-}
+void register_torch_index_copy(CpuOps& ops) { ops.add_twins("torch.index_copy_", index_copy); }
 
 }  // namespace sp::cpu

@@ -57,9 +57,6 @@ Outcome index_fill(CpuContext& cpu, const OpCall& call) {
 
 }  // namespace
 
-void register_torch_index_fill(CpuOps& ops) {
-  ops.add("torch.index_fill_", index_fill);
-  ops.add("torch.index_fill", index_fill);
-}
+void register_torch_index_fill(CpuOps& ops) { ops.add_twins("torch.index_fill_", index_fill); }
 
 }  // namespace sp::cpu

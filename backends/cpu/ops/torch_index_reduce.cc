@@ -104,9 +104,6 @@ Outcome index_reduce(CpuContext& cpu, const OpCall& call) {
 
 }  // namespace
 
-void register_torch_index_reduce(CpuOps& ops) {
-  ops.add("torch.index_reduce_", index_reduce);
-  ops.add("torch.index_reduce", index_reduce);
-}
+void register_torch_index_reduce(CpuOps& ops) { ops.add_twins("torch.index_reduce_", index_reduce); }
 
 }  // namespace sp::cpu

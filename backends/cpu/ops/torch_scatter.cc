@@ -17,7 +17,7 @@ Outcome scatter(CpuContext& cpu, const OpCall& call, ScatterOp op) {
   if (auto v = backend_rules::check_torch_scatter(call)) return Outcome::of_error(v->category, v->message);
   const Tensor& self = *call.tensor("self");
   const Tensor& index = *call.tensor("index");
-  Tensor target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
+  Tensor target = is_inplace_op(call) ? self : cpu.fresh_copy(self);
   if (index.numel() == 0) return Outcome::of_outputs({target});
   const int64_t dim = wrap_dim(*call.int_arg("dim"), static_cast<int64_t>(logical_shape(self).size()));
   const int64_t size = logical_shape(self)[static_cast<size_t>(dim)];
@@ -42,10 +42,8 @@ Outcome torch_scatter_add(CpuContext& cpu, const OpCall& call) { return scatter(
 }  // namespace
 
 void register_torch_scatter(CpuOps& ops) {
-  ops.add("torch.scatter_", torch_scatter);
-  ops.add("torch.scatter", torch_scatter);
-  ops.add("torch.scatter_add_", torch_scatter_add);
-  ops.add("torch.scatter_add", torch_scatter_add);
+  ops.add_twins("torch.scatter_", torch_scatter);
+  ops.add_twins("torch.scatter_add_", torch_scatter_add);
 }
 
 }  // namespace sp::cpu

@@ -135,7 +135,7 @@ Outcome scatter_reduce(CpuContext& cpu, const OpCall& call) {
   // empty included): the reference's unsupported_dtype.
   if (*reduce == Reduce::Mean && self.dtype() == DType::Bool)
     return Outcome::of_error(ErrorCategory::UnsupportedDtype, ref::torch_messages::reduce_mean_bool());
-  Tensor target = is_inplace_op(call.op) ? self : cpu.fresh_copy(self);
+  Tensor target = is_inplace_op(call) ? self : cpu.fresh_copy(self);
   if (index.numel() == 0) return Outcome::of_outputs({target});
   const Shape index_shape = logical_shape(index), index_strides = logical_strides(index);
   const int64_t dim = wrap_dim(*call.int_arg("dim"), static_cast<int64_t>(logical_shape(self).size()));
@@ -240,9 +240,6 @@ void scatter_reduce_into(CpuContext& cpu, const Tensor& target, const Tensor& in
   });
 }
 
-void register_torch_scatter_reduce(CpuOps& ops) {
-  ops.add("torch.scatter_reduce_", scatter_reduce);
-  ops.add("torch.scatter_reduce", scatter_reduce);
-}
+void register_torch_scatter_reduce(CpuOps& ops) { ops.add_twins("torch.scatter_reduce_", scatter_reduce); }
 
 }  // namespace sp::cpu

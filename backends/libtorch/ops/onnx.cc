@@ -26,12 +26,10 @@
 namespace sp::libtorch {
 namespace {
 
-int64_t int_arg_or_default(const OpCall& call, const char* name) {
-  return op_spec(call.op).arg_or_default(call, name)->i;
-}
+int64_t int_arg_or_default(const OpCall& call, const char* name) { return op_spec(call).arg_or_default(call, name)->i; }
 
 std::string reduction_of(const OpCall& call) {
-  const OpSpec& op = op_spec(call.op);
+  const OpSpec& op = op_spec(call);
   return op.arg("reduction") ? op.arg_or_default(call, "reduction")->s : "none";
 }
 

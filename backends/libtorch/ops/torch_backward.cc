@@ -88,7 +88,7 @@ at::Tensor scatter_reduce_forward(const OpCall& call, TorchViews& views, const L
 // The gradients grad_<operand>, in grad_operands' order, each a fresh
 // contiguous tensor of its operand's shape and dtype.
 Outcome run_backward(const OpCall& call, TorchViews& views, Forward forward) {
-  const std::vector<std::string> names = grad_operands(op_spec(call.op), call);
+  const std::vector<std::string> names = grad_operands(op_spec(call), call);
   const Tensor& grad_output = operand(call, std::string(kGradOutput));
   // The backend may be called from a thread (or a server) that disabled
   // gradient recording; a backward needs it on.
@@ -126,13 +126,10 @@ Outcome scatter_reduce_backward(const OpCall& call, TorchViews& views) {
 }  // namespace
 
 void register_torch_backward(LibTorchOps& ops) {
-  ops.add("torch.gather.backward", gather_backward);
-  ops.add("torch.scatter_.backward", scatter_backward);
-  ops.add("torch.scatter.backward", scatter_backward);
-  ops.add("torch.scatter_add_.backward", scatter_add_backward);
-  ops.add("torch.scatter_add.backward", scatter_add_backward);
-  ops.add("torch.scatter_reduce_.backward", scatter_reduce_backward);
-  ops.add("torch.scatter_reduce.backward", scatter_reduce_backward);
+  ops.add_backward("torch.gather", gather_backward);
+  ops.add_backward("torch.scatter_", scatter_backward);
+  ops.add_backward("torch.scatter_add_", scatter_add_backward);
+  ops.add_backward("torch.scatter_reduce_", scatter_reduce_backward);
 }
 
 }  // namespace sp::libtorch

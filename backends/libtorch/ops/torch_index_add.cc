@@ -27,8 +27,7 @@ Outcome index_add_out_of_place(const OpCall& call, TorchViews& views) { return i
 }  // namespace
 
 void register_torch_index_add(LibTorchOps& ops) {
-  ops.add("torch.index_add_", index_add_in_place);
-  ops.add("torch.index_add", index_add_out_of_place);
+  ops.add_twins("torch.index_add_", index_add_in_place, index_add_out_of_place);
 }
 
 }  // namespace sp::libtorch

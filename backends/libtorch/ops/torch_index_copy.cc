@@ -26,8 +26,7 @@ Outcome index_copy_out_of_place(const OpCall& call, TorchViews& views) { return 
 }  // namespace
 
 void register_torch_index_copy(LibTorchOps& ops) {
-  ops.add("torch.index_copy_", index_copy_in_place);
-  ops.add("torch.index_copy", index_copy_out_of_place);
+  ops.add_twins("torch.index_copy_", index_copy_in_place, index_copy_out_of_place);
 }
 
 }  // namespace sp::libtorch

@@ -28,8 +28,7 @@ Outcome index_fill_out_of_place(const OpCall& call, TorchViews& views) { return 
 }  // namespace
 
 void register_torch_index_fill(LibTorchOps& ops) {
-  ops.add("torch.index_fill_", index_fill_in_place);
-  ops.add("torch.index_fill", index_fill_out_of_place);
+  ops.add_twins("torch.index_fill_", index_fill_in_place, index_fill_out_of_place);
 }
 
 }  // namespace sp::libtorch

@@ -29,8 +29,7 @@ Outcome index_reduce_out_of_place(const OpCall& call, TorchViews& views) { retur
 }  // namespace
 
 void register_torch_index_reduce(LibTorchOps& ops) {
-  ops.add("torch.index_reduce_", index_reduce_in_place);
-  ops.add("torch.index_reduce", index_reduce_out_of_place);
+  ops.add_twins("torch.index_reduce_", index_reduce_in_place, index_reduce_out_of_place);
 }
 
 }  // namespace sp::libtorch

@@ -24,7 +24,7 @@ Outcome run_torch_index_select(const OpCall& call, TorchViews& views) {
   const int64_t dim = dim_arg(call);
   OpCall without_out = call;
   without_out.tensors.erase("out");
-  const std::optional<Shape> shape = output_shape_of(op_spec(call.op), without_out);
+  const std::optional<Shape> shape = output_shape_of(op_spec(call), without_out);
   if (!shape) {
     // LibTorch raises here; a result, should it come, is answered as is.
     const at::Tensor result = at::index_select(input_t, dim, index_t).contiguous();

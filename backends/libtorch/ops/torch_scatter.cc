@@ -57,10 +57,8 @@ Outcome scatter_add_out_of_place(const OpCall& call, TorchViews& views) {
 }  // namespace
 
 void register_torch_scatter(LibTorchOps& ops) {
-  ops.add("torch.scatter_", scatter_in_place_op);
-  ops.add("torch.scatter", scatter_out_of_place);
-  ops.add("torch.scatter_add_", scatter_add_in_place);
-  ops.add("torch.scatter_add", scatter_add_out_of_place);
+  ops.add_twins("torch.scatter_", scatter_in_place_op, scatter_out_of_place);
+  ops.add_twins("torch.scatter_add_", scatter_add_in_place, scatter_add_out_of_place);
 }
 
 }  // namespace sp::libtorch

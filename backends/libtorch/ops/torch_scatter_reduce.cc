@@ -31,8 +31,7 @@ Outcome scatter_reduce_out_of_place(const OpCall& call, TorchViews& views) {
 }  // namespace
 
 void register_torch_scatter_reduce(LibTorchOps& ops) {
-  ops.add("torch.scatter_reduce_", scatter_reduce_in_place);
-  ops.add("torch.scatter_reduce", scatter_reduce_out_of_place);
+  ops.add_twins("torch.scatter_reduce_", scatter_reduce_in_place, scatter_reduce_out_of_place);
 }
 
 }  // namespace sp::libtorch

@@ -20,7 +20,7 @@ Outcome run_torch_take_along_dim(const OpCall& call, TorchViews& views) {
   if (call.tensor("out")) {  // the caller's out= (T-OUT*), through at::take_along_dim_out
     OpCall without_out = call;
     without_out.tensors.erase("out");
-    OutSlot out(call, views, input.dtype(), output_shape_of(op_spec(call.op), without_out));
+    OutSlot out(call, views, input.dtype(), output_shape_of(op_spec(call), without_out));
     at::take_along_dim_out(out.tensor(), input_t, indices_t, dim ? c10::optional<int64_t>(*dim) : c10::nullopt);
     return Outcome::of_outputs({out.result(views)});
   }

@@ -23,6 +23,7 @@ Outcome rank_limit_missing(Backend& cpu, OpCall& c) {
       return bits_from_value(DType::Int64, Value::of_int(negatives_allowed && v < 0 && v >= -s ? v + s : v));
     });
   c.op = "torch.scatter_";
+  bind_call(c);
   c.framework_version.clear();
   return cpu.run(c);
 }

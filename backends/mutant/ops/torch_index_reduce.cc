@@ -27,6 +27,7 @@ OpCall as_index_add(const OpCall& c) {
   sum.op = spec_of(c).in_place ? "torch.index_add_" : "torch.index_add";
   sum.args.erase("reduce");
   sum.args.erase("include_self");
+  bind_call(sum);
   return sum;
 }
 

@@ -1,0 +1,225 @@
+// families.cc — the builders of the element-wise and along-dim shape
+// families (gather, scatter elements, row scatter, index along dim,
+// take_along_dim) and family_gen(), the builder of each family.
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "fuzz/gen_detail.h"
+
+// family_gen()'s entries name only the facts that differ from the defaults.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace sp::fuzz::gen {
+
+namespace {
+
+// A src shape near the index's: each dim sometimes one longer (valid), and
+// sometimes one dim one shorter (index larger than src: invalid).
+Shape source_shape_near(Choices& c, const Shape& x_shape) {
+  Shape src_shape = x_shape;
+  for (auto& d : src_shape)
+    if (c.chance(25)) d += 1;
+  if (checked_numel(src_shape) > t_max_elements) src_shape = x_shape;
+  if (!src_shape.empty() && c.chance(3)) src_shape[c.below(static_cast<uint32_t>(src_shape.size()))] -= 1;
+  for (auto& d : src_shape) d = std::max<int64_t>(d, 0);
+  return src_shape;
+}
+
+// The draws gather and scatter cases share, in this order: the data
+// operand's dtype and shape, dim, and an index shape within the data's
+// (logical) shape; `size` is the data's size along dim (1 when dim is out of
+// range), the bound of the index values.
+struct ElementwiseShapes {
+  DType dtype;
+  Shape data, index;
+  int64_t dim, size;
+};
+ElementwiseShapes draw_elementwise(Draw& g) {
+  Choices& c = g.c;
+  ElementwiseShapes e{pick_dtype_for(c, *g.roles.data), {}, {}, 0, 1};
+  const int64_t rank = pick_rank(c);
+  e.data = data_shape_of_rank(c, rank);
+  const bool promoted = rank == 0 && g.knobs.rank0_as_one;
+  const int64_t r = promoted ? 1 : rank;
+  e.dim = g.draw_dim(r);
+  const Shape logical = promoted ? Shape{1} : e.data;
+  e.index = rank == 0 ? Shape{} : index_shape_within(c, logical, g.knobs.index_bounded_along_dim ? -1 : e.dim);
+  if (e.dim >= 0 && e.dim < r) e.size = logical[static_cast<size_t>(e.dim)];
+  return e;
+}
+
+}  // namespace
+
+// out = input gathered at index along dim.
+void gather_case(Draw& g) {
+  Choices& c = g.c;
+  ElementwiseShapes e = draw_elementwise(g);
+  if (c.chance(3)) e.index = change_rank(c, e.index);
+  g.put(*g.roles.data, data_tensor(c, e.dtype, e.data));
+  g.put(*g.roles.index, index_tensor(c, g.element_index_dtype(), e.index, e.size, g.negatives_valid));
+}
+
+// self[... index ...] = src[...] (or the scalar alternative), along dim.
+void scatter_elements_case(Draw& g) {
+  Choices& c = g.c;
+  ElementwiseShapes e = draw_elementwise(g);
+  const OperandSpec& source = *g.roles.source;
+  const bool use_arg = !source.or_arg.empty() && c.chance(25);
+  Shape src_shape = source_shape_near(c, e.index);
+  if (g.knobs.source_shape_is_index) {
+    src_shape = e.index;
+    if (!src_shape.empty() && c.chance(4)) {
+      const size_t d = c.below(static_cast<uint32_t>(src_shape.size()));
+      src_shape[d] = std::max<int64_t>(0, src_shape[d] + (c.below(2) ? 1 : -1));
+    }
+  }
+  if (c.chance(3)) e.index = change_rank(c, e.index);
+  g.put(*g.roles.data, data_tensor(c, e.dtype, e.data));
+  g.put(*g.roles.index, index_tensor(c, g.element_index_dtype(), e.index, e.size, g.negatives_valid));
+  if (use_arg) {
+    if (const ArgSpec* alternative = g.op.arg(source.or_arg)) {
+      ArgSpec given = *alternative;  // standing in for the operand: never absent
+      given.required = true;
+      draw_arg(c, given, g.call);
+    }
+    return;
+  }
+  const DType src_t = c.chance(3) ? pick_dtype_for(c, source) : e.dtype;
+  g.put(source, data_tensor(c, src_t, src_shape));
+}
+
+// x[index[i], ...] = updates[i, ...]: rows of x addressed by a 1-D index.
+void row_scatter_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
+  int64_t rank = pick_rank(c);
+  if (rank == 0 && !c.chance(50)) rank = 1;  // x of rank 0 is an error: keep it rarer
+  Shape x_shape = data_shape_of_rank(c, rank);
+  const int64_t rows = x_shape.empty() ? 1 : x_shape[0];
+  const int64_t m =
+      c.chance(10) ? 0 : c.between(1, std::min<int64_t>(std::max<int64_t>(rows, 1) + 1, t_large ? t_max_elements : 5));
+  Shape updates_shape = x_shape.empty() ? Shape{m} : x_shape;
+  updates_shape[0] = m;
+  clamp_numel(updates_shape);
+  const int64_t m_final = updates_shape[0];
+  Shape index_shape{m_final};
+  if (c.chance(3)) index_shape = Shape{m_final, 1};
+  if (c.chance(3)) updates_shape = change_rank(c, updates_shape);
+  const DType index_t = pick_dtype_for(c, *g.roles.index);
+  g.put(*g.roles.data, data_tensor(c, t, x_shape));
+  g.put(*g.roles.index, index_tensor(c, index_t, index_shape, rows, g.negatives_valid));
+  const DType u_t = c.chance(3) ? pick_dtype_for(c, *g.roles.source) : t;
+  g.put(*g.roles.source, data_tensor(c, u_t, updates_shape));
+}
+
+// self.index_*_(dim, index, source): a 1-D index (sometimes 0-d, sometimes
+// 2-D, an error) of positions along dim, values at the edges as for the
+// other families; source (when the op has one) is self's shape with dim
+// replaced by len(index), sometimes one off in a dim (an error).
+void index_along_dim_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
+  const int64_t rank = pick_rank(c);
+  Shape data_shape = data_shape_of_rank(c, rank);
+  const int64_t r = std::max<int64_t>(rank, 1);  // a 0-d tensor has one dim to index
+  const int64_t dim = g.draw_dim(r);
+  const bool dim_ok = dim >= -r && dim < r;
+  const int64_t d = dim < 0 ? dim + r : dim;
+  const int64_t s = !dim_ok ? 1 : rank == 0 ? 1 : data_shape[static_cast<size_t>(d)];
+  const int64_t m = c.chance(10) ? 0 : c.between(1, t_large ? std::min<int64_t>(2 * s + 1, t_max_elements) : 6);
+  Shape index_shape{m};
+  if (m == 1 && c.chance(20)) index_shape = Shape{};  // a 0-d index
+  if (c.chance(4)) index_shape = Shape{m, 1};         // 2-D: an error
+  g.put(*g.roles.data, data_tensor(c, t, data_shape));
+  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), index_shape, s, g.negatives_valid));
+  if (!g.roles.source) return;
+  Shape source_shape = data_shape;
+  if (dim_ok && rank > 0) source_shape[static_cast<size_t>(d)] = checked_numel(index_shape);
+  if (!source_shape.empty() && c.chance(4)) {
+    const size_t k = c.below(static_cast<uint32_t>(source_shape.size()));
+    source_shape[k] = std::max<int64_t>(0, source_shape[k] + (c.below(2) ? 1 : -1));
+  }
+  clamp_numel(source_shape);
+  // A 0-d source where [1] is expected, or [1] where 0-d is: the same
+  // logical shape, another physical one (torch's T-IA8 takes it, T-IA14
+  // from 2.3 does not).
+  if (g.knobs.rank0_as_one && (source_shape.empty() || source_shape == Shape{1}) && c.chance(10))
+    source_shape = source_shape.empty() ? Shape{1} : Shape{};
+  const DType source_t = c.chance(3) ? pick_dtype_for(c, *g.roles.source) : t;
+  g.put(*g.roles.source, data_tensor(c, source_t, source_shape));
+}
+
+// torch.take_along_dim(input, indices, dim=None). With dim (3 in 4):
+// indices has input's rank and, in every dim but dim, input's size, a 1
+// (indices broadcasts), or input has the 1 (input broadcasts); sometimes a
+// size that broadcasts neither way or another rank (errors). Along dim any
+// length (0 sometimes). Without dim: any two shapes, values bounded by
+// input.numel(). Index values at the edges as for the other families.
+void take_along_dim_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
+  const int64_t rank = pick_rank(c);
+  Shape input_shape = data_shape_of_rank(c, rank);
+  const DType index_t = pick_dtype_for(c, *g.roles.index);
+  if (c.chance(25)) {  // dim=None
+    Shape index_shape = pick_shape(c, pick_rank(c));
+    clamp_numel(index_shape);
+    g.put(*g.roles.data, data_tensor(c, t, input_shape));
+    g.put(*g.roles.index, index_tensor(c, index_t, index_shape, checked_numel(input_shape), g.negatives_valid));
+    return;
+  }
+  const int64_t r = std::max<int64_t>(rank, 1);  // a 0-d tensor has one dim
+  const int64_t dim = g.draw_dim(r);
+  const bool dim_ok = dim >= 0 && dim < r;
+  Shape index_shape = input_shape;
+  for (size_t k = 0; k < index_shape.size(); ++k) {
+    if (dim_ok && static_cast<int64_t>(k) == dim) {
+      index_shape[k] = c.chance(8) ? 0 : c.between(1, 5);
+      continue;
+    }
+    switch (c.below(12)) {
+      case 0:
+      case 1:
+        index_shape[k] = 1;  // indices broadcasts
+        break;
+      case 2:
+      case 3:
+        input_shape[k] = 1;  // input broadcasts
+        index_shape[k] = pick_size(c);
+        break;
+      case 4:  // neither broadcasts: an error
+        input_shape[k] = std::max<int64_t>(input_shape[k], 2);
+        index_shape[k] = input_shape[k] + 1;
+        break;
+      default:
+        break;  // equal
+    }
+  }
+  clamp_numel(input_shape);
+  clamp_numel(index_shape);
+  if (c.chance(5)) index_shape = change_rank(c, index_shape);
+  const int64_t s = !dim_ok || rank == 0 ? 1 : input_shape[static_cast<size_t>(dim)];
+  g.put(*g.roles.data, data_tensor(c, t, input_shape));
+  g.put(*g.roles.index, index_tensor(c, index_t, index_shape, s, g.negatives_valid));
+}
+
+const FamilyGen& family_gen(const OpSpec& op) {
+  using S = FamilyGen::Source;
+  static const std::map<ShapeFamily, FamilyGen> kFamilies = {
+      {ShapeFamily::Gather, {.build = gather_case, .source = S::None}},
+      {ShapeFamily::ScatterElements, {.build = scatter_elements_case}},
+      {ShapeFamily::RowScatter, {.build = row_scatter_case, .axis = false}},
+      // index_select reads input along dim and has no source.
+      {ShapeFamily::IndexAlongDim, {.build = index_along_dim_case, .source = S::Optional}},
+      {ShapeFamily::TakeAlongDim, {.build = take_along_dim_case, .source = S::None}},
+      {ShapeFamily::GatherND, {.build = gather_nd_case, .source = S::None, .axis = false, .own_arg = "batch_dims"}},
+      {ShapeFamily::ScatterND, {.build = scatter_nd_case, .axis = false, .own_arg = "batch_dims"}},
+  };
+  const auto it = kFamilies.find(op.family);
+  if (it == kFamilies.end())
+    throw std::logic_error("op table entry " + op.id + ": the generator has no shape family builder for it");
+  return it->second;
+}
+
+}  // namespace sp::fuzz::gen

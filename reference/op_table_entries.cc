@@ -1,0 +1,262 @@
+// op_table_entries.cc — the entries of the op table (op_table.h), one per
+// op (the PyTorch ones in op_table_torch.cc), the declarations of the
+// reference functions they name (each defined in its own semantic file),
+// and the backward ops derived from them. op_table.cc answers the queries.
+#include <algorithm>
+#include <stdexcept>
+
+#include "reference/op_table.h"
+#include "reference/output_shapes.h"
+
+// The entries name only the fields that differ from OpSpec's defaults.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace sp {
+
+// The reference functions, one semantic file each.
+Expectation mindspore_scatter(const OpCall& call,
+                              Trace* trace);  // mindspore_scatter.cc
+Expectation paddle_scatter(const OpCall& call,
+                           Trace* trace);  // paddle_scatter.cc
+Expectation onnx_gather_elements(const OpCall& call,
+                                 Trace* trace);  // onnx_gather_elements.cc
+Expectation onnx_scatter_elements(const OpCall& call,
+                                  Trace* trace);  // onnx_scatter_elements.cc (also onnx.Scatter)
+Expectation onnx_gather_nd(const OpCall& call,
+                           Trace* trace);  // onnx_gather_nd.cc
+Expectation onnx_scatter_nd(const OpCall& call,
+                            Trace* trace);  // onnx_scatter_nd.cc
+// The backward references (the gradients from the documented rules).
+Expectation torch_gather_backward(const OpCall& call,
+                                  Trace* trace);  // torch_gather_backward.cc
+Expectation torch_scatter_backward(const OpCall& call,
+                                   Trace* trace);  // torch_scatter_backward.cc
+Expectation torch_scatter_add_backward(const OpCall& call,
+                                       Trace* trace);  // torch_scatter_add_backward.cc
+Expectation torch_scatter_reduce_backward(const OpCall& call,
+                                          Trace* trace);  // torch_scatter_reduce_backward.cc
+Expectation paddle_scatter_backward(const OpCall& call,
+                                    Trace* trace);  // paddle_scatter_backward.cc
+Expectation mindspore_scatter_backward(const OpCall& call,
+                                       Trace* trace);  // mindspore_scatter_backward.cc
+
+void add_torch_ops(std::vector<OpSpec>& t);  // op_table_torch.cc
+
+namespace {
+
+using T = Arg::Type;
+using R = OperandRole;
+
+const DTypeSet kInt32Or64{DType::Int32, DType::Int64};
+const DTypeSet kInt64{DType::Int64};
+
+// ONNX's operator documentation (onnx/docs/Operators.md, the op schemas in
+// onnx/defs/tensor/defs.cc and old.cc), onnx 1.23; each op's `opset`
+// argument selects the version of its schema (reference/onnx_*.cc).
+constexpr const char* kOnnxDoc =
+    "ONNX operator documentation (docs/Operators.md and the op schemas), onnx "
+    "1.23";
+ArgSpec onnx_axis() { return {.name = "axis", .type = T::Int, .default_value = Arg::of_int(0)}; }
+ArgSpec onnx_opset(int64_t latest) { return {.name = "opset", .type = T::Int, .default_value = Arg::of_int(latest)}; }
+ArgSpec onnx_reduction() {
+  return {.name = "reduction",
+          .type = T::String,
+          .default_value = Arg::of_string("none"),
+          .allowed = {"none", "add", "mul", "max", "min"}};
+}
+// An ONNX entry: `e` names the op, its summary, operands, arguments, schema
+// versions, shape rule, family and reference; the rest is every ONNX op's
+// (out-of-place, a node's output, shaped by output_shape_of and typed like
+// data, and the `opset` argument last, the latest version by default).
+OpSpec onnx_op(OpSpec e) {
+  e.args.push_back(onnx_opset(e.opsets.back()));
+  e.dialect = "onnx";
+  e.source = kOnnxDoc;
+  e.in_place = false;
+  e.output = "out";
+  e.output_dtype_of = "data";
+  e.data_operand = "data";
+  return e;
+}
+
+ArgSpec dim_arg() { return {.name = "dim", .type = T::Int, .required = true}; }
+
+// Marks `operands` of each op in `ids` differentiable, with the op's
+// backward reference.
+void differentiable(std::vector<OpSpec>& table, std::vector<std::string> ids, std::vector<std::string> operands,
+                    Expectation (*backward)(const OpCall&, Trace*)) {
+  for (const std::string& id : ids) {
+    auto op = std::find_if(table.begin(), table.end(), [&](const OpSpec& o) { return o.id == id; });
+    if (op == table.end()) throw std::logic_error("op table: no op " + id + " to mark differentiable");
+    for (const std::string& name : operands) {
+      auto o =
+          std::find_if(op->operands.begin(), op->operands.end(), [&](const OperandSpec& x) { return x.name == name; });
+      if (o == op->operands.end()) throw std::logic_error("op table: " + id + " has no operand " + name);
+      o->differentiable = true;
+    }
+    op->backward = backward;
+  }
+}
+
+// `<id>.backward` (op_table.h, OpSpec::backward_of): the forward's
+// operands, none written and out= left out, then grad_output; the forward's
+// arguments; the gradients as outputs (the first one names the op's
+// `output`, shape and dtype).
+OpSpec derive_backward(const OpSpec& f) {
+  OpSpec b;
+  b.id = f.id + ".backward";
+  b.dialect = f.dialect;
+  b.source = f.source;
+  std::string grads;
+  for (OperandSpec o : f.operands) {
+    if (o.role == R::Out) continue;
+    if (o.role == R::InPlace) o.role = R::Read;
+    o.out_may_be.clear();
+    if (o.differentiable) {
+      grads += (grads.empty() ? "" : ", ") + grad_name(o.name);
+      if (b.output.empty()) b.output = grad_name(o.name), b.output_shape_of = o.name, b.output_dtype_of = o.name;
+    }
+    b.operands.push_back(std::move(o));
+  }
+  b.operands.push_back({.name = std::string(kGradOutput), .role = R::Read});
+  b.summary = "the backward of " + f.id + ": " + grads + " from grad_output (shaped like its output)";
+  b.args = f.args;
+  b.in_place = false;
+  b.data_operand = f.data_operand;
+  b.family = f.family;
+  b.reference = f.backward;
+  b.backward_of = f.id;
+  return b;
+}
+
+// mindspore.scatter_ and paddle.scatter.
+void add_mindspore_paddle_ops(std::vector<OpSpec>& t) {
+  t.push_back({.id = "mindspore.scatter_",
+               .dialect = "mindspore",
+               .summary = "MindSpore Tensor.scatter_: 4 overloads (src|value, reduce), "
+                          "negative indices allowed "
+                          "before r2.10",
+               .source = "seed 003 (MindSpore Tensor.scatter_ documentation; "
+                         "doc_version r2.10+ rules)",
+               .operands = {{.name = "self", .role = R::InPlace},
+                            {.name = "index", .role = R::Index, .dtypes = kInt32Or64},
+                            {.name = "src", .role = R::Read, .or_arg = "value"}},
+               .args = {dim_arg(),
+                        {.name = "value", .type = T::Scalar},
+                        {.name = "reduce", .type = T::String, .allowed = {"add", "multiply"}}},
+               .in_place = true,
+               .output = "self",
+               .output_shape_of = "self",
+               .output_dtype_of = "self",
+               .data_operand = "self",
+               .family = ShapeFamily::ScatterElements,
+               .reference = mindspore_scatter});
+  t.push_back({.id = "paddle.scatter",
+               .dialect = "paddle",
+               .summary = "paddle.scatter: rows of x replaced (overwrite=True) or "
+                          "accumulated from updates at index",
+               .source = "seed 004 (PaddlePaddle paddle.scatter documentation)",
+               .operands = {{.name = "x", .role = R::Read},
+                            {.name = "index", .role = R::Index, .dtypes = kInt32Or64},
+                            {.name = "updates", .role = R::Read}},
+               .args = {{.name = "overwrite", .type = T::Bool, .default_value = Arg::of_bool(true)}},
+               .in_place = false,
+               .output = "out",
+               .output_shape_of = "x",
+               .output_dtype_of = "x",
+               .data_operand = "x",
+               .family = ShapeFamily::RowScatter,
+               .reference = paddle_scatter});
+}
+
+// The ONNX ops.
+void add_onnx_ops(std::vector<OpSpec>& t) {
+  // ONNX: out-of-place (a node's output), ONNX's own operand and attribute
+  // names; `axis` first (the generator's dim), then the opset.
+  t.push_back(onnx_op(
+      {.id = "onnx.GatherElements",
+       .summary = "ONNX GatherElements: out[i][j][k] = "
+                  "data[indices[i][j][k]][j][k] (axis 0); negative "
+                  "indices wrap (opset 11+)",
+       .operands = {{.name = "data", .role = R::Read}, {.name = "indices", .role = R::Index, .dtypes = kInt32Or64}},
+       .args = {onnx_axis()},
+       .opsets = {11, 13},
+       .output_shape_of = "indices",
+       .family = ShapeFamily::Gather,
+       .reference = onnx_gather_elements}));
+  t.push_back(onnx_op({.id = "onnx.ScatterElements",
+                       .summary = "ONNX ScatterElements: out = data; out[indices[i][j]][j] = "
+                                  "updates[i][j] (axis 0), "
+                                  "or reduced with reduction add / mul (opset 16+), max / min "
+                                  "(opset 18+)",
+                       .operands = {{.name = "data", .role = R::Read},
+                                    {.name = "indices", .role = R::Index, .dtypes = kInt32Or64},
+                                    {.name = "updates", .role = R::Read}},
+                       .args = {onnx_axis(), onnx_reduction()},
+                       .opsets = {11, 13, 16, 18},
+                       .output_shape_of = "data",
+                       .family = ShapeFamily::ScatterElements,
+                       .reference = onnx_scatter_elements}));
+  t.push_back(onnx_op({.id = "onnx.Scatter",
+                       .summary = "ONNX Scatter (deprecated in opset 11 for ScatterElements): "
+                                  "out = data; "
+                                  "out[indices[i][j]][j] = updates[i][j] (axis 0)",
+                       .operands = {{.name = "data", .role = R::Read},
+                                    {.name = "indices", .role = R::Index, .dtypes = kInt32Or64},
+                                    {.name = "updates", .role = R::Read}},
+                       .args = {onnx_axis()},
+                       .opsets = {9, 11},
+                       .output_shape_of = "data",
+                       .family = ShapeFamily::ScatterElements,
+                       .reference = onnx_scatter_elements}));
+  t.push_back(
+      onnx_op({.id = "onnx.GatherND",
+               .summary = "ONNX GatherND: out[i] = data[indices[i]] for index tuples "
+                          "in indices' last dim, "
+                          "after batch_dims shared leading dims (opset 12+)",
+               .operands = {{.name = "data", .role = R::Read}, {.name = "indices", .role = R::Index, .dtypes = kInt64}},
+               .args = {{.name = "batch_dims", .type = T::Int, .default_value = Arg::of_int(0)}},
+               .opsets = {11, 12, 13},
+               .output_shape_of = "data",
+               .family = ShapeFamily::GatherND,
+               .reference = onnx_gather_nd,
+               .output_shape = shape_rules::kGatherND}));
+  t.push_back(onnx_op({.id = "onnx.ScatterND",
+                       .summary = "ONNX ScatterND: out = data; out[indices[i]] = updates[i] "
+                                  "for index tuples in "
+                                  "indices' last dim, or reduced with reduction add / mul "
+                                  "(opset 16+), max / min "
+                                  "(opset 18+)",
+                       .operands = {{.name = "data", .role = R::Read},
+                                    {.name = "indices", .role = R::Index, .dtypes = kInt64},
+                                    {.name = "updates", .role = R::Read}},
+                       .args = {onnx_reduction()},
+                       .opsets = {11, 13, 16, 18},
+                       .output_shape_of = "data",
+                       .family = ShapeFamily::ScatterND,
+                       .reference = onnx_scatter_nd}));
+}
+
+}  // namespace
+
+// The op table's entries, in the order `list` prints them: the forward
+// ops, then the backward ops derived from them (op_table.cc builds the
+// table once).
+std::vector<OpSpec> build_op_table() {
+  std::vector<OpSpec> t;
+  add_torch_ops(t);  // op_table_torch.cc
+  add_mindspore_paddle_ops(t);
+  add_onnx_ops(t);
+  differentiable(t, {"torch.gather"}, {"input"}, torch_gather_backward);
+  differentiable(t, {"torch.scatter_", "torch.scatter"}, {"self", "src"}, torch_scatter_backward);
+  differentiable(t, {"torch.scatter_add_", "torch.scatter_add"}, {"self", "src"}, torch_scatter_add_backward);
+  differentiable(t, {"torch.scatter_reduce_", "torch.scatter_reduce"}, {"self", "src"}, torch_scatter_reduce_backward);
+  differentiable(t, {"paddle.scatter"}, {"x", "updates"}, paddle_scatter_backward);
+  differentiable(t, {"mindspore.scatter_"}, {"self", "src"}, mindspore_scatter_backward);
+  const size_t forward_ops = t.size();
+  for (size_t i = 0; i < forward_ops; ++i)
+    if (t[i].backward) t.push_back(derive_backward(t[i]));
+  return t;
+}
+
+}  // namespace sp

@@ -1,0 +1,70 @@
+// output_shapes.cc — the shape families' output shape rules
+// (output_shapes.h).
+#include "reference/output_shapes.h"
+
+#include <algorithm>
+
+namespace sp::shape_rules {
+
+namespace {
+
+const Tensor* index_operand(const OpSpec& op, const OpCall& call) {
+  const Tensor* index = nullptr;
+  for (const OperandSpec& o : op.operands)
+    if (o.role == OperandRole::Index) index = call.tensor(o.name);
+  return index;
+}
+
+}  // namespace
+
+std::optional<Shape> index_length_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of) {
+  const Tensor* index = index_operand(op, call);
+  const std::optional<int64_t> dim = call.int_arg("dim");
+  const int64_t rank = std::max<int64_t>(of.rank(), 1);  // a 0-d tensor has one dim to select along
+  if (!index || !dim || *dim < -rank || *dim >= rank) return std::nullopt;
+  if (of.rank() == 0) return of.shape();
+  Shape shape = of.shape();
+  shape[static_cast<size_t>(*dim < 0 ? *dim + rank : *dim)] = index->numel();
+  return shape;
+}
+
+// nullopt when the index operand is missing, the ranks differ, dim is out
+// of range or a dim apart from dim does not broadcast. A 0-d `of` with a
+// dim keeps its 0-d shape.
+std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of) {
+  const Tensor* index = index_operand(op, call);
+  if (!index) return std::nullopt;
+  const std::optional<int64_t> dim = call.int_arg("dim");
+  if (!dim) return Shape{index->numel()};
+  const int64_t rank = std::max<int64_t>(of.rank(), 1);
+  if (index->rank() != of.rank() || *dim < -rank || *dim >= rank) return std::nullopt;
+  if (of.rank() == 0) return of.shape();
+  const size_t along = static_cast<size_t>(*dim < 0 ? *dim + rank : *dim);
+  Shape shape = of.shape();
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const int64_t a = of.shape()[d], b = index->shape()[d];
+    if (d == along)
+      shape[d] = b;
+    else if (a == b || b == 1)
+      shape[d] = a;
+    else if (a == 1)
+      shape[d] = b;
+    else
+      return std::nullopt;
+  }
+  return shape;
+}
+
+// nullopt when the shapes cannot make one (the reference says why).
+std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data) {
+  const Tensor* indices = index_operand(op, call);
+  const int64_t batch_dims = op.arg_or_default(call, "batch_dims")->i;
+  if (!indices || indices->rank() < 1 || batch_dims < 0) return std::nullopt;
+  const int64_t k = indices->shape().back();
+  if (batch_dims + k > data.rank() || batch_dims >= indices->rank()) return std::nullopt;
+  Shape shape(indices->shape().begin(), indices->shape().end() - 1);
+  shape.insert(shape.end(), data.shape().begin() + batch_dims + k, data.shape().end());
+  return shape;
+}
+
+}  // namespace sp::shape_rules

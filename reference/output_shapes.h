@@ -1,0 +1,36 @@
+// output_shapes.h — the output shape rules of the shape families
+// (OpSpec::output_shape, reference/op_table.h): what a plugin host
+// preallocates as "out", what the reference's out= and backward checks
+// compare against, and what `explain` says. An entry whose output has the
+// shape of its `output_shape_of` operand names no rule.
+//
+// A new family whose output shape is computed another way adds its rule
+// here and names it in its table entries; output_shape_of() needs no edit.
+#pragma once
+
+#include "reference/op_table.h"
+
+namespace sp::shape_rules {
+
+// `of`'s shape with dim replaced by index.numel() (torch.index_select);
+// a 0-d `of` keeps its 0-d shape.
+std::optional<Shape> index_length_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of);
+// take_along_dim: with dim, the broadcast of `of`'s shape and the index
+// operand's apart from dim, the index's size along dim; without dim (None),
+// 1-D of index.numel().
+std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of);
+// ONNX GatherND: indices.shape[:-1] + data.shape[batch_dims + k:] with
+// k = indices.shape[-1] (batch dims counted once, from indices).
+std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data);
+
+inline constexpr OutputShapeRule kIndexLengthAlongDim{index_length_along_dim,
+                                                      " with dim replaced by the index's length"};
+inline constexpr OutputShapeRule kBroadcastAlongDim{
+    broadcast_along_dim,
+    " broadcast with the index's apart from dim, the index's size along dim (no dim: 1-D of the index's numel)"};
+inline constexpr OutputShapeRule kGatherND{
+    gather_nd,
+    " replaced by indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:] (each index tuple selects a "
+    "slice)"};
+
+}  // namespace sp::shape_rules
