@@ -1,8 +1,8 @@
 // torch_index_reduce.cc — cpu kernels for Tensor.index_reduce_ and
 // torch.index_reduce (reduce prod / mean / amax / amin, include_self).
 //
-// Validate (backend_rules::check_torch_index_reduce: T-IR3, T-D1, T-IA2..T-IA8), scan the index values (self untouched on a bad one),
-// then per outer position:
+// Validate (backend_rules::check_torch_index_reduce: T-IR3, T-D1, T-IA2..T-IA8), scan the index values (self untouched
+// on a bad one), then per outer position:
 //   include_self=False: every row of self that index names is first set to
 //     the reduction's identity (reduce_ops.h; mean: 0);
 //   every index position i, in order, combines source's slice i into self's
