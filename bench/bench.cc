@@ -477,14 +477,7 @@ int run_bench(const BenchOptions& opts) {
                copy_min / 1e9, copy_max / 1e9);
     report["copy_gbs_range"] = {copy_min / 1e9, copy_max / 1e9};
   }
-  if (!opts.json_path.empty()) {
-    std::ofstream out(opts.json_path);
-    out << report.dump(2) << "\n";
-    if (!out) {
-      fmt::print(stderr, "bench: cannot write {}\n", opts.json_path);
-      return exit_code::kUsage;
-    }
-  }
+  if (!bench::write_json_report(opts.json_path, report)) return exit_code::kUsage;
   return all_good ? exit_code::kOk : exit_code::kUnexpectedResults;
 }
 

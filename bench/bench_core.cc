@@ -405,6 +405,15 @@ Timing time_backend(Backend& backend, const Workload& w, int repeats, bool int64
   return finish();
 }
 
+bool write_json_report(const std::string& path, const nlohmann::json& report) {
+  if (path.empty()) return true;
+  std::ofstream out(path);
+  out << report.dump(2) << "\n";
+  if (out) return true;
+  fmt::print(stderr, "bench: cannot write {}\n", path);
+  return false;
+}
+
 std::string worker_json_line(const WorkerReport& r) {
   nlohmann::json j = {{"backend", r.backend}, {"version", r.version}};
   const Timing& t = r.timing;

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -102,6 +103,10 @@ struct WorkerReport {
 };
 // REQUIRES: r.timing has a failure or at least one time.
 std::string worker_json_line(const WorkerReport& r);
+
+// Writes a bench's JSON record to `path` (bench and bench --gpu; "" writes
+// nothing): false, said on stderr, when it cannot be written.
+bool write_json_report(const std::string& path, const nlohmann::json& report);
 // nullopt (and *why) when the line is not a worker report.
 std::optional<WorkerReport> parse_worker_json_line(const std::string& line, std::string* why);
 

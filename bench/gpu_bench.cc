@@ -343,14 +343,7 @@ int run_gpu_bench(const BenchOptions& opts) {
         {{"name", spec.name}, {"description", spec.description}, {"min_bytes", w.min_bytes}, {"rows", rows_json}});
     std::fflush(stdout);  // a bench stopped at its bound (gpu-check) keeps the rows it printed
   }
-  if (!opts.json_path.empty()) {
-    std::ofstream out(opts.json_path);
-    out << report.dump(2) << "\n";
-    if (!out) {
-      fmt::print(stderr, "bench: cannot write {}\n", opts.json_path);
-      return exit_code::kUsage;
-    }
-  }
+  if (!bench::write_json_report(opts.json_path, report)) return exit_code::kUsage;
   return all_good ? exit_code::kOk : exit_code::kUnexpectedResults;
 }
 
