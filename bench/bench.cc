@@ -301,9 +301,7 @@ nlohmann::json print_header(const BenchOptions& opts, int threads, const std::ve
 
 }  // namespace
 
-int run_bench(const BenchOptions& opts) {
-  const int threads =
-      opts.threads > 0 ? opts.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+std::optional<int> check_common_options(const BenchOptions& opts) {
   if (opts.repeats < 1 || !(opts.scale > 0 && opts.scale <= 1) || opts.backends.empty()) {
     fmt::print(stderr, "bench: --repeats must be >= 1, --scale in (0, 1], and --backend name one at least\n");
     return exit_code::kUsage;
@@ -314,6 +312,13 @@ int run_bench(const BenchOptions& opts) {
       return exit_code::kUsage;
     }
   }
+  return std::nullopt;
+}
+
+int run_bench(const BenchOptions& opts) {
+  const int threads =
+      opts.threads > 0 ? opts.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  if (auto bad = check_common_options(opts)) return *bad;
   auto made = make_contenders(opts, threads);
   if (!made) return exit_code::kBackendUnavailable;
   std::vector<Contender>& contenders = *made;

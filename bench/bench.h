@@ -31,6 +31,7 @@
 // peak-memory window are process-wide).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,5 +69,10 @@ std::vector<std::string> bench_workload_names();
 // libtorch-current: its worker is not built, scripts/setup-libtorch-current.sh).
 // Ignores opts.gpu: the CLI calls run_gpu_bench (gpu_bench.h) for --gpu.
 int run_bench(const BenchOptions& opts);
+
+// The options' checks that bench and bench --gpu share (repeats, scale, at
+// least one backend, known workloads): the usage exit code, said on stderr,
+// when one fails.
+std::optional<int> check_common_options(const BenchOptions& opts);
 
 }  // namespace sp

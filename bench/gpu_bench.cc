@@ -237,16 +237,7 @@ nlohmann::json print_row(const WorkloadSpec& spec, const Workload& w, const Row&
 
 // The options' checks; an exit code when they are bad.
 std::optional<int> check_options(const BenchOptions& opts) {
-  if (opts.repeats < 1 || !(opts.scale > 0 && opts.scale <= 1) || opts.backends.empty()) {
-    fmt::print(stderr, "bench: --repeats must be >= 1, --scale in (0, 1], and --backend name one at least\n");
-    return exit_code::kUsage;
-  }
-  for (const std::string& f : opts.workloads) {
-    if (!bench::find_workload(f)) {
-      fmt::print(stderr, "bench: unknown workload '{}' (known: {})\n", f, fmt::join(bench_workload_names(), ", "));
-      return exit_code::kUsage;
-    }
-  }
+  if (auto bad = check_common_options(opts)) return bad;
   for (const std::string& name : opts.backends) {
     if (!is_torch(name) && name.rfind("cuda", 0) != 0) {
       fmt::print(stderr,
