@@ -17,6 +17,7 @@
 function(sp_add_gtest_suites target)
   set(script ${CMAKE_CURRENT_BINARY_DIR}/${target}_suites.cmake)
   file(GENERATE OUTPUT ${script} CONTENT "
+cmake_policy(SET CMP0057 NEW)  # if(IN_LIST): CTest reads this file with no policies set
 include(${PROJECT_SOURCE_DIR}/cmake/test_labels.cmake)
 set(exe [==[$<TARGET_FILE:${target}>]==])
 execute_process(COMMAND \"\${exe}\" --gtest_list_tests OUTPUT_VARIABLE listing ERROR_VARIABLE errors
@@ -26,11 +27,23 @@ if(NOT status EQUAL 0)
   return()
 endif()
 string(REPLACE \";\" \"\" listing \"\${listing}\")
-string(REGEX MATCHALL \"(^|\\n)[^ \\n#][^ \\n]*\\\\.\" suites \"\${listing}\")
+string(REPLACE \"\\n\" \";\" lines \"\${listing}\")
+# One name per CTest test: \"Suite.*\", or \"Suite.Case\" for each case of a
+# suite in SP_GTEST_PER_CASE_SUITES (cmake/test_labels.cmake says which, why).
+set(names \"\")
+set(suite \"\")
+foreach(line IN LISTS lines)
+  if(line MATCHES \"^([^ #][^ ]*)\\\\.\")
+    set(suite \"\${CMAKE_MATCH_1}\")
+    if(NOT suite IN_LIST SP_GTEST_PER_CASE_SUITES)
+      list(APPEND names \"\${suite}.*\")
+    endif()
+  elseif(line MATCHES \"^  ([^ #]+)\" AND suite IN_LIST SP_GTEST_PER_CASE_SUITES)
+    list(APPEND names \"\${suite}.\${CMAKE_MATCH_1}\")
+  endif()
+endforeach()
 set(fast_list \"\")
-foreach(suite IN LISTS suites)
-  string(STRIP \"\${suite}\" suite)
-  set(name \"\${suite}*\")
+foreach(name IN LISTS names)
   add_test(\"\${name}\" \"\${exe}\" \"--gtest_filter=\${name}\")
   sp_test_labels(\"\${name}\" labels)
   set_tests_properties(\"\${name}\" PROPERTIES LABELS \"\${labels}\" TIMEOUT 900

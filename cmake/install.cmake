@@ -21,7 +21,10 @@ set_target_properties(scatterproof PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 # tree (SP_RESOURCE_SOURCE_DIR). The install_tree test (cmake/install_test.cmake)
 # installs into a temporary prefix and runs the suite from there.
 set(SP_DATA_DIR ${CMAKE_INSTALL_DATADIR}/scatterproof)
-target_compile_definitions(sp_backends PRIVATE SP_RESOURCE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+# On resource_paths.cc alone: a clone's path in a whole target's definitions
+# makes ccache miss all of its objects in a fresh clone.
+set_property(SOURCE ${PROJECT_SOURCE_DIR}/backends/common/resource_paths.cc APPEND
+             PROPERTY COMPILE_DEFINITIONS "SP_RESOURCE_SOURCE_DIR=\"${PROJECT_SOURCE_DIR}\"")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/adapters/ DESTINATION ${SP_DATA_DIR}/adapters
         FILES_MATCHING PATTERN "*.py" PATTERN "manifest.json" PATTERN "README.md"
         PATTERN "test_*.py" EXCLUDE PATTERN "__pycache__" EXCLUDE)

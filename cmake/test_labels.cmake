@@ -21,6 +21,14 @@
 
 set(SP_FAST_BUDGET_SECONDS 200)  # sum of the fast tests' durations; scripts/ci-budget (docs/ci.md: why 200)
 
+# GoogleTest suites run as one CTest test per case ("Suite.Case") instead of
+# one per suite ("Suite.*", cmake/gtest_suites.cmake): suites whose cases take
+# minutes under ASan+UBSan, where one process for the whole suite was the
+# longest test of `scripts/test --sanitize` (CpuBackendTest: 7.5 minutes of
+# one core, 900 s and a timeout on a loaded host) and CTest could not spread
+# it over the cores. The labels below match "Suite." either way.
+set(SP_GTEST_PER_CASE_SUITES CpuBackendTest)
+
 set(SP_TIER_RULES
     # nightly: the emulated OSS-Fuzz build (two clang trees, 10+ minutes);
     # the @cpu device variant of torch 1.13 (the current torch's variant,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "reference/float_bounds.h"
 #include "reference/semantics_common.h"
@@ -75,7 +76,16 @@ uint64_t reduce_once(DType t, ReduceMode mode, Value a, Value b) {
 OutputBuilder::OutputBuilder(std::string name, const Tensor& initial, Trace* trace)
     : name_(std::move(name)), initial_(initial.contiguous()), trace_(trace) {}
 
-OutputBuilder::Slot& OutputBuilder::slot(const Shape& target) { return slots_[initial_.element_offset(target)]; }
+OutputBuilder::Slot& OutputBuilder::slot(const Shape& target) {
+  if (slot_of_.empty()) slot_of_.assign(static_cast<size_t>(initial_.numel()), kNoSlot);
+  uint32_t& at = slot_of_[static_cast<size_t>(initial_.element_offset(target))];
+  if (at == kNoSlot) {
+    if (slots_.size() >= kNoSlot) throw std::length_error("output builder: more written elements than slots");
+    at = static_cast<uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  return slots_[at];
+}
 
 void OutputBuilder::record(const Shape& target, ReduceMode mode, uint64_t bits, const WriteOrigin& from) {
   if (trace_ == nullptr) return;
@@ -202,7 +212,9 @@ ExpectedTensor OutputBuilder::finish() {
   ExpectedTensor out;
   out.name = name_;
   out.exact = initial_.clone_storage();
-  for (const auto& [linear, s] : slots_) resolve(linear, s, out);
+  // In element order, so that explain's final lines read in index order.
+  for (size_t linear = 0; linear < slot_of_.size(); ++linear)
+    if (slot_of_[linear] != kNoSlot) resolve(static_cast<int64_t>(linear), slots_[slot_of_[linear]], out);
   return out;
 }
 

@@ -39,7 +39,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,7 +99,13 @@ class OutputBuilder {
   Tensor initial_;
   Trace* trace_;
   bool include_initial_ = true;
-  std::map<int64_t, Slot> slots_;
+  // Slots of the elements written so far, and each element's slot number
+  // (kNoSlot: untouched). The map is dense over the output's elements and is
+  // made at the first write: 4 bytes an element, against a node allocation a
+  // write that an ordered map cost (the reference's hot spot in large cases).
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> slot_of_;
 };
 
 // Exact result of a single reduction op `a (+|*|max|min) b` in dtype t, as

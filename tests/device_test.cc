@@ -14,6 +14,7 @@
 #include "harness/comparator.h"
 #include "harness/expectations.h"
 #include "reference/reference.h"
+#include "tests/test_paths.h"
 #include "tests/test_support.h"
 
 namespace sp {
@@ -186,7 +187,7 @@ struct MeasuredDeviation {
 };
 
 TEST(DeviceExpectations, MeasuredCudaDeviationsAreListedForCudaOnly) {
-  const std::string dir = std::string(SP_SOURCE_DIR) + "/specs/expectations/";
+  const std::string dir = sp::test::source_dir() + "/specs/expectations/";
   const auto entries = load_expectation_files({dir + "real-frameworks.json", dir + "devices.json"});
   using K = Verdict::Kind;
   const MeasuredDeviation measured[] = {
@@ -223,7 +224,7 @@ TEST(DeviceExpectations, MeasuredCudaDeviationsAreListedForCudaOnly) {
 // The torch 2.11+ CPU deviations whose CUDA kernels conform (the same run: 39 xpass on torch-python-current@cuda):
 // their entries hold on the host only, so on cuda the case passes plainly, and on the CPU it is still expected.
 TEST(DeviceExpectations, HostOnlyTorchDeviationsAreNotExpectedOnCuda) {
-  const std::string dir = std::string(SP_SOURCE_DIR) + "/specs/expectations/";
+  const std::string dir = sp::test::source_dir() + "/specs/expectations/";
   const auto entries = load_expectation_files({dir + "real-frameworks.json", dir + "devices.json"});
   const char* host_only[] = {
       "torch/take_along_dim-dtype/bfloat16-bits-none@gapped",

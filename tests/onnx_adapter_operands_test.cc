@@ -23,6 +23,7 @@
 #include "harness/comparator.h"
 #include "harness/run_judge.h"
 #include "reference/reference.h"
+#include "tests/test_paths.h"
 #include "tests/test_support.h"
 
 namespace sp {
@@ -32,13 +33,13 @@ using namespace sp::test;  // NOLINT(google-build-using-namespace)
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-const std::string kPython = std::string(SP_SOURCE_DIR) + "/.venv-current/bin/python";
+const std::string kPython = sp::test::source_dir() + "/.venv-current/bin/python";
 
 std::string adapter_script(const std::string& backend) {
-  return std::string(SP_SOURCE_DIR) + "/adapters/" +
+  return sp::test::source_dir() + "/adapters/" +
          (backend == "onnxruntime" ? "onnxruntime_adapter.py" : "onnx_reference_adapter.py");
 }
-const std::string kWritingAdapter = std::string(SP_SOURCE_DIR) + "/tests/data/process/onnx_writing_adapter.py";
+const std::string kWritingAdapter = sp::test::source_dir() + "/tests/data/process/onnx_writing_adapter.py";
 
 // Why a program cannot serve here, when the reason is its framework's
 // absence (the tests are then skipped); "" when it starts. Any other

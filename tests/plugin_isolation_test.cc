@@ -18,6 +18,7 @@
 #include "harness/comparator.h"
 #include "include/scatterproof/plugin.h"  // the SDK header, as a vendor includes it
 #include "reference/reference.h"
+#include "tests/test_paths.h"
 
 namespace sp {
 namespace {
@@ -25,9 +26,9 @@ namespace {
 using std::chrono::milliseconds;
 
 std::string test_plugin(const std::string& mode) {
-  return std::string(SP_TEST_PLUGIN_DIR) + "/libsp_test_plugin_" + mode + ".so";
+  return sp::test::plugin_dir() + "/libsp_test_plugin_" + mode + ".so";
 }
-std::string example_plugin() { return std::string(SP_TEST_PLUGIN_DIR) + "/libsp_example_vendor_plugin.so"; }
+std::string example_plugin() { return sp::test::plugin_dir() + "/libsp_example_vendor_plugin.so"; }
 
 Tensor float_tensor(const Shape& shape, float first) {
   Tensor t = Tensor::zeros(DType::Float32, shape);

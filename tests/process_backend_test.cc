@@ -18,13 +18,14 @@
 #include "backends/backend.h"
 #include "backends/process/protocol.h"
 #include "backends/process/supervisor.h"
+#include "tests/test_paths.h"
 
 namespace sp {
 namespace {
 
 using namespace std::chrono_literals;
 
-const std::string kAdapter = std::string(SP_SOURCE_DIR) + "/tests/data/process/misbehaving_adapter.py";
+const std::string kAdapter = sp::test::source_dir() + "/tests/data/process/misbehaving_adapter.py";
 
 SupervisorOptions options_for(const std::string& mode, std::chrono::milliseconds case_timeout = 5000ms) {
   SupervisorOptions o;
@@ -172,10 +173,10 @@ TEST(ProcessIsolation, GivesUpAfterRepeatedStartFailures) {
 TEST(ProcessAdapters, CommonPassesEveryArgAsAPythonValueAndDeclinesUndeclaredOnes) {
   // common.py needs numpy: the adapters' venv (scripts/setup-python.sh), as
   // the real adapters run.
-  const std::string venv_python = std::string(SP_SOURCE_DIR) + "/.venv/bin/python";
+  const std::string venv_python = sp::test::source_dir() + "/.venv/bin/python";
   SupervisorOptions o;
   o.argv = {std::filesystem::exists(venv_python) ? venv_python : "python3",
-            std::string(SP_SOURCE_DIR) + "/tests/data/process/args_echo_adapter.py"};
+            sp::test::source_dir() + "/tests/data/process/args_echo_adapter.py"};
   o.start_timeout = 20'000ms;
   o.case_timeout = 5000ms;
   Supervisor supervisor(o);
@@ -211,7 +212,7 @@ TEST(ProcessAdapters, CommonPassesEveryArgAsAPythonValueAndDeclinesUndeclaredOne
 // adapters/manifest.json is the one list of adapters: each entry is a
 // registered backend whose script exists, its summary naming its venv.
 TEST(ProcessAdapters, EveryManifestEntryIsARegisteredBackendWithItsScript) {
-  const std::string source = SP_SOURCE_DIR;
+  const std::string source = sp::test::source_dir();
   std::ifstream in(source + "/adapters/manifest.json");
   ASSERT_TRUE(in);
   const nlohmann::json manifest = nlohmann::json::parse(in);

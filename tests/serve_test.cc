@@ -9,13 +9,14 @@
 #include <string>
 
 #include "backends/backend.h"
+#include "tests/test_paths.h"
 #include "tests/test_support.h"
 
 namespace sp {
 namespace {
 
 std::unique_ptr<Backend> served(const std::string& backend, std::string* why) {
-  return make_backend(std::string("process:") + SP_TEST_SERVE + " " + backend, BackendOptions{}, why);
+  return make_backend("process:" + sp::test::serve_binary() + " " + backend, BackendOptions{}, why);
 }
 
 OpCall gather_call() {

@@ -22,6 +22,7 @@
 #include "harness/comparator.h"
 #include "harness/run_judge.h"
 #include "reference/reference.h"
+#include "tests/test_paths.h"
 #include "tests/test_support.h"
 
 namespace sp {
@@ -174,7 +175,7 @@ TEST(SideEffects, OperandsComeBackForEveryStorageTheRequestCarriedOrTheAnswerIsR
 
 std::unique_ptr<Backend> plugin(const std::string& mode) {
   std::string why;
-  auto backend = make_plugin_backend(std::string(SP_TEST_PLUGIN_DIR) + "/libsp_side_effects_plugin_" + mode + ".so",
+  auto backend = make_plugin_backend(sp::test::plugin_dir() + "/libsp_side_effects_plugin_" + mode + ".so",
                                      milliseconds(10'000), &why);
   EXPECT_TRUE(backend) << why;
   return backend;
@@ -182,13 +183,14 @@ std::unique_ptr<Backend> plugin(const std::string& mode) {
 
 std::unique_ptr<Backend> adapter(const std::string& mode) {
   // common.py needs numpy: the adapters' venv (scripts/setup-python.sh).
-  const std::string venv_python = std::string(SP_SOURCE_DIR) + "/.venv/bin/python";
+  const std::string venv_python = sp::test::source_dir() + "/.venv/bin/python";
   const std::string python = std::filesystem::exists(venv_python) ? venv_python : "python3";
   std::string why;
   BackendOptions options;
   options.timeout_s = 20;
   auto backend = make_backend(
-      "process:" + python + " " + SP_SOURCE_DIR + "/tests/data/process/side_effects_adapter.py " + mode, options, &why);
+      "process:" + python + " " + sp::test::source_dir() + "/tests/data/process/side_effects_adapter.py " + mode,
+      options, &why);
   EXPECT_TRUE(backend) << why;
   return backend;
 }

@@ -15,6 +15,7 @@
 
 #include "harness/spec_loader_internal.h"  // the schema generator
 #include "reference/op_table.h"
+#include "tests/test_paths.h"
 
 namespace sp {
 namespace {
@@ -380,7 +381,7 @@ TEST(SpecLoader, LenientLoadKeepsTheGoodCases) {
 }
 
 TEST(SpecLoader, LoadsFilesFromDisk) {
-  const std::string path = std::string(SP_SOURCE_DIR) + "/tests/data/loader/mixed.json";
+  const std::string path = sp::test::source_dir() + "/tests/data/loader/mixed.json";
   const LoadReport report = load_spec_file_lenient(path);
   ASSERT_EQ(report.cases.size(), 1u);
   EXPECT_EQ(report.cases[0].id, "loader/good");

@@ -20,6 +20,7 @@
 #include "reference/reference.h"
 #include "reports/report_dir.h"
 #include "reports/result_stream.h"
+#include "tests/test_paths.h"
 #include "tests/test_support.h"
 
 namespace sp {
@@ -92,7 +93,7 @@ TEST(Versions, RulesHoldForTheirRangeAndTheBaselineIsTheSeeds) {
 // Every versioned rule is a row of SEMANTICS.md's "Versioned rules" table
 // with its framework and lower bound, and every row there is in the table.
 TEST(Versions, TheTableAndSemanticsMdAgree) {
-  std::ifstream in(std::string(SP_SOURCE_DIR) + "/reference/SEMANTICS.md");
+  std::ifstream in(sp::test::source_dir() + "/reference/SEMANTICS.md");
   ASSERT_TRUE(in) << "reference/SEMANTICS.md";
   std::stringstream ss;
   ss << in.rdbuf();
