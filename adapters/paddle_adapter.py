@@ -66,7 +66,7 @@ def to_paddle(wire):
     """A Paddle tensor of the operand's values; bfloat16 from its bits (Paddle has the dtype, NumPy has not)."""
     if wire.dtype == "bfloat16":
         tensor = paddle.to_tensor(np.ascontiguousarray(wire.view())).view(paddle.bfloat16)
-        track_values(wire, lambda: tensor.view(paddle.uint16).numpy().reshape(wire.shape))
+        track_values(wire, lambda: bfloat16_bits(tensor).reshape(wire.shape))
         return tensor
     tensor = paddle.to_tensor(wire.array())
     # The response's "operands" carry the tensor as the call left it (PROTOCOL.md).
@@ -74,10 +74,17 @@ def to_paddle(wire):
     return tensor
 
 
+def bfloat16_bits(tensor):
+    """A bfloat16 tensor's bits as uint16. Paddle's numpy() gives a bfloat16 tensor as its bits (2.6.2, 3.0.0
+    and 3.3.1 measured); paddle.uint16, which a view to the bits needs, is missing before 3.3 (2.6.2, 3.0.0)."""
+    bits = tensor.numpy()
+    return bits if bits.dtype == np.uint16 else bits.view(np.uint16)
+
+
 def from_paddle(tensor):
     """The output as a wire tensor (bfloat16 as its bits)."""
     if tensor.dtype == paddle.bfloat16:
-        wire = encode_array(tensor.view(paddle.uint16).numpy())
+        wire = encode_array(bfloat16_bits(tensor))
         wire["dtype"] = "bfloat16"
         return wire
     return tensor.numpy()

@@ -15,6 +15,10 @@ EVERY = (T113, T20, T24, T28, T211, T215)  # every torch release measured
 UNMEASURED_TORCH = ("1.12.1", "2.3.0", "2.9.0", "2.10.1", "2.13.0", "2.16.0", "3.0.0", "unknown")  # known texts hold
 PADDLE = "3.3.1"
 MINDSPORE = "2.10.0"
+# Other PaddlePaddle and MindSpore releases (scripts/version-matrix), and the texts they printed that no sample
+# below has for them
+from test_classifier_matrix_samples import (M27, P26, P30, P31, P32, MINDSPORE_MATRIX_TEXTS,  # noqa: E402,F401
+                                            PADDLE_MATRIX_TEXTS)
 ORT = "1.32.0"  # onnxruntime in .venv-current
 ONNX = "1.23.2"  # onnx (onnx.reference) in .venv-current
 
@@ -76,6 +80,7 @@ TORCH_CUDA = [
      "API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1",
      None, "torch/gather-index/dim1-s on cuda"),
 ]
+
 
 # (versions, exception class, message, category, where it was printed)
 SAMPLES = {
@@ -226,25 +231,25 @@ SAMPLES = {
          "direct call: torch.scatter.backward, dim 1, self [2, 3], index [2, 2], src [2, 3]"),
     ] + TORCH_OLD_TEXTS + TORCH_NEW_TEXTS,
     "paddle_adapter.py": [
-        ((PADDLE,), RuntimeError,
+        ((P26, P30, P31, P32, PADDLE), RuntimeError,
          "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), float16) of kernel `scatter` is not registered. "
          "Selected wrong DataType `float16`. Paddle support following DataTypes: int32, int64, float64, float32.",
          "unsupported_dtype", "paddle/scatter-dtype/x-float16"),
-        ((PADDLE,), ValueError,
+        ((P31, P32, PADDLE), ValueError,
          "(InvalidArgument) Index holds the wrong type, it holds [int16],but desires to be [int32] or [int64].\n"
          "  [Hint: Expected index_type_match == true, but received index_type_match:0 != true:1.] (at "
          "/paddle/paddle/phi/kernels/cpu/scatter_kernel.cc:46)", "index_dtype", "paddle/scatter-index/index-int16"),
-        ((PADDLE,), IndexError,
+        ((P32, PADDLE), IndexError,
          "(OutOfRange) The index is out of bounds, please check whether the values of index and dimensions of input "
          "meet the requirements. each index should be less than 1st-dim size (3) of input, but received [3]\n"
          "  [Hint: Expected index_ < dst_dims[0], but received index_:3 >= dst_dims[0]:3.] (at "
          "/paddle/paddle/phi/kernels/funcs/scatter.h:149)", "index_out_of_bounds", "paddle/scatter-index/s"),
-        ((PADDLE,), IndexError,
+        ((P32, PADDLE), IndexError,
          "(OutOfRange) The index is out of bounds, please check whether the dimensions of index and input meet the "
          "requirements. It should be greater than or equal to [-3], but received [-4]\n  [Hint: Expected index_ >= "
          "-dst_dims[0], but received index_:-4 < -dst_dims[0]:-3.] (at /paddle/paddle/phi/kernels/funcs/scatter.h:139)",
          "index_out_of_bounds", "paddle/scatter-index/neg-s-1"),
-        ((PADDLE,), ValueError,
+        ((P26, P30, PADDLE), ValueError,
          "(InvalidArgument) The type of data we are trying to retrieve (float32) does not match the type of data "
          "(float64) currently contained in the container.\n  [Hint: Expected dtype() == "
          "phi::CppTypeToDataType<T>::Type(), but received dtype():11 != phi::CppTypeToDataType<T>::Type():10.]",
@@ -258,7 +263,7 @@ SAMPLES = {
          "  [Hint: Expected index_dims.size() == 1 || index_dims.size() == 0 == true, but received index_dims.size() "
          "== 1 || index_dims.size() == 0:0 != true:1.]", "invalid_argument",
          "direct call: paddle.scatter(float32 x [3, 2], int64 index [2, 2, 1], updates [2, 2])"),
-        ((PADDLE,), ValueError,
+        ((P32, PADDLE), ValueError,
          "(InvalidArgument) The dimensions of the source tensor and target tensor should match, but received source "
          "tensor's 1-th dimension is 3,target tensor's 1-th dimension is 2.\n  [Hint: Expected src_dims[i] == "
          "dst_dims[i], but received src_dims[i]:3 != dst_dims[i]:2.] (at "
@@ -280,20 +285,20 @@ SAMPLES = {
          "received p_index[i]:2 >= index_dim_size:2.] (at /paddle/paddle/phi/kernels/funcs/gather.h:82)",
          "index_out_of_bounds",
          "direct call: paddle.scatter.backward, x [3, 2], index [2, 1], updates [2, 2], grad_output [2, 2]"),
-    ],
+    ] + PADDLE_MATRIX_TEXTS,
     "mindspore_adapter.py": [
-        ((MINDSPORE,), RuntimeError,
+        ((M27, MINDSPORE), RuntimeError,
          "For 'TensorScatterElements', the 'axis' should be less than input dims and greater than or equal 0, but got "
          "2, while input dims is: 2\n(MindSpore's log; the exception: "
          "----------------------------------------------------\n"
          "- Framework Unexpected Exception Raised:\n----------------------------------------------------\nThis "
          "exception is caused by framework's unexpected error.", "dim_out_of_range", "mindspore/scatter-dim/dim2"),
-        ((MINDSPORE,), RuntimeError,
+        ((M27, MINDSPORE), RuntimeError,
          "For 'TensorScatterElements', the indices dims should be less than input dims, but got indices dim is: 3 at "
          "axis: 1, while input dim is:2\n(MindSpore's log; the exception: "
          "----------------------------------------------------\n- Framework Unexpected Exception Raised:",
          "shape_mismatch", "mindspore/scatter-shape/index-over-self-apart-from-dim"),
-        ((MINDSPORE,), RuntimeError,
+        ((M27, MINDSPORE), RuntimeError,
          "For 'TensorScatterElements', the shape of 'indices' and the shape of 'updates' should be same, but got "
          "indices shape: [const vector]{3, 1}; updates shape: [const vector]{3, 2}.\n(MindSpore's log; the exception: "
          "----------------------------------------------------\n- Framework Unexpected Exception Raised:",
@@ -311,17 +316,17 @@ SAMPLES = {
          "----------------------------------------------------\n- C++ Call Stack: (For framework developers)\n"
          "----------------------------------------------------\nmindspore/ops/op_def/op_enum.cc:263 StringToEnumImpl",
          "invalid_reduce", "mindspore/scatter-args/reduce-mean"),
-        ((MINDSPORE,), TypeError,
+        ((M27, MINDSPORE), TypeError,
          "For primitive[TensorScatterElements], the input argument[indices type] must be a type of {Tensor[Int32], "
          "Tensor[Int64]}, but got Tensor[Float32].", "index_dtype", "mindspore/scatter-args/index-float32"),
-        ((MINDSPORE,), ValueError,
+        ((M27, MINDSPORE), ValueError,
          "For 'TensorScatterElements', the dimension of 'input_x', 'indice' and 'update' should be same, but got "
          "input_x shape: [const vector]{2, 2}; indice shape: [const vector]{2}; update shape: [const vector]{2, 2}.",
          "rank_mismatch", "mindspore/scatter-shape/rank-mismatch-index"),
-        ((MINDSPORE,), TypeError,
+        ((M27, MINDSPORE), TypeError,
          "For primitive[TensorScatterElements], the input type must be same.\nname:[input_x]:Tensor[Float32].\n"
          "name:[updates]:Tensor[Float64].", "dtype_mismatch", "mindspore/scatter-args/dtype-mismatch"),
-        ((MINDSPORE,), ValueError,
+        ((M27, MINDSPORE), ValueError,
          "For TensorScatterElements, 'input_x_shape', 'indices_shape' and 'updates_shape' dims must be greater than 1. "
          "but got input_x_shape:[const vector]{}, indices_shape:[const vector]{}, updates_shape: [const vector]{}.",
          "rank_mismatch", "mindspore/scatter-shape/rank0"),
@@ -352,7 +357,7 @@ SAMPLES = {
          "AbstractScalar(Type: Float64, Value: ValueAny, Shape: NoShape), value_ptr: 0x2ca47d30, value: "
          "Tensor(shape=[2, 3], dtype=Float64, value=",
          "dtype_mismatch", "mindspore/backward/grad-output-dtype-mismatch"),
-    ],
+    ] + MINDSPORE_MATRIX_TEXTS,
     "onnxruntime_adapter.py": [
         ((ORT,), Exception,
          "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running GatherND node. Name:'' Status Message: invalid index found, index = 2",

@@ -29,6 +29,9 @@
 // paddle.scatter.backward is not here: a translation of paddle.scatter onto
 // LibTorch ops would give PyTorch's autograd of the translation, not
 // Paddle's gradient.
+// c10::AutoGradMode's own header: torch 2.8's autograd.h no longer brings it
+// in (2.0's and 1.13's did).
+#include <c10/core/GradMode.h>
 #include <torch/csrc/autograd/autograd.h>
 
 #include <map>
