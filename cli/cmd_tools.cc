@@ -50,6 +50,8 @@ Subcommand add_fuzz(CLI::App& app) {
       ->capture_default_str();
   fuzz_cmd->add_option("--shrink-seconds", o->shrink_seconds, "shrinking budget per distinct finding")
       ->capture_default_str();
+  fuzz_cmd->add_option("--backend-threads", o->threads, "threads the backend may use (0: the hardware's)")
+      ->capture_default_str();
   fuzz_cmd->add_option("--op", o->ops, "generate only ops matching this id glob (repeatable)");
   fuzz_cmd->add_option("--timeout", o->timeout_s, kTimeoutHelp)->check(CLI::Range(0.001, 1e6));
   fuzz_cmd->add_option("--expectations", o->expectations,

@@ -37,7 +37,10 @@ struct FuzzOptions {
   uint64_t seed = 0;  // 0: derived from the clock (printed, so a run can be repeated)
   uint64_t max_cases = 0;
   std::string out_dir = "fuzz-out";
-  int threads = 1;                        // backend threads; the generated tensors are small
+  // Backend threads (0: the hardware's). Small cases run on one thread anyway
+  // (cpu::threads_for); the generator's large tier reaches the cpu kernels'
+  // parallel paths only when the backend has more than one (scripts/coverage).
+  int threads = 0;
   std::vector<std::string> ops;           // op id globs; empty: every op
   std::vector<std::string> expectations;  // files whose clause-keyed entries are known deviations
   double timeout_s = 0;                   // BackendOptions::timeout_s (--timeout)

@@ -4,7 +4,8 @@
 #
 #   scripts/setup.sh [BUILD_DIR] [extra cmake args...]
 #   scripts/setup.sh --packages-only     (install what is missing, build nothing)
-# Environment: SP_BUILD_TYPE (default Release), SP_JOBS (default nproc).
+# Environment: SP_BUILD_TYPE (default Release), SP_JOBS (default nproc),
+# SP_EXTRA_PACKAGES (more Debian packages to install if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +16,9 @@ packages=(cmake ninja-build g++ ccache
           chromium  # the headless-browser test of report.html (tests/html_report_check.py)
           python3-venv python3-torch  # the venv's base interpreter and PyTorch-through-Python
           python3-dev)  # Python.h: torch.compile (torch-compile-current) builds its C++ with g++ -I$(python include dir)
+# SP_EXTRA_PACKAGES: more Debian packages an opt-in script needs (scripts/coverage: gcovr).
+read -r -a extra_packages <<<"${SP_EXTRA_PACKAGES:-}"
+packages+=("${extra_packages[@]}")
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
