@@ -15,6 +15,7 @@
 #include "harness/spec_loader.h"
 #include "reference/op_table.h"
 #include "reference/reference.h"
+#include "reports/report_writers.h"
 
 namespace sp {
 namespace {
@@ -150,6 +151,27 @@ TEST(ProgramRun, TheCpuBackendAndAMutantOfIt) {
   ASSERT_TRUE(mutant) << why;
   const Verdict m = judge_program(exp, run_program(*mutant, *c.program));
   EXPECT_EQ(m.kind, Verdict::Kind::Fail) << m.detail;
+}
+
+TEST(ProgramRun, ReportsShowAProgramStepByStep) {
+  const Case c = program_case(t_int64({{1, 0}}));
+  ResultRecord r;
+  r.case_id = c.id;
+  r.file = c.file;
+  r.op = c.call.op;
+  r.backend = "mutant:index-copy-skips-first";
+  r.check = "differential";
+  r.verdict = Verdict::Kind::Fail;
+  r.detail = "output x[1][1]: allowed 2.0, actual 4.0";
+  r.explanation = program_explanation_lines(*c.program, "scatterproof explain p p.json");
+  ASSERT_FALSE(r.explanation.empty());
+  int blocks = 0;
+  for (const std::string& l : r.explanation) blocks += l.rfind("== step ", 0) == 0;
+  EXPECT_EQ(blocks, 3);  // report.html shows the explanation: one block per step
+  for (const std::string& md : {report_markdown({r}), report_full_markdown({r})})
+    EXPECT_NE(md.find("steps: 1. torch.scatter_(index=i, self=x, src=s, dim=0)  (writes x); 2. z = torch.gather("),
+              std::string::npos)
+        << md;
 }
 
 }  // namespace
