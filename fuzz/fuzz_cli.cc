@@ -113,6 +113,7 @@ std::optional<int> select_scope(const FuzzOptions& options, FuzzScope& scope) {
 int fuzz_main(const FuzzOptions& options) {
   FuzzScope scope;
   scope.backend_name = options.backend;
+  scope.programs = options.programs;
   if (const std::optional<int> bad = select_scope(options, scope)) return *bad;
   auto backend = open_backend(options.backend, options.threads, options.timeout_s);
   if (!backend) return exit_code::kBackendUnavailable;

@@ -86,6 +86,7 @@ Tensor apply_view(const ProgramStep& step, const Tensor& base) {
   } else {
     throw std::invalid_argument("unknown view op " + step.op);
   }
+  if (checked_numel(shape) == 0) offset = base.offset();  // an empty view reaches no element of the storage
   return Tensor::view(base.dtype(), std::move(shape), std::move(strides), offset, base.storage());
 }
 
