@@ -90,8 +90,16 @@ const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t) 
   // (failure_clause: C-3, C-4), which no expectation cites.
   std::string clauses = cited_clauses(t.expectation);
   if (const std::string broken = failure_clause(t); !broken.empty()) clauses += (clauses.empty() ? "" : " ") + broken;
-  return find_expectation(scope.known, case_id, scope.backend_name, t.call.op, clauses, scope.framework, scope.device,
-                          t.verdict.kind);
+  // A program's finding may be listed under the op of any of its steps.
+  std::vector<std::string> ops;
+  if (t.program)
+    for (const ProgramStep& s : t.program->steps) ops.push_back(s.op);
+  if (ops.empty()) ops.push_back(t.call.op);
+  for (const std::string& op : ops)
+    if (const ExpectationEntry* e = find_expectation(scope.known, case_id, scope.backend_name, op, clauses,
+                                                     scope.framework, scope.device, t.verdict.kind))
+      return e;
+  return nullptr;
 }
 
 Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices, const FuzzScope& scope) {

@@ -180,7 +180,11 @@ void run_program_case(const Case& c, std::vector<std::unique_ptr<Backend>>& back
     doc.detail = "the reference threw: " + why;
   }
   doc.duration_ms = ms_since(start);
-  hooks.emit(doc);
+  hooks.emit(doc, {});
+  // A deviation listed by clause names the op of the step it is about (compiled.json: "op": "torch.index_add*").
+  std::vector<std::string> step_ops;
+  for (const ProgramStep& s : program.steps)
+    if (!is_view_op(s.op)) step_ops.push_back(s.op);
   for (std::unique_ptr<Backend>& backend : backends) {
     if (hooks.stopping()) return;
     ResultRecord r = hooks.record_for(c, backend->name(), "differential");
@@ -206,7 +210,7 @@ void run_program_case(const Case& c, std::vector<std::unique_ptr<Backend>>& back
       judge_on(r, *backend, *run, *answer, c);
     }
     r.duration_ms = ms_since(start);
-    hooks.emit(std::move(r));
+    hooks.emit(std::move(r), step_ops);
   }
 }
 

@@ -23,7 +23,8 @@ namespace sp {
 // version a backend is answered for, and whether to stop.
 struct ProgramCaseHooks {
   std::function<ResultRecord(const Case&, const std::string& backend, const std::string& check)> record_for;
-  std::function<void(ResultRecord)> emit;
+  // Records a result; an expectation entry may name any of `ops` (the program's step ops).
+  std::function<void(ResultRecord, std::vector<std::string> ops)> emit;
   // (dialect, the case's own version, backend) -> the version the backend is answered for
   std::function<std::string(const std::string&, const std::string&, const Backend&)> version_for;
   std::function<bool()> stopping;

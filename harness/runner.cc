@@ -170,15 +170,17 @@ class CaseRunner {
  public:
   CaseRunner(const RunOptions& options, ResultSink& sink) : options_(options), sink_(sink) {}
 
-  void emit(ResultRecord r) {
-    if (r.check != "load") {
-      if (const ExpectationEntry* listed = find_expectation(options_.expectations, r.case_id, r.backend, r.op, r.clause,
+  // `ops`: the ops an expectation entry may name for the result (a program's steps); default its own op.
+  void emit(ResultRecord r, std::vector<std::string> ops = {}) {
+    if (ops.empty()) ops.push_back(r.op);
+    for (const std::string& op : r.check == "load" ? std::vector<std::string>{} : ops)
+      if (const ExpectationEntry* listed = find_expectation(options_.expectations, r.case_id, r.backend, op, r.clause,
                                                             r.framework, r.device, r.verdict)) {
         const Verdict v = apply_expectation(*listed, Verdict{r.verdict, r.detail});
         r.verdict = v.kind;
         r.detail = v.detail;
+        break;
       }
-    }
     std::lock_guard<std::mutex> lock(mutex_);
     sink_.write(r);
     ++verdicts_[r.verdict];
@@ -192,7 +194,7 @@ class CaseRunner {
     if (c.is_program())  // harness/program_run.h
       return run_program_case(
           c, backends,
-          {record_for, [this](ResultRecord r) { emit(std::move(r)); },
+          {record_for, [this](ResultRecord r, std::vector<std::string> ops) { emit(std::move(r), std::move(ops)); },
            [this](const std::string& f, const std::string& v, const Backend& b) { return version_in(f, v, b); },
            [this] { return stopping(); }});
     std::optional<ResultRecord::ErratumNote> erratum;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "harness/runner.h"
 #include "harness/spec_loader.h"
 #include "reference/op_table.h"
 #include "reference/reference.h"
@@ -151,6 +152,36 @@ TEST(ProgramRun, TheCpuBackendAndAMutantOfIt) {
   ASSERT_TRUE(mutant) << why;
   const Verdict m = judge_program(exp, run_program(*mutant, *c.program));
   EXPECT_EQ(m.kind, Verdict::Kind::Fail) << m.detail;
+}
+
+class Records final : public ResultSink {
+ public:
+  void write(const ResultRecord& r) override { all.push_back(r); }
+  std::vector<ResultRecord> all;
+};
+
+TEST(ProgramRun, ADeviationListedByClauseAndStepOpIsExpected) {
+  // mutant:index-copy-skips-first fails the program; an entry naming a clause the program cites
+  // (T-G4, its gather step's note) with that step's op makes it an xfail, with another op not.
+  const Case c = program_case(t_int64({{1, 0}}));
+  for (const auto& [op, want] :
+       {std::pair{"torch.gather", Verdict::Kind::XFail}, std::pair{"torch.scatter_reduce*", Verdict::Kind::Fail}}) {
+    RunOptions options;
+    options.backends = {"mutant:index-copy-skips-first"};
+    ExpectationEntry e;
+    e.backend_pattern = "mutant:*";
+    e.clause_pattern = "T-G4";
+    e.op_pattern = op;
+    e.reason = "test";
+    e.file = "test.json";
+    options.expectations = {e};
+    Records sink;
+    run_cases({c}, {}, options, sink);
+    ASSERT_EQ(sink.all.size(), 2u);  // the document check, the backend
+    EXPECT_EQ(sink.all[1].op, "program");
+    EXPECT_NE(sink.all[1].clause.find("T-G4"), std::string::npos) << sink.all[1].clause;
+    EXPECT_EQ(sink.all[1].verdict, want) << op << ": " << sink.all[1].detail;
+  }
 }
 
 TEST(ProgramRun, ReportsShowAProgramStepByStep) {
