@@ -41,6 +41,7 @@ except ImportError as e:  # OSError too would mean a broken install; let it show
     sys.exit(0)
 
 from torch_device import DeviceUnavailable, describe_device, parse_device  # noqa: E402
+import torch_program  # noqa: E402
 
 # The device the operands are built on (`--device cuda:1`, the backend name's
 # "@cuda:1", backends/process/process_backend.cc); None: the plain backend, cpu.
@@ -367,6 +368,18 @@ def run(op, args, tensors):
     return [fresh(result)]
 
 
+def apply_program(_, program, t):
+    """A program's steps on torch tensors (torch_program.py), each op through apply_op."""
+    return torch_program.apply_steps(apply_op, program, t)
+
+
+def run_program(inputs, steps, expect):
+    """serve()'s run_program: the whole program in one request, through APPLY (compiled whole there)."""
+    _storages.clear()
+    t = {name: as_torch(wire) for name, wire in inputs.items()}
+    return [fresh(r) for r in APPLY("program", apply_program, "program", {"steps": steps, "expect": expect}, t)]
+
+
 def apply_with_out(op, args, t):
     """PyTorch's out= call on torch tensors: its result (t["out"] itself unless PyTorch resized it)."""
     out = t["out"]
@@ -476,4 +489,4 @@ if __name__ == "__main__":  # torch_compile_adapter.py imports this module for i
     torch.set_num_threads(1)  # one case at a time; keeps the adapter light next to the harness
     serve("torch-python", torch.__version__ + describe_device(DEVICE), OPS, run_request, classify, shared_storage=True,
           takes_out=True, framework=("torch", torch.__version__), operands=True,
-          device=None if DEVICE is None or DEVICE.type == "cpu" else DEVICE)
+          device=None if DEVICE is None or DEVICE.type == "cpu" else DEVICE, run_program=run_program)

@@ -246,6 +246,6 @@ if __name__ == "__main__":
     try:
         classify = classifier(CATEGORIES + eager.CATEGORIES, torch.__version__)
         serve("torch-compile", version, eager.OPS, eager.run_request, classify, shared_storage=True,
-              takes_out=True, framework=("torch", torch.__version__), operands=True)
+              takes_out=True, framework=("torch", torch.__version__), operands=True, run_program=eager.run_program)
     finally:
         report_stats()

@@ -27,6 +27,7 @@
 
 #include "reference/errors.h"
 #include "reference/op_call.h"
+#include "reference/program.h"
 
 namespace sp {
 
@@ -103,11 +104,31 @@ class Backend {
   virtual bool implements(std::string_view op) const = 0;
   // REQUIRES: implements(call.op).
   virtual Outcome run(const OpCall& call) = 0;
+  // A program (reference/program.h) run whole by the backend itself (a
+  // process adapter that declared "programs" in its hello: one request, so a
+  // compiler sees every step at once); nullopt: the backend takes no
+  // programs, and run_program runs it op by op through run().
+  virtual std::optional<Outcome> run_whole_program(const Program& program) {
+    (void)program;
+    return std::nullopt;
+  }
 };
 
 // The one way the harness runs a backend: an op the backend does not
 // implement is unsupported, with the reason, whatever the call.
 Outcome run_backend(Backend& backend, const OpCall& call);
+
+// The one way the harness runs a program on a backend: whole, where the
+// backend takes programs (Backend::run_whole_program), else op by op
+// (run_program_steps). Its outputs are the program's compared tensors
+// (Program::expect), in order; an error, unsupported or crash of a step
+// ends it, its message prefixed with "step N (op): ".
+Outcome run_program(Backend& backend, const Program& program);
+// Op by op: every step through run_backend on the backend's own results,
+// the named tensors kept here (an in-place step writes them, through
+// views into their bases; a backend whose operands cannot be seen after a
+// call has its returned self copied into them).
+Outcome run_program_steps(Backend& backend, const Program& program);
 
 using BackendFactory = std::function<std::unique_ptr<Backend>(const std::string& name, const BackendOptions&)>;
 

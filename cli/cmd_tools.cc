@@ -53,6 +53,9 @@ Subcommand add_fuzz(CLI::App& app) {
   fuzz_cmd->add_option("--backend-threads", o->threads, "threads the backend may use (0: the hardware's)")
       ->capture_default_str();
   fuzz_cmd->add_option("--op", o->ops, "generate only ops matching this id glob (repeatable)");
+  fuzz_cmd->add_flag("--programs", o->programs,
+                     "generate programs of 2 to 4 steps (a write, a view, a read, a write back) instead of single "
+                     "calls (docs/fuzzing.md)");
   fuzz_cmd->add_option("--timeout", o->timeout_s, kTimeoutHelp)->check(CLI::Range(0.001, 1e6));
   fuzz_cmd->add_option("--expectations", o->expectations,
                        "expectation file whose entries are the backend's known deviations (repeatable)");

@@ -93,6 +93,23 @@ int command_validate(const std::vector<std::string>& paths) {
   return errors == 0 ? exit_code::kOk : exit_code::kBadSpecInput;
 }
 
+// The reference's checks and writes for `c` (a program: one block per step); its answer.
+Expectation print_explanation(const Case& c) {
+  Expectation exp;
+  std::vector<std::string> lines;
+  if (c.is_program()) {
+    ProgramTrace trace;
+    exp = evaluate_program(*c.program, &trace);
+    lines = explain_program_lines(*c.program, exp, trace);
+  } else {
+    Trace trace;
+    exp = evaluate(c.call, &trace);
+    lines = explain_lines(c.call, exp, trace);
+  }
+  for (const std::string& line : lines) fmt::print("{}\n", line);
+  return exp;
+}
+
 int command_explain(const std::string& target, const std::string& case_id_option, std::vector<std::string> paths) {
   // The target is a spec file or a case id. A path that exists but is no
   // regular file (a directory, a FIFO — never opened: it would block —, a
@@ -152,9 +169,7 @@ int command_explain(const std::string& target, const std::string& case_id_option
     for (const std::string& line : describe_op(*op, &c.call)) fmt::print("{}\n", line);
     fmt::print("\n");
   }
-  Trace trace;
-  const Expectation exp = evaluate(c.call, &trace);
-  for (const std::string& line : explain_lines(c.call, exp, trace)) fmt::print("{}\n", line);
+  const Expectation exp = print_explanation(c);
   if (exp.outputs && !exp.unspecified)
     for (const ExpectedTensor& t : *exp.outputs)
       fmt::print("reference {}{}: {}\n", t.name,

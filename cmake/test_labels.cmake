@@ -51,6 +51,8 @@ set(SP_SANITIZE_RULES
     "^(Hostile[A-Za-z]*|SpecLoader[A-Za-z]*|Process[A-Za-z]*|Modes/ProcessIsolation|Serve|PluginIsolation|ExamplePlugin|PluginSdk|SideEffects[A-Za-z]*|Device[A-Za-z]*)\\."
     "^(Cpu[A-Za-z]*|CudaHost[A-Za-z]*|TorchOutCpu|CoreTensor|CoreOutputBuilder|Report[A-Za-z]*|JunitXml|ResultStream|FuzzEngine|FuzzShrink|Repro)\\."
     "^(fuzz_corpus_.*|spec_suite_all_layouts|spec_suite_cuda_host|plugin_example_suite|fuzz_smoke_cpu|fuzz_smoke_plugin)$"
+    # programs (issue 32): their reference and their runs on in-process backends (each under 10 s)
+    "^(ProgramReference|ProgramRun)\\."
     # the hostile kit, one check per class of input (the rest differ in size
     # or in which subcommand reads the same loader output)
     "^hostile_loader_(far_view_layouts|spec_dir_with_loops_dangling_and_fifo|errors_quote_numbers_and_strings_short)$"

@@ -8,6 +8,8 @@
 
 #include "fuzz/case_gen.h"
 #include "fuzz/findings.h"
+#include "fuzz/program_gen.h"
+#include "harness/program_run.h"
 #include "harness/run_judge.h"
 #include "harness/spec_loader.h"
 #include "reference/op_table.h"
@@ -39,6 +41,40 @@ Trial judge_call(Backend& backend, const OpCall& generated) {
   return t;
 }
 
+Trial judge_program_trial(Backend& backend, std::shared_ptr<const Program> program) {
+  Program p = *program;
+  if (const std::optional<FrameworkVersion> own = backend.framework(); own && own->name == p.dialect())
+    p.framework_version = own->version;
+  Trial t;
+  t.call.op = std::string(kProgramOp);
+  t.call.tensors = p.inputs;
+  t.call.framework_version = p.framework_version;
+  t.program = std::make_shared<const Program>(p);
+  try {
+    t.expectation = evaluate_program(p);
+  } catch (const std::exception& e) {
+    t.verdict = Verdict::error(std::string("the reference threw on a generated program: ") + e.what());
+    return t;
+  }
+  try {
+    t.outcome = run_program(backend, p);
+  } catch (const std::exception& e) {
+    t.outcome = Outcome::harness_error(fmt::format("backend {} threw: {}", backend.name(), e.what()));
+  }
+  t.verdict = judge_program(t.expectation, t.outcome);
+  return t;
+}
+
+namespace {
+
+// The case of `choices`, judged: a program or a single call, as `scope` says.
+Trial generated_trial(Backend& backend, Choices& choices, const FuzzScope& scope) {
+  if (scope.programs) return judge_program_trial(backend, std::make_shared<const Program>(generate_program(choices)));
+  return judge_call(backend, generate_call(choices, scope.ops));
+}
+
+}  // namespace
+
 const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t) {
   if (scope.known.empty() || !is_finding(t.verdict.kind)) return nullptr;
   // A generated case's id is the one its repro would carry (what `run
@@ -54,27 +90,35 @@ const ExpectationEntry* known_deviation(const FuzzScope& scope, const Trial& t) 
   // (failure_clause: C-3, C-4), which no expectation cites.
   std::string clauses = cited_clauses(t.expectation);
   if (const std::string broken = failure_clause(t); !broken.empty()) clauses += (clauses.empty() ? "" : " ") + broken;
-  return find_expectation(scope.known, case_id, scope.backend_name, t.call.op, clauses, scope.framework, scope.device,
-                          t.verdict.kind);
+  // A program's finding may be listed under the op of any of its steps.
+  std::vector<std::string> ops;
+  if (t.program)
+    for (const ProgramStep& s : t.program->steps) ops.push_back(s.op);
+  if (ops.empty()) ops.push_back(t.call.op);
+  for (const std::string& op : ops)
+    if (const ExpectationEntry* e = find_expectation(scope.known, case_id, scope.backend_name, op, clauses,
+                                                     scope.framework, scope.device, t.verdict.kind))
+      return e;
+  return nullptr;
 }
 
 Trial replay_trial(Backend& backend, const std::vector<uint32_t>& choices, const FuzzScope& scope) {
   Choices c = Choices::replay(choices);
-  const OpCall call = generate_call(c, scope.ops);
-  Trial t = judge_call(backend, call);
+  Trial t = generated_trial(backend, c, scope);
   t.choices = c.consumed();
   return t;
 }
 
 bool is_new_finding(const Trial& t, Backend* baseline) {
   if (!is_finding(t.verdict.kind)) return false;
-  return !baseline || !is_finding(judge_call(*baseline, t.call).verdict.kind);
+  if (!baseline) return true;
+  return !is_finding(
+      (t.program ? judge_program_trial(*baseline, t.program) : judge_call(*baseline, t.call)).verdict.kind);
 }
 
 Trial run_case(Backend& backend, const FuzzScope& scope, uint64_t seed, uint64_t i, FuzzStats& stats) {
   Choices choices(seed * 0x9e3779b97f4a7c15ull + i);
-  const OpCall call = generate_call(choices, scope.ops);
-  Trial t = judge_call(backend, call);
+  Trial t = generated_trial(backend, choices, scope);
   ++stats.cases;
   if (t.expectation.expects_error()) ++stats.invalid;
   if (t.verdict.kind == Verdict::Kind::Unsupported) ++stats.unsupported;
@@ -178,6 +222,7 @@ Case repro_case(const Trial& trial, const std::string& backend_name) {
   Case c;
   c.file = "<fuzz>";
   c.call = trial.call;
+  c.program = trial.program;
   c.source.document = "scatterproof fuzz";
   c.source.kind = "fuzz";
   c.source.doc_version = trial.call.framework_version;
@@ -194,7 +239,7 @@ Case repro_case(const Trial& trial, const std::string& backend_name) {
     c.expect.kind = CaseExpect::Kind::Output;
     c.expect.outputs = {e.outputs->front().exact};
     const OpSpec* op = find_op(trial.call);
-    if (op && !op->backward_of.empty()) {  // every gradient, by name (the backward block's grads)
+    if (trial.program || (op && !op->backward_of.empty())) {  // every output by name (grads; a program's tensors)
       c.expect.outputs.clear();
       for (const ExpectedTensor& g : *e.outputs) {
         c.expect.outputs.push_back(g.exact);

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "harness/verdict.h"
 #include "reference/expectation.h"
 #include "reference/op_table.h"
+#include "reference/program.h"
 
 namespace sp::fuzz {
 
@@ -35,6 +37,9 @@ struct Trial {
   Outcome outcome;
   Verdict verdict;
   std::vector<uint32_t> choices;  // consumed by the generator
+  // A generated program (fuzz/program_gen.h; FuzzScope::programs): what the
+  // trial ran, `call` then standing for it (op "program", its inputs).
+  std::shared_ptr<const Program> program;
 };
 
 bool is_finding(Verdict::Kind k);
@@ -42,6 +47,9 @@ bool is_finding(Verdict::Kind k);
 // call's framework (Backend::framework()) gets the call with its version as
 // OpCall::framework_version (Trial::call holds what ran).
 Trial judge_call(Backend& backend, const OpCall& call);
+// The same for a program: the reference's composed answer (P-1), the
+// backend's run (whole or op by op: backends/backend.h run_program), judged.
+Trial judge_program_trial(Backend& backend, std::shared_ptr<const Program> program);
 
 // What a campaign covers and what it already knows: the ops it generates
 // (empty: every op of the table) and the known deviations of the backend
@@ -53,6 +61,7 @@ Trial judge_call(Backend& backend, const OpCall& call);
 // reported, and the campaign goes on.
 struct FuzzScope {
   std::vector<const OpSpec*> ops;
+  bool programs = false;  // draw programs of 2 to 4 steps (fuzz/program_gen.h) instead of single calls
   std::vector<ExpectationEntry> known;
   std::string backend_name;
   std::optional<FrameworkVersion> framework;  // what the backend runs, for versioned entries

@@ -77,7 +77,8 @@ std::string failure_clause(const Trial& t) {
 
 Signature signature_of(const Trial& t) {
   Signature s;
-  s.op = t.call.op;
+  // A program's bucket is its first step's op (the write), so shrinking may drop later steps.
+  s.op = t.program && !t.program->steps.empty() ? "program:" + t.program->steps.front().op : t.call.op;
   s.verdict = std::string(verdict_name(t.verdict.kind));
   const Expectation& e = t.expectation;
   const bool reference_threw = t.verdict.kind == Verdict::Kind::Error &&

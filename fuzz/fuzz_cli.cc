@@ -19,6 +19,7 @@
 #include "fuzz/findings.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
+#include "harness/program_run.h"
 #include "harness/runner.h"
 #include "harness/spec_loader.h"
 #include "reference/op_table.h"
@@ -26,6 +27,26 @@
 
 namespace sp::fuzz {
 namespace {
+
+// A spec case on `backend`: a program whole or op by op (harness/program_run.h),
+// else its one call; a framework backend is judged by its own version's rules.
+Trial judge_spec_case(Backend& backend, const Case& c) {
+  if (!c.is_program()) return judge_call(backend, c.call);
+  Trial t;
+  t.call = c.call;
+  Program p = *c.program;
+  if (const std::optional<FrameworkVersion> own = backend.framework(); own && own->name == p.dialect())
+    p.framework_version = own->version;
+  try {
+    t.expectation = evaluate_program(p);
+    t.outcome = run_program(backend, p);
+  } catch (const std::exception& e) {
+    t.verdict = Verdict::error(std::string("the program could not be judged: ") + e.what());
+    return t;
+  }
+  t.verdict = judge_program(t.expectation, t.outcome);
+  return t;
+}
 
 std::chrono::milliseconds to_ms(double seconds) {
   return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000.0));
@@ -92,6 +113,7 @@ std::optional<int> select_scope(const FuzzOptions& options, FuzzScope& scope) {
 int fuzz_main(const FuzzOptions& options) {
   FuzzScope scope;
   scope.backend_name = options.backend;
+  scope.programs = options.programs;
   if (const std::optional<int> bad = select_scope(options, scope)) return *bad;
   auto backend = open_backend(options.backend, options.threads, options.timeout_s);
   if (!backend) return exit_code::kBackendUnavailable;
@@ -198,11 +220,13 @@ int repro_main(const ReproOptions& options) {
   bool any_finding = false;
   for (const Case& c : cases) {
     Trace trace;
-    const Expectation exp = evaluate(c.call, &trace);
-    std::cout << "case " << c.id << ": " << c.call.describe() << "\n  reference: " << exp.summary() << "\n";
+    ProgramTrace program_trace;
+    const Expectation exp = c.is_program() ? evaluate_program(*c.program, &program_trace) : evaluate(c.call, &trace);
+    std::cout << "case " << c.id << ": " << (c.is_program() ? "a program" : c.call.describe())
+              << "\n  reference: " << exp.summary() << "\n";
     std::string first_difference;
     for (auto& [name, backend] : backends) {
-      const Trial t = judge_call(*backend, c.call);
+      const Trial t = judge_spec_case(*backend, c);
       std::cout << fmt::format("  {:<28} {:<12} {}\n", name, verdict_name(t.verdict.kind), outcome_summary(t.outcome));
       if (is_finding(t.verdict.kind)) {
         any_finding = true;
@@ -211,7 +235,9 @@ int repro_main(const ReproOptions& options) {
     }
     if (!first_difference.empty()) std::cout << "first difference: " << first_difference << "\n";
     std::cout << "explanation (reference):\n";
-    for (const auto& line : explain_lines(c.call, exp, trace)) std::cout << "  " << line << "\n";
+    for (const auto& line :
+         c.is_program() ? explain_program_lines(*c.program, exp, program_trace) : explain_lines(c.call, exp, trace))
+      std::cout << "  " << line << "\n";
   }
   if (any_finding) return exit_code::kUnexpectedResults;
   return unavailable ? exit_code::kBackendUnavailable : exit_code::kOk;
@@ -243,7 +269,8 @@ int mutants_main(const MutantsOptions& options) {
     if (!backend) return exit_code::kBackendUnavailable;
     std::string spec_killer;
     for (const Case& c : specs.cases) {
-      if (is_new_finding(judge_call(*backend, c.call), baseline.get())) {
+      if (is_finding(judge_spec_case(*backend, c).verdict.kind) &&
+          !is_finding(judge_spec_case(*baseline, c).verdict.kind)) {
         spec_killer = c.id;
         break;
       }

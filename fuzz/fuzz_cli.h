@@ -46,6 +46,7 @@ struct FuzzOptions {
   double timeout_s = 0;                   // BackendOptions::timeout_s (--timeout)
   size_t max_findings = 20;               // distinct buckets before the campaign stops; 0: no limit
   double shrink_seconds = 10.0;           // per bucket
+  bool programs = false;                  // draw programs of 2 to 4 steps (fuzz/program_gen.h), not single calls
 };
 int fuzz_main(const FuzzOptions& options);
 

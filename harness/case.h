@@ -2,6 +2,7 @@
 // the documents say should happen, and any document erratum about it.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "reference/errors.h"
 #include "reference/op_call.h"
+#include "reference/program.h"
 
 namespace sp {
 
@@ -28,7 +30,8 @@ struct CaseExpect {
   std::optional<ErrorCategory> error;
   std::string text;  // Error: the document's message; Unspecified: the reason
   // A backward case's Output: the gradients' names, in output order
-  // ("grad_self", "grad_src"); empty otherwise.
+  // ("grad_self", "grad_src"); a program's: its compared tensors' names
+  // (program.expect); empty otherwise.
   std::vector<std::string> output_names;
 };
 
@@ -38,10 +41,18 @@ struct Erratum {
   std::optional<Tensor> claimed_output;
 };
 
+// The op id a program case's `call` carries (no op table entry has it): its
+// tensors are the program's inputs, and Case::program says what runs.
+inline constexpr std::string_view kProgramOp = "program";
+
 struct Case {
   std::string id;
   std::string file;  // path the case was loaded from ("<fuzz>" for generated ones)
   OpCall call;
+  // A program case (reference/program.h): `call.op` is kProgramOp, and
+  // expect.outputs are the compared tensors, named by expect.output_names.
+  std::shared_ptr<const Program> program;
+  bool is_program() const { return program != nullptr; }
   Provenance source;
   CaseExpect expect;
   std::optional<Erratum> erratum;

@@ -119,6 +119,7 @@ std::optional<Mismatch> first_disallowed(const ExpectedTensor& expected, const T
 // "fed by index[0][1]=2 <- src[0][1]=4" for each reference write into
 // `target`, or why there is none.
 std::string writers_of(const OpCall& call, const Shape& target) {
+  if (!find_op(call)) return "a program: `scatterproof explain` shows each step's writers";
   Trace trace;
   evaluate(call, &trace);
   std::vector<std::string> fed;
@@ -203,6 +204,10 @@ std::optional<std::string> flushed_to_zero_only(const OpCall& call, const Expect
 }
 
 }  // namespace
+
+std::optional<std::string> output_mismatch(const ExpectedTensor& expected, const Tensor& actual) {
+  return compare_output(OpCall{}, expected, actual, /*name_writers=*/false);
+}
 
 std::string render_tensor_values(const Tensor& t, int64_t max_elements) {
   if (t.rank() == 0) return format_value(t.dtype(), t.bits_at({}));

@@ -61,6 +61,11 @@ struct SideEffect {
 // `no_write`: the written operand (self, out) must be unchanged as well.
 std::optional<SideEffect> side_effect_violation(const OpCall& before, const OpCall& after, bool no_write);
 
+// One produced tensor against the expected one (dtype, shape, every
+// element): "output z[0][1]: allowed 5.0 (0x40a00000), actual ..."; nullopt
+// when allowed. Names no writers (a program's are per step: `explain`).
+std::optional<std::string> output_mismatch(const ExpectedTensor& expected, const Tensor& actual);
+
 // The storage guards alone (side_effect_violation without no_write);
 // nullopt when nothing was disturbed.
 std::optional<std::string> storage_guard_violation(const OpCall& before, const OpCall& after);

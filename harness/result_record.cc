@@ -45,6 +45,10 @@ std::vector<std::string> explanation_lines(const OpCall& call, const std::string
   } catch (const std::exception& ex) {
     return {fmt::format("(the reference could not explain this call: {})", ex.what())};
   }
+  return bounded_explanation(std::move(all), explain_command);
+}
+
+std::vector<std::string> bounded_explanation(std::vector<std::string> all, const std::string& explain_command) {
   std::vector<std::string> out;
   for (size_t i = 0; i < all.size() && i < kMaxExplanationLines; ++i)
     out.push_back(all[i].size() <= kMaxExplanationLineChars ? all[i]

@@ -93,6 +93,8 @@ inline constexpr size_t kMaxExplanationLines = 60;
 inline constexpr size_t kMaxExplanationLineChars = 200;
 inline constexpr int64_t kMaxExplainedElements = 1 << 16;
 std::vector<std::string> explanation_lines(const OpCall& call, const std::string& explain_command);
+// The bounding alone, for lines made elsewhere (a program's, harness/program_run.h).
+std::vector<std::string> bounded_explanation(std::vector<std::string> all, const std::string& explain_command);
 
 // `scatterproof run --backend B --filter 'ID' FILE`, shell-quoted.
 std::string repro_command(const std::string& backend, const std::string& case_id, const std::string& file);

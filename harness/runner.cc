@@ -18,6 +18,7 @@
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
 #include "harness/layouts.h"
+#include "harness/program_run.h"
 #include "harness/run_judge.h"
 #include "harness/spec_loader.h"
 #include "reference/op_table.h"
@@ -169,15 +170,17 @@ class CaseRunner {
  public:
   CaseRunner(const RunOptions& options, ResultSink& sink) : options_(options), sink_(sink) {}
 
-  void emit(ResultRecord r) {
-    if (r.check != "load") {
-      if (const ExpectationEntry* listed = find_expectation(options_.expectations, r.case_id, r.backend, r.op, r.clause,
+  // `ops`: the ops an expectation entry may name for the result (a program's steps); default its own op.
+  void emit(ResultRecord r, std::vector<std::string> ops = {}) {
+    if (ops.empty()) ops.push_back(r.op);
+    for (const std::string& op : r.check == "load" ? std::vector<std::string>{} : ops)
+      if (const ExpectationEntry* listed = find_expectation(options_.expectations, r.case_id, r.backend, op, r.clause,
                                                             r.framework, r.device, r.verdict)) {
         const Verdict v = apply_expectation(*listed, Verdict{r.verdict, r.detail});
         r.verdict = v.kind;
         r.detail = v.detail;
+        break;
       }
-    }
     std::lock_guard<std::mutex> lock(mutex_);
     sink_.write(r);
     ++verdicts_[r.verdict];
@@ -188,6 +191,12 @@ class CaseRunner {
   }
 
   void run_case(const Case& c, BackendSet& backends) {
+    if (c.is_program())  // harness/program_run.h
+      return run_program_case(
+          c, backends,
+          {record_for, [this](ResultRecord r, std::vector<std::string> ops) { emit(std::move(r), std::move(ops)); },
+           [this](const std::string& f, const std::string& v, const Backend& b) { return version_in(f, v, b); },
+           [this] { return stopping(); }});
     std::optional<ResultRecord::ErratumNote> erratum;
     std::optional<Expectation> exp;
     {
@@ -331,12 +340,12 @@ class CaseRunner {
   // The version of the op's framework `backend` is answered for: its own
   // when it runs that framework, else --framework-version, else the case's.
   std::string version_for(const OpCall& call, const Backend& backend) const {
-    const std::string& framework = op_spec(call).dialect;
-    if (const std::optional<FrameworkVersion> own = backend.framework(); own && own->name == framework)
-      return own->version;
-    if (auto it = options_.framework_versions.find(framework); it != options_.framework_versions.end())
-      return it->second;
-    return call.framework_version;
+    return version_in(op_spec(call).dialect, call.framework_version, backend);
+  }
+  std::string version_in(const std::string& framework, const std::string& case_version, const Backend& b) const {
+    if (const std::optional<FrameworkVersion> own = b.framework(); own && own->name == framework) return own->version;
+    auto it = options_.framework_versions.find(framework);
+    return it != options_.framework_versions.end() ? it->second : case_version;
   }
 
   // A stop was asked for (RunOptions::stop, set by SIGINT/SIGTERM): no new

@@ -27,12 +27,6 @@ Scalar scalar_from_json(const json& v, const std::string& field) {
   fail(field, "expected true/false, a number, \"nan\", \"inf\", \"-inf\" or \"-0.0\", got " + excerpt(v));
 }
 
-namespace {
-
-std::string string_or_empty(const json& object, const char* key) {
-  return object.is_object() && object.contains(key) ? object[key].get<std::string>() : std::string();
-}
-
 // One argument as its ArgSpec types it. The schema already gave each name
 // its JSON type (an argument name has one type across the table); these
 // checks keep the loader right on its own, e.g. for the fuzz target.
@@ -52,6 +46,12 @@ Arg arg_from_json(const ArgSpec& spec, const json& v, const std::string& field) 
   fail(field, "argument of an unknown type");
 }
 
+namespace {
+
+std::string string_or_empty(const json& object, const char* key) {
+  return object.is_object() && object.contains(key) ? object[key].get<std::string>() : std::string();
+}
+
 std::string names_of(const auto& specs) {
   std::string names;
   for (const auto& s : specs) names += (names.empty() ? "" : ", ") + s.name;
@@ -67,6 +67,9 @@ class CaseBuilder {
     Case c;
     c.id = j_.at("id").get<std::string>();
     c.file = file_;
+    if (j_.contains("program")) return build_program(std::move(c));
+    if (j_.contains("expect") && j_["expect"].contains("outputs"))
+      fail(field("expect.outputs"), "names a program's compared tensors: this case has no program (use output)");
     c.call.op = j_.at("op").get<std::string>();
     const OpSpec* op = find_op(c.call.op);  // the id is the input here
     if (!op) fail(field("op"), "unknown op \"" + excerpt(c.call.op) + "\"");
@@ -108,6 +111,57 @@ class CaseBuilder {
 
  private:
   std::string field(std::string_view member) const { return join_path(path_, member); }
+
+  // A program case (reference/program.h, FORMAT.md "Programs"): its steps
+  // from spec_program.cc, the rest of the case as for one op.
+  Case build_program(Case c) {
+    for (const char* other : {"op", "args", "inputs", "backward", "erratum"})
+      if (j_.contains(other))
+        fail(field(other), "a program case gives its ops and tensors in program, and has no backward or erratum");
+    if (!j_.contains("expect")) fail(field("expect"), "missing: every case says what is expected");
+    c.source = provenance();
+    LoadedProgram lp = read_program(j_["program"], field("program"),
+                                    [&](const json& t, const std::string& at) { return tensor(t, at, std::nullopt); });
+    lp.program->framework_version = c.source.doc_version;
+    c.call.op = std::string(kProgramOp);
+    c.call.framework_version = c.source.doc_version;
+    c.call.tensors = lp.program->inputs;
+    c.expect = read_program_expect(*lp.program, lp.result_dtypes);
+    if (j_.contains("tags")) c.tags = j_["tags"].get<std::vector<std::string>>();
+    for (const ProgramStep& s : lp.program->steps)
+      if (const OpSpec* op = find_op(s.call); op && j_.contains("versions")) {
+        read_versions(*op, c);
+        break;
+      }
+    c.program = std::move(lp.program);
+    return c;
+  }
+
+  // expect.outputs: every compared name (program.expect) with its tensor,
+  // each defaulting to that tensor's dtype; or an error / unspecified.
+  CaseExpect read_program_expect(const Program& p, const std::map<std::string, DType>& dtypes) {
+    const json& e = j_["expect"];
+    if (e.contains("output") || e.contains("one_of"))
+      fail(field(e.contains("output") ? "expect.output" : "expect.one_of"),
+           "a program gives its compared tensors by name, in expect.outputs");
+    if (!e.contains("outputs")) return read_expect_object(e, "expect", std::nullopt);
+    CaseExpect expect;
+    expect.kind = CaseExpect::Kind::Output;
+    std::string listed;
+    for (const std::string& name : p.expect) listed += (listed.empty() ? "" : ", ") + name;
+    for (const auto& [name, value] : e["outputs"].items())
+      if (std::find(p.expect.begin(), p.expect.end(), name) == p.expect.end())
+        fail(field("expect.outputs." + name),
+             "is not a compared tensor of the program (program.expect: " + listed + ")");
+    for (const std::string& name : p.expect) {
+      if (!e["outputs"].contains(name))
+        fail(field("expect.outputs"), "misses " + name + " (give every compared tensor: " + listed + ")");
+      expect.outputs.push_back(tensor(e["outputs"][name], field("expect.outputs." + name), dtypes.at(name)));
+      expect.output_names.push_back(name);
+    }
+    if (e.contains("atol")) expect.atol = e["atol"].get<double>();
+    return expect;
+  }
 
   // An output larger than its operands (index_select's rows repeated by a
   // long index, take_along_dim's broadcast, GatherND's slices) is bounded

@@ -28,6 +28,8 @@
 #include "harness/case.h"
 #include "reference/dtype.h"
 #include "reference/op_call.h"
+#include "reference/op_table.h"
+#include "reference/program.h"
 #include "reference/tensor.h"
 
 namespace sp::spec_internal {
@@ -94,6 +96,22 @@ Tensor build_tensor(const json& j, const std::string& path, DType dtype, int64_t
 // --- stage 3 (spec_cases.cc) ---
 // A Python scalar: true/false, a number, or "nan", "inf", "-inf", "-0.0".
 Scalar scalar_from_json(const json& v, const std::string& field);
+// One argument as its ArgSpec types it; CaseProblem at `field` otherwise.
+Arg arg_from_json(const ArgSpec& spec, const json& v, const std::string& field);
+
+// --- stage 3 (spec_program.cc) ---
+// A case's "program" at `path` (`cases[3].program`): its inputs built by
+// `build_input` (the case's tensor builder, which keeps the case's budgets),
+// each step checked against the op table and bound once (bind_call), names
+// defined before use. `result_dtypes`: the dtype of every compared name.
+struct LoadedProgram {
+  std::shared_ptr<Program> program;
+  std::map<std::string, DType> result_dtypes;
+};
+using InputBuilder = std::function<Tensor(const json& tensor, const std::string& path)>;
+LoadedProgram read_program(const json& p, const std::string& path, const InputBuilder& build_input);
+json program_to_json(const Program& p);
+
 // One schema-valid case at `path` (`cases[3]`); `file_source` is the file's
 // default provenance. Throws CaseProblem.
 Case build_case(const json& j, const std::string& path, const json& file_source, const std::string& file);

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "harness/spec_loader.h"
+#include "harness/spec_loader_internal.h"
 #include "reference/op_table.h"
 
 namespace sp {
@@ -106,17 +107,40 @@ json tensor_to_json(const Tensor& t) {
   return j;
 }
 
+namespace {
+json finish_case_json(const Case& c, json& j, json program);
+}  // namespace
+
+json spec_internal::program_to_json(const Program& p) {
+  json inputs = json::object();
+  for (const auto& [name, t] : p.inputs) inputs[name] = tensor_to_json(t);
+  json steps = json::array();
+  for (const ProgramStep& step : p.steps) {
+    json s = json::object();
+    if (!step.let.empty()) s["let"] = step.let;
+    s["op"] = step.op;
+    json args = json::object();
+    for (const auto& [name, value] : step.call.args) args[name] = arg_to_json(value);
+    if (!args.empty()) s["args"] = args;
+    s["operands"] = step.operands;
+    steps.push_back(std::move(s));
+  }
+  return {{"inputs", inputs}, {"steps", steps}, {"expect", p.expect}};
+}
+
 json case_to_json(const Case& c) {
   // A backward call is written as its forward op with a backward block
   // (FORMAT.md): grad_output and the expected gradients go there.
   const OpSpec* op = find_op(c.call);
   const bool backward = op && !op->backward_of.empty();
-  json j = {{"id", c.id}, {"op", backward ? op->backward_of : c.call.op}};
+  json j = {{"id", c.id}};
+  if (!c.is_program()) j["op"] = backward ? op->backward_of : c.call.op;
   json source = json::object();
   for (const auto& [key, value] : {std::pair{"document", &c.source.document}, std::pair{"example", &c.source.example},
                                    std::pair{"doc_version", &c.source.doc_version}, std::pair{"kind", &c.source.kind}})
     if (!value->empty()) source[key] = *value;
   j["source"] = source;
+  if (c.is_program()) return finish_case_json(c, j, spec_internal::program_to_json(*c.program));
   json args = json::object();
   for (const auto& [name, value] : c.call.args) args[name] = arg_to_json(value);
   if (!args.empty()) j["args"] = args;
@@ -135,10 +159,23 @@ json case_to_json(const Case& c) {
         {"view_of", it->second}, {"shape", tensor.shape()}, {"strides", tensor.strides()}, {"offset", tensor.offset()}};
   }
   j["inputs"] = inputs;
+  return finish_case_json(c, j, nullptr);
+}
+
+namespace {
+
+json finish_case_json(const Case& c, json& j, json program) {
+  const OpSpec* op = find_op(c.call);
+  const bool backward = op && !op->backward_of.empty();
+  if (!program.is_null()) j["program"] = std::move(program);
   json expect = json::object();
   switch (c.expect.kind) {
     case CaseExpect::Kind::Output:
-      if (backward) {
+      if (c.is_program()) {
+        expect["outputs"] = json::object();
+        for (size_t i = 0; i < c.expect.outputs.size(); ++i)
+          expect["outputs"][c.expect.output_names.at(i)] = tensor_to_json(c.expect.outputs[i]);
+      } else if (backward) {
         // Gradient names are grad_<operand>; the block keys them by operand.
         expect["grads"] = json::object();
         for (size_t i = 0; i < c.expect.outputs.size(); ++i)
@@ -174,6 +211,8 @@ json case_to_json(const Case& c) {
   if (!c.versions.empty()) j["versions"] = c.versions;
   return j;
 }
+
+}  // namespace
 
 json spec_file_json(const std::vector<Case>& cases, const std::string& description) {
   json j = {{"format", std::string(kSpecFormat)}, {"description", description}, {"cases", json::array()}};

@@ -130,7 +130,7 @@ std::string GradientBuilder::element_name(const Shape& target) const { return na
 void GradientBuilder::record(const Shape& target, const IndexPosition* p, const std::string& source,
                              const std::string& effect) {
   if (trace_ == nullptr) return;
-  trace_->writes.push_back(Write{target, p ? p->pos : Shape{}, p ? p->value : 0, source, effect});
+  trace_->writes.push_back(Write{target, p ? p->pos : Shape{}, p ? p->value : 0, source, effect, {}, {}});
 }
 
 void GradientBuilder::copy(const Shape& target, const Tensor& from, const Shape& at, const std::string& from_name,

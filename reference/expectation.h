@@ -85,6 +85,13 @@ struct Write {
   int64_t index_value = 0;  // the raw index value read there
   std::string source;       // "src[1][0]=4", "value 1.23", "updates[3][1]=4", "input[0][1]=2"
   std::string effect;       // "self[1][0] = 4", "self[0][2] = 2 * 1.23 -> 2.46"
+  // The operand element the write read, as data (programs trace which
+  // output elements read which operand elements, reference/program.h):
+  // the operand's name and its position in the tensor the semantic read
+  // (the operand's own multi-index, or a broadcast / flattened one); empty
+  // when the value was a scalar argument or is not known.
+  std::string read_operand;
+  Shape read_at;
 };
 
 struct Trace {

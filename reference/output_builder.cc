@@ -93,7 +93,9 @@ void OutputBuilder::record(const Shape& target, ReduceMode mode, uint64_t bits, 
   std::string source(from.name);
   if (from.tensor != nullptr && from.at != nullptr) source = ref::element_text(from.name, *from.tensor, *from.at);
   trace_->writes.push_back(Write{target, from.index_pos ? *from.index_pos : Shape{}, from.index_value, source,
-                                 name_ + format_index(target) + effect_operator(mode) + format_value(t, bits)});
+                                 name_ + format_index(target) + effect_operator(mode) + format_value(t, bits),
+                                 from.tensor != nullptr && from.at != nullptr ? std::string(from.name) : std::string(),
+                                 from.tensor != nullptr && from.at != nullptr ? *from.at : Shape{}});
 }
 
 void OutputBuilder::overwrite(const Shape& target, uint64_t bits, const WriteOrigin& from) {

@@ -124,11 +124,22 @@ void group_table(std::string& md, const std::map<std::pair<std::string, std::str
     md += fmt::format("\n({} more results in groups left out here; report-full.md lists them)\n", results_left_out);
 }
 
-// One result as a list entry: verdict, column, case, op, file, detail, repro.
+// A program's steps, from the first lines of its explanation ("program of N
+// steps:", then one line per step): "1. y = torch.scatter(...); 2. ...".
+std::string program_steps(const ResultRecord& r) {
+  if (r.op != "program" || r.explanation.empty() || r.explanation.front().rfind("program of ", 0) != 0) return "";
+  std::string steps;
+  for (size_t i = 1; i < r.explanation.size() && !r.explanation[i].empty(); ++i)
+    steps += (steps.empty() ? "" : "; ") + r.explanation[i].substr(r.explanation[i].find_first_not_of(' '));
+  return steps.empty() ? "" : "  - steps: " + md_cell(steps) + "\n";
+}
+
+// One result as a list entry: verdict, column, case, op, file, detail, repro
+// (and a program's steps).
 std::string result_entry(const std::string& column, const ResultRecord& r, size_t detail_bytes) {
-  return fmt::format("- **{}** {} `{}` ({}, {}): {}\n  - repro: {}\n", md_verdict(r.verdict), md_cell(column),
+  return fmt::format("- **{}** {} `{}` ({}, {}): {}\n{}  - repro: {}\n", md_verdict(r.verdict), md_cell(column),
                      md_cell(r.case_id), md_cell(op_label(r)), md_cell(r.file), md_cell(clip(r.detail, detail_bytes)),
-                     md_code(r.repro));
+                     program_steps(r), md_code(r.repro));
 }
 
 // What is left of report.md's byte budget for a section that wants `own`.

@@ -74,7 +74,7 @@ namespace {
 class ProcessBackend final : public Backend {
  public:
   ProcessBackend(std::string name, const SupervisorOptions& options, int standbys)
-      : name_(std::move(name)), active_(std::make_unique<Supervisor>(options)) {
+      : name_(std::move(name)), options_(options), active_(std::make_unique<Supervisor>(options)) {
     for (int i = 0; i < standbys; ++i) standbys_.push_back(std::make_unique<Supervisor>(options));
   }
 
@@ -98,8 +98,16 @@ class ProcessBackend final : public Backend {
   bool implements(std::string_view op) const override {
     return std::find(info_.ops.begin(), info_.ops.end(), op) != info_.ops.end();
   }
-  Outcome run(const OpCall& call) override {
-    Outcome outcome = active_->call(call);
+  Outcome run(const OpCall& call) override { return after_call(active_->call(call)); }
+  // A child whose hello says "programs": true gets the program in one
+  // request, given the case timeout once per step; any other runs it op by op.
+  std::optional<Outcome> run_whole_program(const Program& program) override {
+    if (!info_.programs) return std::nullopt;
+    return after_call(active_->call_program(program, options_.case_timeout * static_cast<int>(program.steps.size())));
+  }
+
+ private:
+  Outcome after_call(Outcome outcome) {
     if (!standbys_.empty() && active_->needs_restart()) {
       standbys_.push_back(std::exchange(active_, std::move(standbys_.front())));
       standbys_.erase(standbys_.begin());
@@ -108,8 +116,8 @@ class ProcessBackend final : public Backend {
     return outcome;
   }
 
- private:
   std::string name_;
+  SupervisorOptions options_;
   AdapterInfo info_;  // the first handshake's (every child runs the same command)
   std::unique_ptr<Supervisor> active_;
   std::vector<std::unique_ptr<Supervisor>> standbys_;

@@ -416,6 +416,7 @@ json encode_hello(const Hello& hello) {
   if (!hello.abi.empty()) j["abi"] = hello.abi;
   if (hello.shared_storage) j["shared_storage"] = true;
   if (hello.operands) j["operands"] = true;
+  if (hello.programs) j["programs"] = true;
   if (!hello.device.empty()) j["device"] = hello.device;
   if (hello.framework) j["framework"] = {{"name", hello.framework->name}, {"version", hello.framework->version}};
   return j;
@@ -438,6 +439,7 @@ Hello decode_hello(const json& j) {
       if (op.is_string()) hello.ops.push_back(op.get<std::string>());
   hello.shared_storage = j.contains("shared_storage") && j["shared_storage"] == true;
   hello.operands = j.contains("operands") && j["operands"] == true;
+  hello.programs = j.contains("programs") && j["programs"] == true;
   if (auto fw = j.find("framework"); fw != j.end())
     hello.framework = FrameworkVersion{string_field(*fw, "name", "hello field 'framework'"),
                                        string_field(*fw, "version", "hello field 'framework'")};

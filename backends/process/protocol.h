@@ -120,6 +120,10 @@ nlohmann::json encode_tensor(const Tensor& t);
 Tensor decode_tensor(const nlohmann::json& j);  // throws ProtocolError (bounds-checked view)
 
 nlohmann::json encode_request(uint64_t id, const OpCall& call);
+// {"type":"program","id","inputs":{NAME:TENSOR},"steps":[{"let"?,"op","args",
+// "operands"}],"expect":[NAME],"doc_version"?} (PROTOCOL.md "Programs"); each
+// step's args encoded as a run request's. protocol_program.cc.
+nlohmann::json encode_program_request(uint64_t id, const Program& program);
 // Whether two operands of `call` share a storage (sent with "storage_of").
 bool shares_storage(const OpCall& call);
 // Throws ProtocolError on garbage, an op not in the op table, or an
@@ -144,6 +148,9 @@ struct Hello {
   // "device": where it runs the ops ("cuda:0"; the fake "fakecuda"); absent
   // or "cpu": the host (Backend::device()).
   std::string device;
+  // "programs": true — it takes a whole program in one "program" request
+  // (PROTOCOL.md "Programs"); without it a program runs one request per step.
+  bool programs = false;
 };
 nlohmann::json encode_hello(const Hello& hello);
 // Decodes a {"type":"hello"} answer (the caller has checked type and

@@ -42,6 +42,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -112,6 +113,10 @@ class Supervisor {
   // Sends one request and waits for its answer (restarting the child first
   // if a previous request left it dead or untrusted).
   Outcome call(const OpCall& call);
+  // Sends one "program" request (PROTOCOL.md "Programs": a child whose hello
+  // says "programs": true) and waits up to `timeout` for its answer: the
+  // compared tensors, in order.
+  Outcome call_program(const Program& program, std::chrono::milliseconds timeout);
 
   // Spawns a child now (stopping any running one) without the handshake:
   // its framework imports while nothing waits for it, and the next start()
@@ -140,6 +145,11 @@ class Supervisor {
   static constexpr std::chrono::milliseconds kStderrGrace{200};
   Exchange exchange(const std::string& request_line, std::chrono::milliseconds timeout);
   Outcome take_answer(std::string line, const OpCall& call, uint64_t id);
+  // The child ready for a request (restarted if untrusted), else the outcome that says why not.
+  std::optional<Outcome> ready();
+  // Sends `request` and waits; `take` turns the answer line into the outcome.
+  Outcome request(const nlohmann::json& request, uint64_t id, std::chrono::milliseconds timeout,
+                  const std::function<Outcome(std::string)>& take);
   void spawn();
   void kill_and_reap();  // stops the child and every descendant, bounded
   // "exited with status 3" / "killed by signal 11 (...)"; "" if the child

@@ -124,7 +124,7 @@ Outcome Supervisor::take_answer(std::string line, const OpCall& call, uint64_t i
   }
 }
 
-Outcome Supervisor::call(const OpCall& call) {
+std::optional<Outcome> Supervisor::ready() {
   // Output the child wrote between requests breaks the protocol: start afresh.
   if (pid_ > 0 && (!stdout_buffer_.empty() || [&] {
         pollfd p{stdout_fd_, POLLIN, 0};
@@ -141,20 +141,52 @@ Outcome Supervisor::call(const OpCall& call) {
     if (std::string err = start(); !err.empty())
       return Outcome{Outcome::Kind::Crash, {}, std::nullopt, "could not (re)start the backend: " + err};
   }
+  return std::nullopt;
+}
+
+Outcome Supervisor::call(const OpCall& call) {
+  if (std::optional<Outcome> refused = ready()) return std::move(*refused);
   if (std::find(info_.ops.begin(), info_.ops.end(), call.op) == info_.ops.end())
     return Outcome::unsupported(info_.name + " adapter does not implement " + call.op);
   if (!info_.shared_storage && protocol::shares_storage(call))
     return Outcome::unsupported(info_.name +
                                 " adapter cannot take operands that share a storage (its hello does not say "
                                 "\"shared_storage\": true)");
-
   const uint64_t id = next_id_++;
-  const std::string request =
-      protocol::encode_request(id, call).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  Exchange ex = exchange(request, options_.case_timeout);
+  return request(protocol::encode_request(id, call), id, options_.case_timeout,
+                 [&](std::string line) { return take_answer(std::move(line), call, id); });
+}
+
+Outcome Supervisor::call_program(const Program& program, std::chrono::milliseconds timeout) {
+  if (std::optional<Outcome> refused = ready()) return std::move(*refused);
+  if (!info_.programs) return Outcome::unsupported(info_.name + " adapter does not take programs whole");
+  const uint64_t id = next_id_++;
+  return request(protocol::encode_program_request(id, program), id, timeout, [&](std::string line) {
+    try {
+      if (!stdout_buffer_.empty()) trusted_ = false;
+      Outcome o = protocol::decode_response(protocol::parse_line(line), id);
+      if (o.kind == Outcome::Kind::Outputs && o.outputs.size() != program.expect.size()) {
+        trusted_ = false;
+        return Outcome::harness_error("backend '" + command_line() + "' answered program request " +
+                                      std::to_string(id) + " with " + std::to_string(o.outputs.size()) +
+                                      " outputs for " + std::to_string(program.expect.size()) + " compared tensors");
+      }
+      return o;
+    } catch (const protocol::ProtocolError& e) {
+      trusted_ = false;
+      return Outcome::harness_error("backend '" + command_line() + "' broke the protocol on program request " +
+                                    std::to_string(id) + ": " + e.what());
+    }
+  });
+}
+
+Outcome Supervisor::request(const nlohmann::json& message, uint64_t id, std::chrono::milliseconds timeout,
+                            const std::function<Outcome(std::string)>& take) {
+  const std::string line = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  Exchange ex = exchange(line, timeout);
   switch (ex.kind) {
     case Exchange::Kind::Line:
-      return take_answer(std::move(ex.line), call, id);
+      return take(std::move(ex.line));
     case Exchange::Kind::Overflow:
       kill_and_reap();
       return Outcome::harness_error("backend '" + command_line() + "' wrote a response line over " +
@@ -169,8 +201,8 @@ Outcome Supervisor::call(const OpCall& call) {
       return Outcome{Outcome::Kind::Timeout,
                      {},
                      std::nullopt,
-                     "no answer within " + std::to_string(options_.case_timeout.count()) + " ms; killed pid " +
-                         std::to_string(pid) + stderr_tail()};
+                     "no answer within " + std::to_string(timeout.count()) + " ms; killed pid " + std::to_string(pid) +
+                         stderr_tail()};
     }
     case Exchange::Kind::Died: {
       std::string status = reap_status(kExitGrace);

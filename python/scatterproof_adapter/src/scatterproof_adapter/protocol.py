@@ -20,7 +20,7 @@ def _send(message):
 
 
 def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, shared_storage=False,
-          takes_out=False, framework=None, operands=False, device=None):
+          takes_out=False, framework=None, operands=False, device=None, run_program=None):
     """The protocol loop: handshake, then one response per request until bye/EOF.
 
     shared_storage: the adapter keeps operands that share a storage sharing it
@@ -40,7 +40,14 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, 
     send back its unchanged wire arrays and claim a check it cannot make;
     the harness reports its side effects as not observable instead.
     device: where the ops run ("cuda:0"), sent as the hello's "device"
-    (PROTOCOL.md); None for the host's CPU."""
+    (PROTOCOL.md); None for the host's CPU.
+    run_program: run_program(inputs, steps, expect) runs a whole program
+    (PROTOCOL.md "Programs"; reference/program.h): `inputs` a dict of
+    WireTensor, `steps` a list of {"let", "op", "args", "operands"} (args as
+    run() gets them; "let" None for an in-place step), `expect` the names to
+    return, in order; it returns their arrays (as run() returns outputs).
+    Given, the hello says "programs": true and the harness sends a program
+    as one request; without it the harness runs the steps one request each."""
     known_args = ops if isinstance(ops, dict) else None
     send_operands = False
     for line in sys.stdin:
@@ -63,9 +70,13 @@ def serve(name, version, ops, run, classify=lambda exc: None, unavailable=None, 
                 hello["framework"] = {"name": framework[0], "version": framework[1]}
             if device:
                 hello["device"] = str(device)
+            if run_program is not None:
+                hello["programs"] = True
             _send(hello)
         elif kind == "run":
             _send(_answer(message, run, classify, known_args, takes_out, send_operands))
+        elif kind == "program" and run_program is not None:
+            _send(_answer_program(message, run_program, classify, known_args))
         elif kind == "bye":
             return
         else:
@@ -103,20 +114,56 @@ def _answer(message, run, classify, known_args, takes_out=False, send_operands=F
     return response
 
 
+def _checked_args(op, wire_args, known_args):
+    """The request's arguments as Python values; Unsupported for one the adapter does not declare for `op`."""
+    args = python_args(wire_args)
+    if known_args is not None:
+        implemented = known_args.get(op, ())
+        unknown = [] if implemented is None else sorted(set(args) - set(implemented))
+        if unknown:
+            raise Unsupported("this adapter does not implement argument %s of %s" % (", ".join(unknown), op))
+    return args
+
+
 def _response(message, run, classify, known_args, takes_out, tensors):
     """The result, error or unsupported answer; `tensors` receives the decoded operands."""
-    request_id = message["id"]
-    try:
+    def body():
         if "out" in message.get("tensors", {}) and not takes_out:
             raise Unsupported("this adapter does not implement the out= operand of %s" % message["op"])
-        args = python_args(message.get("args", {}))
-        if known_args is not None:
-            implemented = known_args.get(message["op"], ())
-            unknown = [] if implemented is None else sorted(set(args) - set(implemented))
-            if unknown:
-                raise Unsupported("this adapter does not implement argument %s of %s" % (", ".join(unknown), message["op"]))
+        args = _checked_args(message["op"], message.get("args", {}), known_args)
         tensors.update(decode_tensors(message["tensors"]))
-        outputs = run(message["op"], args, dict(tensors))
+        return run(message["op"], args, dict(tensors))
+    return _respond(message["id"], body, classify)
+
+
+def _answer_program(message, run_program, classify, known_args):
+    """A "program" request (PROTOCOL.md "Programs"): one answer for the whole program."""
+    global _request_version
+    _request_version = message.get("doc_version", "")
+    _live.clear()
+
+    def body():
+        steps = []
+        for step in message["steps"]:
+            op = step["op"]
+            if op.startswith("view."):
+                args = python_args(step.get("args", {}))
+            elif known_args is not None and op not in known_args:
+                raise Unsupported("this adapter does not implement %s" % op)
+            else:
+                args = _checked_args(op, step.get("args", {}), known_args)
+            steps.append({"let": step.get("let"), "op": op, "args": args, "operands": dict(step["operands"])})
+        return run_program(decode_tensors(message["inputs"]), steps, list(message["expect"]))
+    try:
+        return _respond(message["id"], body, classify)
+    finally:
+        _live.clear()
+
+
+def _respond(request_id, body, classify):
+    """body()'s outputs as a result; Unsupported, DocumentedError and the framework's errors as their answers."""
+    try:
+        outputs = body()
         return {
             "type": "result",
             "id": request_id,
