@@ -160,6 +160,24 @@ TEST(ReferenceStableHloScatter, OutOfRangeElementsDroppedOneByOne) {
   expect_exact(evaluate(call(1)), {0, 7, 8, 0});
 }
 
+// explain names the start index vector a write came from, and the drop.
+TEST(ReferenceStableHloScatter, ExplainNamesTheStartVector) {
+  const OpCall call =
+      call_of("stablehlo.scatter",
+              {{"inputs", i64({4}, {0, 0, 0, 0})}, {"scatter_indices", i64({1}, {3})}, {"updates", i64({2}, {7, 8})}},
+              {{"update_window_dims", ints({0})},
+               {"scatter_dims_to_operand_dims", ints({0})},
+               {"update_computation", Arg::of_string("replace")}});
+  Trace trace;
+  const Expectation e = evaluate(call, &trace);
+  std::string text;
+  for (const std::string& line : explain_lines(call, e, trace)) text += line + "\n";
+  EXPECT_NE(text.find("updates[0]=7 -> out[3] because of the start index vector at scatter_indices[0]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("SH-S-F2: 1 update element(s)"), std::string::npos) << text;
+}
+
 // SH-S-F3: duplicates. replace: any writer; add of floats: an interval;
 // integers exact; max exact.
 TEST(ReferenceStableHloScatter, DuplicatesFollowTheSchedule) {
