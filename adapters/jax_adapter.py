@@ -49,6 +49,17 @@ SCATTERS = {"replace": lax.scatter, "add": lax.scatter_add, "multiply": lax.scat
 CATEGORIES = [
     Row((TypeError, ValueError), r"indices must have an integer type", "index_dtype"),
     Row(TypeError, r"must have the same dtype|does not accept dtype", "dtype_mismatch"),
+    Row(TypeError, r"^Gather op can only collapse slice dims with bound 1", "invalid_argument"),
+    Row(TypeError, r"^dynamic_gather: slice_sizes must be a 1-D integer tensor", "invalid_argument"),
+    Row(TypeError, r"^Scatter op has \d+ elements in scatter_dims_to_operand_dims and the bound of dimension",
+        "shape_mismatch"),
+    Row(TypeError, r"^Gather op has \d+ elements in start_index_map and the bound of dimension index_vector_dim",
+        "shape_mismatch"),
+    Row(TypeError, r"^Bounds of the scatter dimensions of updates must be the same as the bounds", "shape_mismatch"),
+    Row(TypeError, r"^Updates tensor must be of rank \d+", "shape_mismatch"),
+    Row(TypeError, r"^Invalid (inserted_window_dims|update_window_dims|scatter_dims_to_operand_dims|"
+        r"collapsed_slice_dims|offset_dims|start_index_map)[a-z_ ]* set in (scatter|gather) op; valid range",
+        "dim_out_of_range"),
     Row((TypeError, ValueError), r"must be in bounds|out of bounds for (operand|updates|start_indices)|"
         r"is out of bounds|must be a valid dimension", "dim_out_of_range"),
     Row((TypeError, ValueError), r"must be sorted|must not repeat|must be unique|duplicate|must either be|"
@@ -92,7 +103,11 @@ def gather(op, args, tensors):
     operand = array(tensors["operand"])
     slice_sizes = args.get("slice_sizes")
     if op == "stablehlo.dynamic_gather":
-        slice_sizes = [int(v) for v in tensors["slice_sizes"].array().ravel()]
+        sizes = tensors["slice_sizes"].array()
+        if sizes.ndim != 1 or sizes.dtype.kind not in "iu":  # lax's slice_sizes are static ints
+            raise TypeError("dynamic_gather: slice_sizes must be a 1-D integer tensor, got %s %s" % (sizes.dtype,
+                                                                                               sizes.shape))
+        slice_sizes = [int(v) for v in sizes]
     indices, batching = index_vector_last(tensors["start_indices"].array(), args.get("index_vector_dim", 0),
                                           args.get("start_indices_batching_dims", []))
     dims = lax.GatherDimensionNumbers(offset_dims=tuple(args.get("offset_dims", [])),
