@@ -65,6 +65,8 @@ nlohmann::json arg_json(const Arg& a) {
       return a.b;
     case Arg::Type::String:
       return a.s;
+    case Arg::Type::IntList:
+      return a.ints;
     case Arg::Type::Scalar:
       break;
   }

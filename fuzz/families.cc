@@ -215,6 +215,9 @@ const FamilyGen& family_gen(const OpSpec& op) {
       {ShapeFamily::TakeAlongDim, {.build = take_along_dim_case, .source = S::None}},
       {ShapeFamily::GatherND, {.build = gather_nd_case, .source = S::None, .axis = false, .own_arg = "batch_dims"}},
       {ShapeFamily::ScatterND, {.build = scatter_nd_case, .axis = false, .own_arg = "batch_dims"}},
+      {ShapeFamily::StableHloGather,
+       {.build = stablehlo_gather_case, .source = S::None, .axis = false, .own_arg = "index_vector_dim"}},
+      {ShapeFamily::StableHloScatter, {.build = stablehlo_scatter_case, .axis = false, .own_arg = "index_vector_dim"}},
   };
   const auto it = kFamilies.find(op.family);
   if (it == kFamilies.end())

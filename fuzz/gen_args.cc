@@ -160,6 +160,8 @@ void draw_arg(Choices& c, const ArgSpec& arg, OpCall& call) {
       if (!arg.required && !c.chance(50)) return;
       call.set_arg(arg.name, Arg::of_scalar(pick_value(c)));
       return;
+    case Arg::Type::IntList:
+      return;  // dimension numbers: drawn with the shapes by the family's builder (families_stablehlo.cc)
   }
 }
 

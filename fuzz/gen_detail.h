@@ -145,5 +145,7 @@ void index_along_dim_case(Draw& g);
 void take_along_dim_case(Draw& g);
 void gather_nd_case(Draw& g);
 void scatter_nd_case(Draw& g);
+void stablehlo_gather_case(Draw& g);   // families_stablehlo.cc
+void stablehlo_scatter_case(Draw& g);  // families_stablehlo.cc
 
 }  // namespace sp::fuzz::gen

@@ -42,6 +42,12 @@ Arg arg_from_json(const ArgSpec& spec, const json& v, const std::string& field) 
       return Arg::of_string(v.get<std::string>());
     case Arg::Type::Scalar:
       return Arg::of_scalar(scalar_from_json(v, field));
+    case Arg::Type::IntList: {
+      if (!v.is_array()) fail(field, "expected an array of integers, got " + excerpt(v));
+      std::vector<int64_t> ints;
+      for (size_t k = 0; k < v.size(); ++k) ints.push_back(json_int64(v[k], field + "[" + std::to_string(k) + "]"));
+      return Arg::of_ints(std::move(ints));
+    }
   }
   fail(field, "argument of an unknown type");
 }

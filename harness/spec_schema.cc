@@ -59,6 +59,8 @@ json arg_type_schema(Arg::Type type) {
       return {{"type", "string"}};
     case Arg::Type::Scalar:
       return {{"$ref", "#/definitions/scalar"}};
+    case Arg::Type::IntList:
+      return {{"type", "array"}, {"items", {{"type", "integer"}}}};
   }
   throw std::logic_error("arg_type_schema: unknown Arg::Type");
 }

@@ -79,6 +79,8 @@ json arg_to_json(const Arg& a) {
       return a.s;
     case Arg::Type::Scalar:
       return scalar_to_json(a.scalar);
+    case Arg::Type::IntList:
+      return a.ints;
   }
   return nullptr;
 }

@@ -67,6 +67,8 @@ std::string_view arg_type_name(Arg::Type t) {
       return "string";
     case Arg::Type::Scalar:
       return "scalar";
+    case Arg::Type::IntList:
+      return "int list";
   }
   return "?";
 }
@@ -81,6 +83,11 @@ std::string Arg::to_string() const {
       return "'" + s + "'";
     case Type::Scalar:
       return scalar.to_string();
+    case Type::IntList: {
+      std::string list = "[";
+      for (size_t k = 0; k < ints.size(); ++k) list += (k ? ", " : "") + std::to_string(ints[k]);
+      return list + "]";
+    }
   }
   return "?";
 }
@@ -96,6 +103,9 @@ std::optional<std::string> OpCall::string_arg(const std::string& name) const {
 }
 std::optional<Scalar> OpCall::scalar_arg(const std::string& name) const {
   return typed_arg(*this, name, Arg::Type::Scalar, &Arg::scalar);
+}
+std::optional<std::vector<int64_t>> OpCall::ints_arg(const std::string& name) const {
+  return typed_arg(*this, name, Arg::Type::IntList, &Arg::ints);
 }
 
 std::string OpCall::describe() const {

@@ -32,24 +32,27 @@ struct Scalar {
 
 // One scalar argument of a call, typed as the op table declares it
 // (reference/op_table.h): an int (dim), a bool (overwrite, include_self), a
-// string (reduce, kept raw so invalid strings are representable) or a Python
-// scalar (value, alpha: its Python kind matters for the conversion).
+// string (reduce, kept raw so invalid strings are representable), a Python
+// scalar (value, alpha: its Python kind matters for the conversion) or a
+// list of ints (StableHLO's dimension numbers: offset_dims, slice_sizes).
 struct Arg {
-  enum class Type { Int, Bool, String, Scalar };
+  enum class Type { Int, Bool, String, Scalar, IntList };
   Type type = Type::Int;
   int64_t i = 0;
   bool b = false;
   std::string s;
   Scalar scalar;
+  std::vector<int64_t> ints;  // IntList
 
-  static Arg of_int(int64_t v) { return Arg{Type::Int, v, false, {}, {}}; }
-  static Arg of_bool(bool v) { return Arg{Type::Bool, 0, v, {}, {}}; }
-  static Arg of_string(std::string v) { return Arg{Type::String, 0, false, std::move(v), {}}; }
-  static Arg of_scalar(Scalar v) { return Arg{Type::Scalar, 0, false, {}, v}; }
-  // Python-style: 1, True, 'add', 1.5.
+  static Arg of_int(int64_t v) { return Arg{Type::Int, v, false, {}, {}, {}}; }
+  static Arg of_bool(bool v) { return Arg{Type::Bool, 0, v, {}, {}, {}}; }
+  static Arg of_string(std::string v) { return Arg{Type::String, 0, false, std::move(v), {}, {}}; }
+  static Arg of_scalar(Scalar v) { return Arg{Type::Scalar, 0, false, {}, v, {}}; }
+  static Arg of_ints(std::vector<int64_t> v) { return Arg{Type::IntList, 0, false, {}, {}, std::move(v)}; }
+  // Python-style: 1, True, 'add', 1.5, [0, 2].
   std::string to_string() const;
 };
-std::string_view arg_type_name(Arg::Type t);  // "int", "bool", "string", "scalar"
+std::string_view arg_type_name(Arg::Type t);  // "int", "bool", "string", "scalar", "int list"
 
 struct OpCall {
   std::string op;
@@ -87,6 +90,7 @@ struct OpCall {
   std::optional<bool> bool_arg(const std::string& name) const;
   std::optional<std::string> string_arg(const std::string& name) const;
   std::optional<Scalar> scalar_arg(const std::string& name) const;
+  std::optional<std::vector<int64_t>> ints_arg(const std::string& name) const;
   void set_arg(const std::string& name, Arg value) { args.insert_or_assign(name, std::move(value)); }
 
   // A copy whose tensors own independent storages (same layouts), so an

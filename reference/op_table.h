@@ -114,6 +114,13 @@ enum class ShapeFamily {
   // ONNX ScatterND(data, indices, updates): updates' shape is
   // indices.shape[:-1] + data.shape[indices.shape[-1]:].
   ScatterND,
+  // StableHLO gather / dynamic_gather(operand, start_indices[, slice_sizes])
+  // with dimension numbers (int-list arguments): windows of operand at start
+  // index vectors held along index_vector_dim.
+  StableHloGather,
+  // StableHLO scatter(inputs, scatter_indices, updates): updates' windows
+  // written into inputs at start index vectors.
+  StableHloScatter,
 };
 
 struct OpSpec;
@@ -132,7 +139,7 @@ struct OutputShapeRule {
 
 struct OpSpec {
   std::string id;       // "torch.scatter_reduce_"
-  std::string dialect;  // "torch", "mindspore", "paddle", "onnx"
+  std::string dialect;  // "torch", "mindspore", "paddle", "onnx", "stablehlo"
   std::string summary;  // one line for `list` / `explain`
   std::string source;   // the document it follows (name, version)
   std::vector<OperandSpec> operands;

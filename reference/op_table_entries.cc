@@ -40,7 +40,8 @@ Expectation paddle_scatter_backward(const OpCall& call,
 Expectation mindspore_scatter_backward(const OpCall& call,
                                        Trace* trace);  // mindspore_scatter_backward.cc
 
-void add_torch_ops(std::vector<OpSpec>& t);  // op_table_torch.cc
+void add_torch_ops(std::vector<OpSpec>& t);      // op_table_torch.cc
+void add_stablehlo_ops(std::vector<OpSpec>& t);  // op_table_stablehlo.cc
 
 namespace {
 
@@ -247,6 +248,7 @@ std::vector<OpSpec> build_op_table() {
   add_torch_ops(t);  // op_table_torch.cc
   add_mindspore_paddle_ops(t);
   add_onnx_ops(t);
+  add_stablehlo_ops(t);  // op_table_stablehlo.cc
   differentiable(t, {"torch.gather"}, {"input"}, torch_gather_backward);
   differentiable(t, {"torch.scatter_", "torch.scatter"}, {"self", "src"}, torch_scatter_backward);
   differentiable(t, {"torch.scatter_add_", "torch.scatter_add"}, {"self", "src"}, torch_scatter_add_backward);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "reference/dialect_stablehlo.h"
+
 namespace sp::shape_rules {
 
 namespace {
@@ -65,6 +67,13 @@ std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tenso
   Shape shape(indices->shape().begin(), indices->shape().end() - 1);
   shape.insert(shape.end(), data.shape().begin() + batch_dims + k, data.shape().end());
   return shape;
+}
+
+// nullopt unless the call's dimension numbers pass the spec's constraints.
+std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, const Tensor&) {
+  namespace sh = ref::stablehlo;
+  return sh::gather_result_shape_if_valid(call,
+                                          op.id == "stablehlo.dynamic_gather" ? sh::Op::DynamicGather : sh::Op::Gather);
 }
 
 }  // namespace sp::shape_rules

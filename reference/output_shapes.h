@@ -22,6 +22,7 @@ std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, c
 // ONNX GatherND: indices.shape[:-1] + data.shape[batch_dims + k:] with
 // k = indices.shape[-1] (batch dims counted once, from indices).
 std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data);
+std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, const Tensor& operand);
 
 inline constexpr OutputShapeRule kIndexLengthAlongDim{index_length_along_dim,
                                                       " with dim replaced by the index's length"};
@@ -32,5 +33,10 @@ inline constexpr OutputShapeRule kGatherND{
     gather_nd,
     " replaced by indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:] (each index tuple selects a "
     "slice)"};
+inline constexpr OutputShapeRule kStableHloGather{
+    stablehlo_gather,
+    " replaced by StableHLO's combine(batch_dim_sizes, offset_dim_sizes) (spec gather C22): start_indices' shape "
+    "without index_vector_dim at the batch dims, slice_sizes without the collapsed and batching dims at "
+    "offset_dims"};
 
 }  // namespace sp::shape_rules

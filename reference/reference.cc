@@ -39,6 +39,13 @@ std::vector<std::string> explain_lines(const OpCall& call, const Expectation& e,
       lines.push_back("  " + w.source + " -> " + w.effect);
       continue;
     }
+    if (family == ShapeFamily::StableHloGather || family == ShapeFamily::StableHloScatter) {  // a start index vector
+      const std::string name = family == ShapeFamily::StableHloGather ? "start_indices" : "scatter_indices";
+      lines.push_back("  " + w.source + " -> " + out + format_index(w.target) +
+                      " because of the start index vector at " + name + format_index(w.index_pos) +
+                      " (its first element): " + w.effect);
+      continue;
+    }
     if (family == ShapeFamily::GatherND || family == ShapeFamily::ScatterND) {  // a tuple in indices' last dim
       lines.push_back("  " + w.source + " -> " + out + format_index(w.target) + " because index tuple indices" +
                       format_index(w.index_pos) + "[:]: " + w.effect);

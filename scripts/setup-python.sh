@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 
 # Verified together on CPython 3.11 / x86_64 (see adapters/README.md).
 default_packages="numpy==1.26.4 paddlepaddle==3.3.1 mindspore==2.10.0"
-default_current_packages="torch==2.15.0 numpy==2.4.6 onnx==1.23.2 onnxruntime==1.32.0"
+default_current_packages="torch==2.15.0 numpy==2.4.6 onnx==1.23.2 onnxruntime==1.32.0 jax==0.10.2 jaxlib==0.10.2"
 
 # Debian's interpreter when its venv module is installed (python3-venv),
 # else the first python3 on PATH.

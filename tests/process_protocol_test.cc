@@ -157,6 +157,9 @@ TEST(ProcessProtocol, EveryArgOfEveryOpTravelsAsItsJsonType) {
         case Arg::Type::Scalar:
           call.set_arg(a.name, Arg::of_scalar(Scalar::of_int(5)));
           break;
+        case Arg::Type::IntList:
+          call.set_arg(a.name, Arg::of_ints({2, -1, 0}));
+          break;
       }
     }
     const json wire = protocol::encode_request(1, call);
@@ -174,6 +177,9 @@ TEST(ProcessProtocol, EveryArgOfEveryOpTravelsAsItsJsonType) {
           break;
         case Arg::Type::Scalar:
           EXPECT_EQ(v, (json{{"kind", "int"}, {"value", 5}})) << op.id << " " << a.name;
+          break;
+        case Arg::Type::IntList:
+          EXPECT_EQ(v, (json{2, -1, 0})) << op.id << " " << a.name;
           break;
       }
     }

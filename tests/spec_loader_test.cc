@@ -493,13 +493,12 @@ TEST(SpecLoader, SchemaArgsAndInputsAreTheOpTablesNames) {
       const json& property = args[a.name];
       switch (a.type) {
         case Arg::Type::Int:
-          EXPECT_EQ(property["type"], "integer") << a.name;
+        case Arg::Type::IntList:  // an array of integers
+          EXPECT_EQ((a.type == Arg::Type::Int ? property : property["items"])["type"], "integer") << a.name;
           break;
         case Arg::Type::Bool:
-          EXPECT_EQ(property["type"], "boolean") << a.name;
-          break;
         case Arg::Type::String:
-          EXPECT_EQ(property["type"], "string") << a.name;
+          EXPECT_EQ(property["type"], a.type == Arg::Type::Bool ? "boolean" : "string") << a.name;
           break;
         case Arg::Type::Scalar:
           EXPECT_EQ(property["$ref"], "#/definitions/scalar") << a.name;

@@ -34,6 +34,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -153,6 +154,8 @@ sp_arg describe(const std::string& name, const Arg& arg) {
       a.scalar.i = arg.scalar.kind == Scalar::Kind::Bool ? (arg.scalar.b ? 1 : 0) : arg.scalar.i;
       a.scalar.f = arg.scalar.f;
       break;
+    case Arg::Type::IntList:  // run_case declines such ops first
+      throw std::logic_error("the plugin ABI has no int-list argument (" + name + ")");
   }
   return a;
 }
@@ -244,6 +247,10 @@ nlohmann::json run_backward(const protocol::Channel& ch, const sp_plugin& plugin
 nlohmann::json run_case(const protocol::Channel& ch, const sp_plugin& plugin, uint64_t id, OpCall& call) {
   const OpSpec* spec = find_op(call);
   if (!spec) return protocol::encode_outcome(id, Outcome::unsupported("op " + call.op + " is not in the op table"));
+  for (const ArgSpec& a : spec->args)
+    if (a.type == Arg::Type::IntList)
+      return protocol::encode_outcome(id, Outcome::unsupported("the plugin ABI passes no int-list argument, and " +
+                                                               call.op + "'s " + a.name + " is one"));
   const Tensor* data = call.tensor(spec->data_operand);
   if (!data)
     return protocol::encode_outcome(id, Outcome::unsupported("the call has no " + spec->data_operand + " operand"));

@@ -100,8 +100,8 @@ Scalar decode_scalar(const json& j) {
 
 // Every argument travels as the JSON value of its type: an int as a JSON
 // integer, a bool as a JSON boolean, a string as a JSON string, a scalar as
-// {"kind","value"} (its Python kind is part of the semantics). Nothing here
-// names an argument: a new one in the op table needs no codec change.
+// {"kind","value"} (its Python kind is part of the semantics), an int list as
+// a JSON array. Nothing here names an argument: a new one needs no change.
 json encode_arg(const Arg& arg) {
   switch (arg.type) {
     case Arg::Type::Int:
@@ -112,6 +112,8 @@ json encode_arg(const Arg& arg) {
       return arg.s;
     case Arg::Type::Scalar:
       return encode_scalar(arg.scalar);
+    case Arg::Type::IntList:
+      return arg.ints;
   }
   throw ProtocolError("unknown argument type");
 }
@@ -134,13 +136,12 @@ Arg decode_arg(const OpSpec& spec, const std::string& name, const json& value) {
                               : "a JSON " + std::string(arg_type_name(declared->type))) +
                          ", not " + value.dump());
   };
+  const auto is_int64 = [](const json& v) {
+    return v.is_number_integer() && !(v.is_number_unsigned() && v.get<uint64_t>() >> 63);
+  };
   switch (declared->type) {
     case Arg::Type::Int:
-      if (!value.is_number_integer() ||
-          (value.is_number_unsigned() &&
-           value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())))
-        throw wrong_type();
-      return Arg::of_int(value.get<int64_t>());
+      return is_int64(value) ? Arg::of_int(value.get<int64_t>()) : throw wrong_type();
     case Arg::Type::Bool:
       if (!value.is_boolean()) throw wrong_type();
       return Arg::of_bool(value.get<bool>());
@@ -154,6 +155,9 @@ Arg decode_arg(const OpSpec& spec, const std::string& name, const json& value) {
       } catch (const ProtocolError& e) {
         throw ProtocolError("request args field '" + name + "' of " + spec.id + ": " + e.what());
       }
+    case Arg::Type::IntList:
+      if (!value.is_array() || !std::all_of(value.begin(), value.end(), is_int64)) throw wrong_type();
+      return Arg::of_ints(value.get<std::vector<int64_t>>());
   }
   throw wrong_type();
 }
