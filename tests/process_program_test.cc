@@ -10,6 +10,7 @@
 #include "backends/process/protocol.h"
 #include "harness/program_run.h"
 #include "harness/spec_loader.h"
+#include "tests/test_paths.h"
 
 namespace sp {
 namespace {
@@ -58,7 +59,7 @@ TEST(ProcessPrograms, TheProgramRequestCarriesStepsArgumentsAndNames) {
 
 TEST(ProcessPrograms, AProgramWithoutProgramsInItsHelloRunsOneRequestPerStep) {
   std::string why;
-  auto backend = make_backend(std::string("process:") + SP_TEST_SERVE + " cpu", BackendOptions{}, &why);
+  auto backend = make_backend("process:" + sp::test::serve_binary() + " cpu", BackendOptions{}, &why);
   ASSERT_TRUE(backend) << why;
   // x = [[0, 0], [4, 8]] after index_add_ (alpha 2, both writes into row 1); v = x^T; z = [[v[0][0], v[1][1]]].
   const Case c = program_case(0);
