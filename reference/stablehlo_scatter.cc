@@ -72,10 +72,15 @@ std::optional<ReduceMode> region_mode(ref::RuleLog& log, const std::string& kind
 // The target of one update element, or nullopt when it is out of bounds.
 std::optional<Shape> result_index(const Tensor& input, const sh::DimNumbers& d, const sh::StartIndex& s,
                                   const sh::Dims& window_axes, const Shape& update_index) {
+  // The start is the index value as given (scatter does not clamp, SH-S-F2): a
+  // sum past int64 is out of bounds like any other, never wrapped.
   Shape target(s.full_start.size());
-  for (size_t k = 0; k < target.size(); ++k) target[k] = s.full_start[k] + s.full_batching[k];
-  for (size_t w = 0; w < window_axes.size(); ++w)
-    target[static_cast<size_t>(window_axes[w])] += update_index[static_cast<size_t>(d.window_dims[w])];
+  for (size_t k = 0; k < target.size(); ++k)
+    if (__builtin_add_overflow(s.full_start[k], s.full_batching[k], &target[k])) return std::nullopt;
+  for (size_t w = 0; w < window_axes.size(); ++w) {
+    int64_t& t = target[static_cast<size_t>(window_axes[w])];
+    if (__builtin_add_overflow(t, update_index[static_cast<size_t>(d.window_dims[w])], &t)) return std::nullopt;
+  }
   for (size_t k = 0; k < target.size(); ++k)
     if (target[k] < 0 || target[k] >= input.shape()[k]) return std::nullopt;
   return target;

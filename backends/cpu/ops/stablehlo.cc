@@ -210,11 +210,14 @@ Outcome stablehlo_scatter(CpuContext& cpu, const OpCall& call) {
         int64_t off = 0;
         bool inside = true;
         for (int64_t x = 0; x < r && inside; ++x) {
-          int64_t c = at[static_cast<size_t>(x)];
+          // The start is the index value as given (scatter does not clamp): it
+          // may be near INT64_MAX, so test start + window offset against the
+          // bounds without forming the sum first, and only then address it.
+          const int64_t c = at[static_cast<size_t>(x)];
           const auto it = std::find(waxes.begin(), waxes.end(), x);
-          if (it != waxes.end()) c += w[static_cast<size_t>(it - waxes.begin())];
-          inside = c >= 0 && c < input.size(x);
-          off += c * target.stride(x);
+          const int64_t wx = it != waxes.end() ? w[static_cast<size_t>(it - waxes.begin())] : 0;
+          inside = c >= -wx && c < input.size(x) - wx;
+          if (inside) off += (c + wx) * target.stride(x);
         }
         if (!inside) continue;  // this element alone is dropped
         const S<E> v = p[scat_upd[n] + win_upd[j]];
