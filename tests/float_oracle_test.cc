@@ -85,6 +85,43 @@ double random_tree(Terms x, const Combine& op, std::mt19937_64& rng) {
   return x[0];
 }
 
+// Adversarial orders, sought greedily: a tree that joins, at each step,
+// the two values whose rounded sum errs furthest in direction `dir` (+1:
+// up, -1: down), and a sequence that adds next the term whose addition errs
+// furthest that way. Sampled orders land near the exact result; these reach
+// the edges a sound bound must still hold (for 16-bit sums they span 4-5
+// times what sampled orders span).
+double greedy_tree(Terms x, const Combine& op, int dir) {
+  while (x.size() > 1) {
+    size_t bi = 0, bj = 1;
+    double best = -INFINITY;
+    for (size_t i = 0; i < x.size(); ++i) {
+      for (size_t j = i + 1; j < x.size(); ++j) {
+        const double e = dir * (op(x[i], x[j]) - (x[i] + x[j]));
+        if (e > best) best = e, bi = i, bj = j;
+      }
+    }
+    x[bi] = op(x[bi], x[bj]);
+    x.erase(x.begin() + static_cast<long>(bj));
+  }
+  return x[0];
+}
+double greedy_sequence(Terms x, const Combine& op, int dir) {
+  double acc = x.back();
+  x.pop_back();
+  while (!x.empty()) {
+    size_t b = 0;
+    double best = -INFINITY;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double e = dir * (op(acc, x[i]) - (acc + x[i]));
+      if (e > best) best = e, b = i;
+    }
+    acc = op(acc, x[b]);
+    x.erase(x.begin() + static_cast<long>(b));
+  }
+  return acc;
+}
+
 // Every order the test tries, each giving one result in t.
 std::vector<double> real_results(DType t, Mode m, const Terms& x, std::mt19937_64& rng) {
   std::vector<double> out;
@@ -110,6 +147,12 @@ std::vector<double> real_results(DType t, Mode m, const Terms& x, std::mt19937_6
     for (const Terms& o : orders) raw.push_back(fold(o, op));
     raw.push_back(pairwise(x, op));
     raw.push_back(random_tree(x, op, rng));
+    if (m != Mode::Multiply) {
+      for (int dir : {1, -1}) {
+        raw.push_back(greedy_sequence(x, op, dir));
+        if (x.size() <= 40) raw.push_back(greedy_tree(x, op, dir));  // O(n^3)
+      }
+    }
     for (double r : raw) {
       if (m != Mode::Mean) {
         out.push_back(rnd(t, r));
@@ -244,10 +287,10 @@ struct Tally {
 // real orders of the original terms (or equals one: 0, inf) cannot be
 // rejected by any sound interval; it counts in `cases` but not in
 // `detectable`.
-Tally tightness(DType t, Mode m, Kind k, int cases, std::mt19937_64& rng) {
+Tally tightness(DType t, Mode m, Kind k, int cases, std::mt19937_64& rng, size_t max_terms = 64) {
   Tally tally;
   while (tally.cases < cases) {
-    const Terms x = draw(t, m, k, 2 + rng() % 63, rng);
+    const Terms x = draw(t, m, k, 2 + rng() % (max_terms - 1), rng);
     const size_t j = rng() % x.size();
     const bool drop = rng() % 2 == 0;
     const double v = x[j];
@@ -366,8 +409,53 @@ TEST(FloatOracle, TightAgainstADroppedOrRepeatedTerm) {
     // Measured 0.56 (add) and 0.55 (mean): below the 99% goal, which the
     // worst-case half-ulp sum cannot reach with u = 2^-8 or 2^-11 over up
     // to 64 terms (SEMANTICS.md FR-6); the old (1+u)^(n-1) bound gave far less.
+    // Of the detectable mutants (outside every real order tried): 0.80 (add)
+    // and 0.64 (mean) with the greedy adversarial orders among the real
+    // ones, 0.73 and 0.59 with sampled orders only. Those orders show the
+    // real results of one set of terms spread over 25-34% of the oracle's
+    // interval where sampled orders cover 5-8%: most of what the oracle
+    // still allows is reachable, or close to what is.
     EXPECT_GE(share, 0.50) << mode_name(m);
   }
+}
+
+// Up to six terms (the duplicates of one element, as most cases have) the
+// oracle's interval is the exact hull of every tree's result (FR-7): every
+// 16-bit mutant outside the real orders' hull is rejected.
+TEST(FloatOracle, FewTermsAreJudgedByTheExactHullOfEveryOrder) {
+  std::mt19937_64 rng(11);
+  const Kind kinds[] = {Kind::Uniform, Kind::LogUniform, Kind::Cancel, Kind::Dyadic, Kind::Subnormal};
+  for (Mode m : {Mode::Add, Mode::Mean}) {
+    Tally few;
+    for (DType t : {DType::Float16, DType::BFloat16}) {
+      for (Kind k : kinds) {
+        const Tally one = tightness(t, m, k, 300, rng, 6);
+        few.cases += one.cases;
+        few.caught += one.caught;
+        few.detectable += one.detectable;
+        few.caught_detectable += one.caught_detectable;
+      }
+    }
+    const double share = Tally::share(few.caught_detectable, few.detectable);
+    std::printf(
+        "[float oracle] TIGHTNESS %s float16+bfloat16, 2-6 terms: %.4f of all %ld, %.4f of the %ld detectable\n",
+        mode_name(m), Tally::share(few.caught, few.cases), few.cases, share, few.detectable);
+    RecordProperty(std::string("tightness_16bit_few_") + mode_name(m), std::to_string(share));
+    EXPECT_GE(share, 0.99) << mode_name(m);  // measured 0.998 (add), 0.999 (mean); the ranking bound: 0.957, 0.988
+  }
+  // float16 2048 + 1 + 1: real orders give 2048 (each 1 absorbed by a tie
+  // to even) or 2050 ((1 + 1) + 2048); the ranking bound allowed 2052 too.
+  const ElementAllowed a = float_reduction_bounds(DType::Float16, ReduceMode::Add, {2048, 1, 1});
+  EXPECT_TRUE(allowed(a, DType::Float16, 2048));
+  EXPECT_TRUE(allowed(a, DType::Float16, 2050));
+  EXPECT_FALSE(allowed(a, DType::Float16, 2052)) << a.describe(DType::Float16);
+  // bfloat16 256 + 1 + 1 + 1 (spacing 2 at 256): 256 (each 1 absorbed),
+  // 258, or 260 ((1 + 1) + 1 = 3, and 259 ties to the even 260); no tree
+  // reaches 262, which the ranking bound allowed.
+  const ElementAllowed b = float_reduction_bounds(DType::BFloat16, ReduceMode::Add, {256, 1, 1, 1});
+  EXPECT_TRUE(allowed(b, DType::BFloat16, 256));
+  EXPECT_TRUE(allowed(b, DType::BFloat16, 260));
+  EXPECT_FALSE(allowed(b, DType::BFloat16, 262)) << b.describe(DType::BFloat16);
 }
 
 TEST(FloatOracle, ExactWhenEveryOrderAgrees) {
