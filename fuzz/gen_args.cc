@@ -16,7 +16,9 @@ namespace sp::fuzz::gen {
 // range of narrow dtypes, NaN, ±inf), bools, and (1 in 4) the hard ones:
 // halfway cases of float16 / bfloat16 (exact ties, and ties plus 2^-40,
 // which round up directly but to even through float32), integers float32
-// or float64 cannot hold, fractions at .5, subnormals, values past int64.
+// or float64 cannot hold, fractions at .5, subnormals (and values whose
+// 16-bit result is subnormal or ties to zero), float16's max and overflow
+// threshold, values past int64.
 Scalar pick_value(Choices& c) {
   switch (c.below(4)) {
     case 0: {
@@ -50,7 +52,7 @@ Scalar pick_value(Choices& c) {
                                                             -(int64_t{1} << 32)};
         return Scalar::of_int(kInexact[c.below(kInexact.size())]);
       }
-      static constexpr std::array<double, 16> kHard = {
+      static constexpr std::array<double, 22> kHard = {
           1.0 + 0x1p-11 + 0x1p-40,  // float16: up directly, even via float32
           -(1.0 + 0x1p-11 + 0x1p-40),
           1.0 + 0x1p-8 + 0x1p-40,  // bfloat16: the same
@@ -66,7 +68,13 @@ Scalar pick_value(Choices& c) {
           1e19,
           0x1p-24,  // float16's smallest subnormal
           0x1p-149,
-          0x1p-1074};
+          0x1p-1074,
+          0x1p-25,      // float16: half the smallest subnormal, ties to 0
+          3 * 0x1p-26,  // float16: rounds up to the smallest subnormal
+          0x1p-134,     // bfloat16: half its smallest subnormal
+          3 * 0x1p-135,
+          65504.5,   // just over float16's max (c10 refuses; rounding would give 65504)
+          65520.0};  // float16's overflow threshold
       return Scalar::of_float(kHard[c.below(kHard.size())]);
     }
   }

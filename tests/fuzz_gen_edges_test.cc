@@ -152,6 +152,22 @@ std::map<std::string, int> count_classes() {
                                                 (s.i > dtype_int_max(t) || s.i < dtype_int_min(t));
       seen["scalar-double-rounding-16bit"] +=
           (t == DType::Float16 || t == DType::BFloat16) && s.kind == Scalar::Kind::Float && double_rounds(s.f);
+      seen["scalar-into-" + std::string(dtype_name(t))] += 1;
+      seen["scalar-fractional-into-bool"] += t == DType::Bool && std::isfinite(v) && v != std::trunc(v);
+      if ((t == DType::Float16 || t == DType::BFloat16) && s.kind == Scalar::Kind::Float && std::isfinite(v) &&
+          v != 0) {
+        const double smallest_normal = t == DType::Float16 ? 0x1p-14 : 0x1p-126;
+        const double smallest_subnormal = t == DType::Float16 ? 0x1p-24 : 0x1p-133;
+        seen["scalar-16bit-subnormal-result"] += std::fabs(v) < smallest_normal && std::fabs(v) >= smallest_subnormal;
+        seen["scalar-16bit-ties-to-zero"] += std::fabs(v) == smallest_subnormal / 2;
+        seen["scalar-16bit-over-max"] += std::fabs(v) > dtype_max(t) && std::fabs(v) < 2 * dtype_max(t);
+        // An exact tie between two neighbours of t (through float32, as c10 converts).
+        const double f = static_cast<double>(static_cast<float>(v));
+        const uint64_t b = t == DType::Float16 ? double_to_half_bits(f) : double_to_bf16_bits(f);
+        const double r = value_from_bits(t, b).f;
+        const double next = value_from_bits(t, f > r ? b + 1 : b - 1).f;
+        seen["scalar-16bit-tie"] += f != r && std::fabs(f - r) == std::fabs(next - f);
+      }
     }
     const bool reduction = call.op.find("scatter_add") != std::string::npos ||
                            call.op.find("index_add") != std::string::npos ||
@@ -174,13 +190,35 @@ std::map<std::string, int> count_classes() {
 TEST(FuzzGenEdges, EveryHardClassIsReached) {
   const std::map<std::string, int> seen = count_classes();
   for (const auto& [k, n] : seen) std::printf("%-40s %d\n", k.c_str(), n);
-  for (const char* k :
-       {"large>parallel", "large>chunk", "rank>=10", "rank16", "permuted", "index-strides-1-and-0", "index+-2^31",
-        "index+-2^32", "index-int64-extreme", "scalar-fractional-into-integer", "scalar-negative-into-unsigned-or-bool",
-        "scalar-out-of-range-of-integer", "scalar-double-rounding-16bit", "subnormal", "float64-not-float32",
-        "bool-reduction", "empty-index-and-another-rule"}) {
+  for (const char* k : {"large>parallel",
+                        "large>chunk",
+                        "rank>=10",
+                        "rank16",
+                        "permuted",
+                        "index-strides-1-and-0",
+                        "index+-2^31",
+                        "index+-2^32",
+                        "index-int64-extreme",
+                        "scalar-fractional-into-integer",
+                        "scalar-negative-into-unsigned-or-bool",
+                        "scalar-out-of-range-of-integer",
+                        "scalar-double-rounding-16bit",
+                        "subnormal",
+                        "float64-not-float32",
+                        "bool-reduction",
+                        "empty-index-and-another-rule",
+                        "scalar-fractional-into-bool",
+                        "scalar-16bit-subnormal-result",
+                        "scalar-16bit-ties-to-zero",
+                        "scalar-16bit-over-max",
+                        "scalar-16bit-tie"}) {
     const auto it = seen.find(k);
     EXPECT_TRUE(it != seen.end() && it->second > 0) << k << " never generated in " << kCases << " cases";
+  }
+  // A scalar (value, alpha) reaches every dtype of the ops that take one.
+  for (DType t : kAllDTypes) {
+    const auto it = seen.find("scalar-into-" + std::string(dtype_name(t)));
+    EXPECT_TRUE(it != seen.end() && it->second > 0) << "no scalar converted into " << dtype_name(t);
   }
 }
 
@@ -221,7 +259,8 @@ TEST(FuzzGenEdges, EdgeClassMutantsAreKilledByFuzzing) {
   ASSERT_TRUE(baseline);
   for (const char* name :
        {"large-tail-dropped", "expanded-index-fast-path", "index-truncated-to-int32", "scalar-rounded-directly",
-        "index-sorted-in-place", "partial-write-before-error", "float-sum-drops-last-term"}) {
+        "index-sorted-in-place", "partial-write-before-error", "float-sum-drops-last-term", "scalar-over-max-rounded",
+        "scalar-subnormal-flushed", "scalar-fraction-into-bool-truncated"}) {
     auto backend = make_backend(std::string("mutant:") + name, BackendOptions{1, false}, nullptr);
     ASSERT_TRUE(backend) << name;
     FuzzLimits limits;

@@ -106,6 +106,44 @@ Outcome scalar_rounded_directly(Backend& cpu, OpCall& c) {
   return cpu.run(c);
 }
 
+// Scalar conversions that slip at a boundary (T-V1), each as a rewrite of
+// the call's float scalars before the correct backend converts them.
+// `rewrite` returns the scalar to pass instead, given self's dtype.
+template <typename Rewrite>
+Outcome rewrite_float_scalars(Backend& cpu, OpCall& c, Rewrite rewrite) {
+  const Tensor* data = c.tensor(data_name(c));
+  if (!data) return cpu.run(c);
+  for (auto& [name, arg] : c.args)
+    if (arg.type == Arg::Type::Scalar && arg.scalar.kind == Scalar::Kind::Float)
+      arg.scalar.f = rewrite(data->dtype(), arg.scalar.f);
+  return cpu.run(c);
+}
+
+// A value just over a 16-bit float's max is rounded into range (to max)
+// instead of refused as c10 refuses it.
+Outcome scalar_over_max_rounded(Backend& cpu, OpCall& c) {
+  return rewrite_float_scalars(cpu, c, [](DType t, double v) {
+    if (t != DType::Float16 && t != DType::BFloat16) return v;
+    const double max = dtype_max(t);
+    return std::isfinite(v) && std::fabs(v) > max && std::fabs(v) < max * (1 + 0x1p-8) ? std::copysign(max, v) : v;
+  });
+}
+
+// A value whose 16-bit result is subnormal is flushed to zero (FTZ).
+Outcome scalar_subnormal_flushed(Backend& cpu, OpCall& c) {
+  return rewrite_float_scalars(cpu, c, [](DType t, double v) {
+    if (t != DType::Float16 && t != DType::BFloat16) return v;
+    const double smallest_normal = t == DType::Float16 ? 0x1p-14 : 0x1p-126;
+    return std::fabs(v) < smallest_normal ? std::copysign(0.0, v) : v;
+  });
+}
+
+// A fractional value into bool is truncated first (0.25 -> 0 -> False).
+Outcome scalar_fraction_into_bool_truncated(Backend& cpu, OpCall& c) {
+  return rewrite_float_scalars(
+      cpu, c, [](DType t, double v) { return t == DType::Bool && std::isfinite(v) ? std::trunc(v) : v; });
+}
+
 // A sorted-runs kernel sorts the index in place (the caller's tensor).
 Outcome index_sorted_in_place(Backend& cpu, OpCall& c) {
   Outcome out = cpu.run(c);
@@ -198,6 +236,14 @@ void register_edge_classes(MutantRegistry& r) {
   r.add({"scalar-rounded-directly",
          "a float scalar rounded straight to float16 / bfloat16, not through float32 as c10 does (double rounding)"},
         any_op, scalar_rounded_directly);
+  r.add({"scalar-over-max-rounded",
+         "a float scalar just over float16's / bfloat16's max is rounded to max instead of refused (T-V1)"},
+        any_op, scalar_over_max_rounded);
+  r.add({"scalar-subnormal-flushed", "a float scalar whose float16 / bfloat16 value is subnormal is flushed to zero"},
+        any_op, scalar_subnormal_flushed);
+  r.add({"scalar-fraction-into-bool-truncated",
+         "a fractional float scalar into bool is truncated first (0.25 becomes False, not True; T-V1)"},
+        any_op, scalar_fraction_into_bool_truncated);
   r.add({"index-sorted-in-place", "the sorted-runs path sorts the caller's index in place (a read-only operand)"},
         has_index, index_sorted_in_place);
   r.add(
