@@ -17,7 +17,8 @@
 function(sp_add_gtest_suites target)
   set(script ${CMAKE_CURRENT_BINARY_DIR}/${target}_suites.cmake)
   file(GENERATE OUTPUT ${script} CONTENT "
-cmake_policy(SET CMP0057 NEW)  # if(IN_LIST): CTest reads this file with no policies set
+# No if(IN_LIST): CTest reads this file with no policies set (CMP0057), and
+# setting one here would leak into CTestTestfile.cmake (CMP0011's warning).
 include(${PROJECT_SOURCE_DIR}/cmake/test_labels.cmake)
 set(exe [==[$<TARGET_FILE:${target}>]==])
 execute_process(COMMAND \"\${exe}\" --gtest_list_tests OUTPUT_VARIABLE listing ERROR_VARIABLE errors
@@ -35,11 +36,16 @@ set(suite \"\")
 foreach(line IN LISTS lines)
   if(line MATCHES \"^([^ #][^ ]*)\\\\.\")
     set(suite \"\${CMAKE_MATCH_1}\")
-    if(NOT suite IN_LIST SP_GTEST_PER_CASE_SUITES)
+    list(FIND SP_GTEST_PER_CASE_SUITES \"\${suite}\" per_case)
+    if(per_case EQUAL -1)
       list(APPEND names \"\${suite}.*\")
     endif()
-  elseif(line MATCHES \"^  ([^ #]+)\" AND suite IN_LIST SP_GTEST_PER_CASE_SUITES)
-    list(APPEND names \"\${suite}.\${CMAKE_MATCH_1}\")
+  elseif(line MATCHES \"^  ([^ #]+)\")
+    set(case_name \"\${CMAKE_MATCH_1}\")
+    list(FIND SP_GTEST_PER_CASE_SUITES \"\${suite}\" per_case)
+    if(NOT per_case EQUAL -1)
+      list(APPEND names \"\${suite}.\${case_name}\")
+    endif()
   endif()
 endforeach()
 set(fast_list \"\")

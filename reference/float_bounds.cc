@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "reference/float_tree_hull.h"
+
 namespace sp {
 namespace {
 
@@ -103,12 +105,12 @@ LD common_grid(const std::vector<double>& terms) {
 struct SumFacts {
   bool nan = false, pos_inf = false, neg_inf = false;
   LD pos_sum = 0, neg_sum = 0, exact = 0, abs_sum = 0;
-  LD grid = 0;               // common power of two of the terms (0: all zero)
-  LD slack = 0;              // bound on the error of `exact` and of the sums below
-  std::vector<LD> by_mag;    // |term| (non-zero), largest first; partial sums exact when slack is 0
-  std::vector<LD> pos, neg;  // |term| of the positive / negative terms, largest first
-  std::vector<LD> nonzero;   // the finite non-zero terms, in order
-  size_t n = 0;              // number of terms (finite or not)
+  LD grid = 0;                  // common power of two of the terms (0: all zero)
+  LD slack = 0;                 // bound on the error of `exact` and of the sums below
+  std::vector<LD> by_mag;       // |term| (non-zero), largest first; partial sums exact when slack is 0
+  std::vector<LD> pos, neg;     // |term| of the positive / negative terms, largest first
+  std::vector<double> nonzero;  // the finite non-zero terms, in order
+  size_t n = 0;                 // number of terms (finite or not)
 };
 
 SumFacts sum_facts(const std::vector<double>& terms) {
@@ -188,60 +190,18 @@ LD sum_error_bound(const Fmt& f, const SumFacts& s) {
   return errors * (1 + static_cast<LD>(s.n + 2) * kEpsLD) + s.slack;
 }
 
-// Few terms: the least and the greatest result of every binary tree,
-// exactly. Rounding is monotone, so over a set S of leaves the extremes of
-// fl(a + b), a from a tree over A and b from one over B = S \ A, are
-// fl(min A + min B) and fl(max A + max B): a pass over the subsets (3^k
-// steps) gives them (SEMANTICS.md FR-7). Only for formats of at most 24
-// bits, whose long-double sums round innocuously (64 >= 2p + 2), and only
-// while every intermediate is finite; false otherwise.
-constexpr size_t kExactTreeTerms = 6;
-
-// x rounded to nearest even with p <= 24 significand bits, in double
-// arithmetic: the sum of two such values is exact in double or rounds
-// innocuously (53 >= 2p + 2). Dekker's split rounds a normal x; below the
-// smallest normal the step is the subnormal one; past max: infinity.
-double round_fast(const Fmt& f, double x) {
-  const auto denorm = static_cast<double>(f.denorm);
-  if (std::fabs(x) < denorm * std::ldexp(1.0, f.p - 1)) return std::nearbyint(x / denorm) * denorm;
-  const double c = x * (std::ldexp(1.0, 53 - f.p) + 1);
-  const double r = c - (c - x);
-  return std::fabs(r) > static_cast<double>(f.max) ? std::copysign(kInf, r) : r;
-}
-
-bool tree_extremes(const Fmt& acc, const SumFacts& s, LD& lo, LD& hi) {
-  const size_t k = s.nonzero.size();
-  if (k < 2 || k > kExactTreeTerms || acc.p > 24 || s.slack != 0) return false;
-  const size_t full = (size_t{1} << k) - 1;
-  std::vector<double> mins(full + 1), maxs(full + 1);
-  for (size_t mask = 1; mask <= full; ++mask) {
-    if ((mask & (mask - 1)) == 0) {
-      mins[mask] = maxs[mask] = static_cast<double>(s.nonzero[static_cast<size_t>(__builtin_ctzll(mask))]);
-      continue;
-    }
-    const size_t low = mask & (~mask + 1);  // A holds the lowest leaf: each split once
-    double mn = kInf, mx = -kInf;
-    for (size_t a = (mask - 1) & mask; a; a = (a - 1) & mask) {
-      if (!(a & low)) continue;
-      const size_t b = mask ^ a;
-      mn = std::min(mn, round_fast(acc, mins[a] + mins[b]));
-      mx = std::max(mx, round_fast(acc, maxs[a] + maxs[b]));
-    }
-    if (!std::isfinite(mn) || !std::isfinite(mx)) return false;
-    mins[mask] = mn;
-    maxs[mask] = mx;
-  }
-  lo = mins[full];
-  hi = maxs[full];
-  return true;
-}
-
 // A sum of the finite terms in format `acc`, any order.
 Range sum_range(const Fmt& acc, const SumFacts& s) {
   Range r;
   const LD b = sum_error_bound(acc, s);
-  // Exact in every order (b = 0) needs no search.
-  if (b > 0 && tree_extremes(acc, s, r.lo, r.hi)) return r;  // no intermediate overflows
+  // Exact in every order (b = 0) needs no search; few terms in a format of
+  // at most 24 bits: the exact hull of every tree (FR-7; no intermediate overflows).
+  double lo = 0, hi = 0;
+  if (b > 0 && acc.p <= 24 && s.slack == 0 &&
+      tree_sum_hull({acc.p, static_cast<double>(acc.denorm), static_cast<double>(acc.max)}, s.nonzero, lo, hi)) {
+    r.lo = lo, r.hi = hi;
+    return r;
+  }
   r.lo = s.exact - b;
   r.hi = s.exact + b;
   // Rounding never flips the sign of a sum of one-signed terms.

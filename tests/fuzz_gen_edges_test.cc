@@ -76,6 +76,39 @@ bool is_subnormal(DType t, uint64_t bits) {
   return v != 0.0 && v < smallest_normal;
 }
 
+// The scalar classes (value, alpha) of issue 14 and issue 36 item 4, for a
+// call whose data operand has dtype t.
+void count_scalar_classes(const OpCall& call, DType t, std::map<std::string, int>& seen) {
+  for (const auto& [name, arg] : call.args) {
+    if (arg.type != Arg::Type::Scalar) continue;
+    const Scalar& s = arg.scalar;
+    const bool integral = is_integral(t);
+    const double v = s.kind == Scalar::Kind::Float ? s.f : static_cast<double>(s.i);
+    if (s.kind == Scalar::Kind::Bool) continue;
+    seen["scalar-fractional-into-integer"] += integral && std::isfinite(v) && v != std::trunc(v);
+    seen["scalar-negative-into-unsigned-or-bool"] += (t == DType::UInt8 || t == DType::Bool) && v < 0;
+    seen["scalar-out-of-range-of-integer"] += integral && t != DType::Bool && s.kind == Scalar::Kind::Int &&
+                                              (s.i > dtype_int_max(t) || s.i < dtype_int_min(t));
+    seen["scalar-double-rounding-16bit"] +=
+        (t == DType::Float16 || t == DType::BFloat16) && s.kind == Scalar::Kind::Float && double_rounds(s.f);
+    seen["scalar-into-" + std::string(dtype_name(t))] += 1;
+    seen["scalar-fractional-into-bool"] += t == DType::Bool && std::isfinite(v) && v != std::trunc(v);
+    if ((t == DType::Float16 || t == DType::BFloat16) && s.kind == Scalar::Kind::Float && std::isfinite(v) && v != 0) {
+      const double smallest_normal = t == DType::Float16 ? 0x1p-14 : 0x1p-126;
+      const double smallest_subnormal = t == DType::Float16 ? 0x1p-24 : 0x1p-133;
+      seen["scalar-16bit-subnormal-result"] += std::fabs(v) < smallest_normal && std::fabs(v) >= smallest_subnormal;
+      seen["scalar-16bit-ties-to-zero"] += std::fabs(v) == smallest_subnormal / 2;
+      seen["scalar-16bit-over-max"] += std::fabs(v) > dtype_max(t) && std::fabs(v) < 2 * dtype_max(t);
+      // An exact tie between two neighbours of t (through float32, as c10 converts).
+      const double f = static_cast<double>(static_cast<float>(v));
+      const uint64_t b = t == DType::Float16 ? double_to_half_bits(f) : double_to_bf16_bits(f);
+      const double r = value_from_bits(t, b).f;
+      const double next = value_from_bits(t, f > r ? b + 1 : b - 1).f;
+      seen["scalar-16bit-tie"] += f != r && std::fabs(f - r) == std::fabs(next - f);
+    }
+  }
+}
+
 // The classes of issue 14's item 2, counted over kCases generated calls.
 std::map<std::string, int> count_classes() {
   std::map<std::string, int> seen;
@@ -142,36 +175,7 @@ std::map<std::string, int> count_classes() {
             v == std::numeric_limits<int64_t>::max() || v == std::numeric_limits<int64_t>::min();
       } while (next_index(pos, index->shape()));
     }
-    for (const auto& [name, arg] : call.args) {
-      if (arg.type != Arg::Type::Scalar || !data) continue;
-      const Scalar& s = arg.scalar;
-      const DType t = data->dtype();
-      const bool integral = is_integral(t);
-      const double v = s.kind == Scalar::Kind::Float ? s.f : static_cast<double>(s.i);
-      if (s.kind == Scalar::Kind::Bool) continue;
-      seen["scalar-fractional-into-integer"] += integral && std::isfinite(v) && v != std::trunc(v);
-      seen["scalar-negative-into-unsigned-or-bool"] += (t == DType::UInt8 || t == DType::Bool) && v < 0;
-      seen["scalar-out-of-range-of-integer"] += integral && t != DType::Bool && s.kind == Scalar::Kind::Int &&
-                                                (s.i > dtype_int_max(t) || s.i < dtype_int_min(t));
-      seen["scalar-double-rounding-16bit"] +=
-          (t == DType::Float16 || t == DType::BFloat16) && s.kind == Scalar::Kind::Float && double_rounds(s.f);
-      seen["scalar-into-" + std::string(dtype_name(t))] += 1;
-      seen["scalar-fractional-into-bool"] += t == DType::Bool && std::isfinite(v) && v != std::trunc(v);
-      if ((t == DType::Float16 || t == DType::BFloat16) && s.kind == Scalar::Kind::Float && std::isfinite(v) &&
-          v != 0) {
-        const double smallest_normal = t == DType::Float16 ? 0x1p-14 : 0x1p-126;
-        const double smallest_subnormal = t == DType::Float16 ? 0x1p-24 : 0x1p-133;
-        seen["scalar-16bit-subnormal-result"] += std::fabs(v) < smallest_normal && std::fabs(v) >= smallest_subnormal;
-        seen["scalar-16bit-ties-to-zero"] += std::fabs(v) == smallest_subnormal / 2;
-        seen["scalar-16bit-over-max"] += std::fabs(v) > dtype_max(t) && std::fabs(v) < 2 * dtype_max(t);
-        // An exact tie between two neighbours of t (through float32, as c10 converts).
-        const double f = static_cast<double>(static_cast<float>(v));
-        const uint64_t b = t == DType::Float16 ? double_to_half_bits(f) : double_to_bf16_bits(f);
-        const double r = value_from_bits(t, b).f;
-        const double next = value_from_bits(t, f > r ? b + 1 : b - 1).f;
-        seen["scalar-16bit-tie"] += f != r && std::fabs(f - r) == std::fabs(next - f);
-      }
-    }
+    if (data) count_scalar_classes(call, data->dtype(), seen);
     const bool reduction = call.op.find("scatter_add") != std::string::npos ||
                            call.op.find("index_add") != std::string::npos ||
                            call.op.find("scatter_reduce") != std::string::npos;
