@@ -271,9 +271,9 @@ Tensor index_tensor(Choices& c, DType t, const Shape& shape, int64_t s, bool neg
   const uint32_t mode = c.below(10);
   const int64_t repeated = in_range();
   constexpr int64_t k2to31 = int64_t{1} << 31, k2to32 = int64_t{1} << 32;
-  // A narrower index dtype cannot hold the huge values: its extremes instead.
+  // A narrower index dtype cannot hold the huge values: its extremes instead (uint64 wraps a negative v).
   const auto bits_of = [&](int64_t v) {
-    if (is_integral(t) && t != DType::Int64 && t != DType::Bool) v = std::clamp(v, dtype_int_min(t), dtype_int_max(t));
+    if (is_integral(t) && dtype_size(t) < 8 && t != DType::Bool) v = std::clamp(v, dtype_int_min(t), dtype_int_max(t));
     return bits_from_value(t, is_floating(t) ? Value::of_float(static_cast<double>(v)) : Value::of_int(v));
   };
   const auto edge = [&] {
