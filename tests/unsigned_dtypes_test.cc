@@ -1,8 +1,8 @@
 // unsigned_dtypes_test.cc — uint16 / uint32 / uint64 (issue 34) through the
-// spec loader and writer, the comparator and the libtorch backend: uint64's
+// spec loader and writer, the comparator and the fuzz generator: uint64's
 // upper half loads, writes and compares exactly; out-of-range values name
-// file, case and field; LibTorch 1.13 says unsupported, the reference allows
-// it (reference/SEMANTICS.md C-7).
+// file, case and field; the generator draws them by each op's documented
+// dtype set (reference/SEMANTICS.md C-7).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "fuzz/case_gen.h"
 #include "harness/comparator.h"
 #include "harness/spec_loader.h"
 #include "reference/op_table.h"
@@ -182,6 +183,42 @@ TEST(DocumentCheckUnsigned, AtolNeverLoosensAnIntegralElement) {
   printed.outputs = {reference_u64};
   EXPECT_EQ(check_reference_against_document(document_case(printed), outputs_expectation(reference_u64)).kind,
             Verdict::Kind::Pass);
+}
+
+// uint16/uint32/uint64 are drawn by each op's documented dtype set:
+// StableHLO's and ONNX's operands (StableHLO's indices too) get them, with
+// their edge values; a torch, MindSpore or PaddlePaddle call never has one,
+// not even as an on-purpose undocumented dtype or an out= of another dtype
+// (their calls stay those drawn before the harness had these dtypes).
+TEST(FuzzGenUnsigned, DrawnByEachOpsDocumentedSet) {
+  const auto wide = [](DType t) { return t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64; };
+  std::map<std::string, int> seen;
+  for (const OpSpec& op : op_table()) {
+    if (!op.backward_of.empty()) continue;
+    const bool documents_them = op.dialect == "stablehlo" || op.dialect == "onnx";
+    for (uint64_t seed = 0; seed < 300; ++seed) {
+      fuzz::Choices c(seed * 7919 + 17);
+      const OpCall call = fuzz::generate_call_for(c, op);
+      for (const OperandSpec& o : op.operands) {
+        const Tensor* t = call.tensor(o.name);
+        if (t == nullptr || !wide(t->dtype())) continue;
+        if (!documents_them)
+          ADD_FAILURE() << op.id << ": undocumented " << dtype_name(t->dtype()) << " drawn for " << o.name;
+        ++seen[op.dialect + "/" + (o.role == OperandRole::Index ? "index/" : "data/") +
+               std::string(dtype_name(t->dtype()))];
+        if (t->dtype() != DType::UInt64 || o.role == OperandRole::Index) continue;
+        for (uint64_t b : t->to_bits()) {
+          seen["uint64 max"] += b == ~0ull;
+          seen["uint64 2^63"] += b == 1ull << 63;
+          seen["uint64 2^32"] += b == 1ull << 32;
+        }
+      }
+    }
+  }
+  for (const char* k : {"stablehlo/data/uint16", "stablehlo/data/uint32", "stablehlo/data/uint64",
+                        "stablehlo/index/uint16", "stablehlo/index/uint64", "onnx/data/uint16", "onnx/data/uint32",
+                        "onnx/data/uint64", "uint64 max", "uint64 2^63", "uint64 2^32"})
+    EXPECT_GT(seen[k], 0) << k;
 }
 
 }  // namespace
