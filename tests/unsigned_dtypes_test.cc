@@ -122,6 +122,22 @@ TEST(SpecLoaderUnsigned, WriterRoundTripsTheExtremes) {
   }
 }
 
+// Which operands take uint16/32/64 is each op's documented set (C-7), as
+// `scatterproof ops` prints it.
+TEST(OpTableUnsigned, DocumentedSetsPerDialect) {
+  const auto described = [](const char* op, const char* operand) {
+    return op_spec(op).operand(operand)->dtypes.describe();
+  };
+  EXPECT_EQ(described("torch.gather", "input"), "every dtype but uint16, uint32, uint64");
+  EXPECT_EQ(described("paddle.scatter", "updates"), "every dtype but uint16, uint32, uint64");
+  EXPECT_EQ(described("mindspore.scatter_", "self"), "every dtype but uint16, uint32, uint64");
+  EXPECT_EQ(described("torch.index_reduce_", "self"), "float16, bfloat16, float32, float64");
+  EXPECT_EQ(described("onnx.GatherElements", "data"), "every dtype");
+  EXPECT_EQ(described("onnx.GatherElements", "indices"), "int32, int64");
+  EXPECT_EQ(described("stablehlo.scatter", "updates"), "every dtype");
+  EXPECT_EQ(described("stablehlo.gather", "start_indices"), "uint8, int8, int16, int32, int64, uint16, uint32, uint64");
+}
+
 // LibTorch 1.13 (the in-process libtorch backend) has no uint16/32/64: a
 // call with one is unsupported, saying why, never run on a wrong dtype; the
 // reference allows the result or unsupported_dtype (C-7).
