@@ -125,6 +125,12 @@ add_test(NAME adapter_mindspore_operands
 add_test(NAME adapter_torch_device
          COMMAND ${PROJECT_SOURCE_DIR}/.venv-current/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_torch_device.py)
 
+# uint16 / uint32 / uint64 on the wire (adapters/test_wire_unsigned.py,
+# unittest): the SDK's NumPy mapping both ways, bit-exact above 2^63, and the
+# ONNX model's element types. Imports onnx, hence .venv-current's interpreter.
+add_test(NAME adapter_wire_unsigned
+         COMMAND ${PROJECT_SOURCE_DIR}/.venv-current/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_wire_unsigned.py)
+
 # specs/onnx is generated from ONNX's backend node tests
 # (scripts/import-onnx-tests, run with .venv-current's interpreter, which
 # holds onnx): --check fails when the checked-in files differ from what the

@@ -86,7 +86,7 @@ def index_vector_last(indices, ivd, batching):
 
 
 def result(out):
-    """The output as a wire tensor: bfloat16 as its bits (the SDK has no uint16: int16 carries them), and a
+    """The output as a wire tensor: bfloat16 as its bits (int16 carries them: uint16 is a dtype of its own), and a
     0-d result kept 0-d (encode_array's np.ascontiguousarray makes it 1-d)."""
     out = np.asarray(out)
     bf16 = out.dtype == ml_dtypes.bfloat16

@@ -31,7 +31,9 @@ namespace {
 namespace sh = ref::stablehlo;
 using Dims = std::vector<int64_t>;
 
-// The index element `offset` elements from the view's first one.
+// The index element `offset` elements from the view's first one; a uint64
+// above 2^63-1 saturates to INT64_MAX (out of bounds either way, as
+// ref::read_index reads it).
 int64_t index_at(const Tensor& t, int64_t offset) {
   const std::byte* p = data(t);
   switch (t.dtype()) {
@@ -41,8 +43,16 @@ int64_t index_at(const Tensor& t, int64_t offset) {
       return reinterpret_cast<const int8_t*>(p)[offset];
     case DType::Int16:
       return reinterpret_cast<const int16_t*>(p)[offset];
+    case DType::UInt16:
+      return reinterpret_cast<const uint16_t*>(p)[offset];
     case DType::Int32:
       return reinterpret_cast<const int32_t*>(p)[offset];
+    case DType::UInt32:
+      return reinterpret_cast<const uint32_t*>(p)[offset];
+    case DType::UInt64: {
+      const uint64_t u = reinterpret_cast<const uint64_t*>(p)[offset];
+      return u > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(u);
+    }
     default:
       return reinterpret_cast<const int64_t*>(p)[offset];
   }

@@ -17,6 +17,9 @@ NUMPY_DTYPES = {
     "float16": np.float16,
     "float32": np.float32,
     "float64": np.float64,
+    "uint16": np.uint16,
+    "uint32": np.uint32,
+    "uint64": np.uint64,
 }
 
 
