@@ -139,7 +139,7 @@ struct OutputShapeRule {
 
 struct OpSpec {
   std::string id;       // "torch.scatter_reduce_"
-  std::string dialect;  // "torch", "mindspore", "paddle", "onnx", "stablehlo"
+  std::string dialect;  // "torch", "mindspore", "paddle", "onnx", "stablehlo", "jax"
   std::string summary;  // one line for `list` / `explain`
   std::string source;   // the document it follows (name, version)
   std::vector<OperandSpec> operands;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "reference/dialect_stablehlo.h"
+#include "reference/jax_lax.h"
 
 namespace sp::shape_rules {
 
@@ -74,6 +75,12 @@ std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, cons
   namespace sh = ref::stablehlo;
   return sh::gather_result_shape_if_valid(call,
                                           op.id == "stablehlo.dynamic_gather" ? sh::Op::DynamicGather : sh::Op::Gather);
+}
+
+std::optional<Shape> jax_lax_gather(const OpSpec&, const OpCall& call, const Tensor&) {
+  const Tensor* si = call.tensor("start_indices");
+  if (!si || si->rank() < 1 || !call.tensor("operand")) return std::nullopt;
+  return ref::stablehlo::gather_result_shape_if_valid(ref::jax::to_stablehlo(call, false), ref::stablehlo::Op::Gather);
 }
 
 }  // namespace sp::shape_rules
