@@ -100,16 +100,12 @@ def index_vector_last(indices, ivd, batching):
 
 
 def result(out):
-    """The output as a wire tensor: bfloat16 as its bits (the SDK has no uint16: int16 carries them), and a
-    0-d result kept 0-d (encode_array's np.ascontiguousarray makes it 1-d)."""
+    """The output as a wire tensor: bfloat16 as its bits (the SDK has no uint16: int16 carries them)."""
     out = np.asarray(out)
     bf16 = out.dtype == ml_dtypes.bfloat16
-    wire = encode_array((out.view(np.int16) if bf16 else out).reshape(-1) if out.ndim == 0 else
-                        (out.view(np.int16) if bf16 else out))
+    wire = encode_array(out.view(np.int16) if bf16 else out)
     if bf16:
         wire["dtype"] = "bfloat16"
-    if out.ndim == 0:
-        wire["shape"], wire["strides"] = [], []
     return wire
 
 
