@@ -18,7 +18,9 @@ kept); bfloat16 travels as bits (ml_dtypes).
 
 The jax.lax.gather / jax.lax.scatter ops are lax's calls as a user makes them:
 lax's own dimension numbers (the index vector last), the case's mode and
-fill_value passed as given (absent: None, so lax's own defaults apply).
+fill_value passed as given (absent: None, so lax's own defaults apply). The
+jax.at.* ops are x.at[tuple(indices[..., j] for j in range(k))].get / set /
+add / multiply / min / max with the case's keyword arguments.
 """
 import os
 import re
@@ -30,6 +32,7 @@ from common import Row, Unsupported, classifier, encode_array, serve  # noqa: E4
 try:
     import jax
     import ml_dtypes
+    import jax.numpy as jnp
     import numpy as np
     from jax import lax
 except ImportError as exc:
@@ -49,7 +52,10 @@ LAX_GATHER_ARGS = ["offset_dims", "collapsed_slice_dims", "operand_batching_dims
 LAX_SCATTER_ARGS = ["update_window_dims", "inserted_window_dims", "operand_batching_dims",
                     "scatter_indices_batching_dims", "scatter_dims_to_operand_dims", "indices_are_sorted",
                     "unique_indices", "mode", "update_computation"]
-OPS = {"stablehlo.gather": GATHER_ARGS, "stablehlo.dynamic_gather": GATHER_ARGS, "stablehlo.scatter": SCATTER_ARGS,
+AT_ARGS = ["indices_are_sorted", "unique_indices", "mode", "wrap_negative_indices"]
+AT_METHODS = ["set", "add", "multiply", "min", "max"]
+OPS = {"jax.at.get": AT_ARGS + ["fill_value"], **{"jax.at." + m: AT_ARGS for m in AT_METHODS},
+       "stablehlo.gather": GATHER_ARGS, "stablehlo.dynamic_gather": GATHER_ARGS, "stablehlo.scatter": SCATTER_ARGS,
        "jax.lax.gather": LAX_GATHER_ARGS, "jax.lax.scatter": LAX_SCATTER_ARGS}
 SCATTERS = {"replace": lax.scatter, "add": lax.scatter_add, "multiply": lax.scatter_mul, "minimum": lax.scatter_min,
             "maximum": lax.scatter_max}
@@ -61,6 +67,10 @@ CATEGORIES = [
         "invalid_argument"),
     Row(ValueError, r"^Unknown gather mode", "invalid_argument"),
     Row(TypeError, r"^Gather op must have one slice size for every input dimension", "shape_mismatch"),
+    Row(TypeError, r"^Indexer must have integer type", "index_dtype"),
+    Row(IndexError, r"^Too many indices", "invalid_argument"),
+    Row(IndexError, r"^index is out of bounds for axis \d+ with size 0", "index_out_of_bounds"),
+    Row(ValueError, r"^Incompatible types for broadcasting", "shape_mismatch"),
     Row((TypeError, ValueError), r"indices must have an integer type", "index_dtype"),
     Row(TypeError, r"must have the same dtype|does not accept dtype", "dtype_mismatch"),
     Row(TypeError, r"^Gather op can only collapse slice dims with bound 1", "invalid_argument"),
@@ -186,7 +196,24 @@ def lax_scatter(args, tensors):
                                   unique_indices=args.get("unique_indices", False), mode=args.get("mode")))]
 
 
+def at(op, args, tensors):
+    """x.at[idx].<method>(...) with idx = tuple(indices[..., j] for j in range(k)): integer arrays, so a bool
+    indices tensor (a mask, another indexing) is refused here as lax would refuse a float one."""
+    indices = tensors["indices"].array()
+    if indices.dtype.kind not in "iu":
+        raise TypeError("Indexer must have integer type, got indexer with type %s" % indices.dtype)
+    if indices.ndim < 1:
+        raise IndexError("Too many indices: the indices have no last dim to hold k")
+    ref = jnp.asarray(array(tensors["x"])).at[tuple(indices[..., j] for j in range(indices.shape[-1]))]
+    kwargs = {name: args[name] for name in AT_ARGS if name in args}
+    if op == "jax.at.get":
+        return [result(ref.get(fill_value=args.get("fill_value"), **kwargs))]
+    return [result(getattr(ref, op[len("jax.at."):])(array(tensors["updates"]), **kwargs))]
+
+
 def run(op, args, tensors):
+    if op.startswith("jax.at."):
+        return at(op, args, tensors)
     if op == "jax.lax.gather":
         return lax_gather(args, tensors)
     if op == "jax.lax.scatter":

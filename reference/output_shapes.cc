@@ -83,4 +83,14 @@ std::optional<Shape> jax_lax_gather(const OpSpec&, const OpCall& call, const Ten
   return ref::stablehlo::gather_result_shape_if_valid(ref::jax::to_stablehlo(call, false), ref::stablehlo::Op::Gather);
 }
 
+std::optional<Shape> jax_at_get(const OpSpec&, const OpCall& call, const Tensor& x) {
+  const Tensor* indices = call.tensor("indices");
+  if (!indices || indices->rank() < 1) return std::nullopt;
+  const int64_t k = indices->shape().back();
+  if (k < 1 || k > x.rank()) return std::nullopt;
+  Shape shape(indices->shape().begin(), indices->shape().end() - 1);
+  shape.insert(shape.end(), x.shape().begin() + k, x.shape().end());
+  return shape;
+}
+
 }  // namespace sp::shape_rules

@@ -25,6 +25,8 @@ std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tenso
 std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, const Tensor& operand);
 // jax.lax.gather: the StableHLO gather it lowers to (reference/jax_lax.h).
 std::optional<Shape> jax_lax_gather(const OpSpec& op, const OpCall& call, const Tensor& operand);
+// jax.at.get: indices.shape[:-1] + x.shape[k:], k = indices.shape[-1] in [1, rank(x)].
+std::optional<Shape> jax_at_get(const OpSpec& op, const OpCall& call, const Tensor& x);
 
 inline constexpr OutputShapeRule kIndexLengthAlongDim{index_length_along_dim,
                                                       " with dim replaced by the index's length"};
@@ -43,5 +45,8 @@ inline constexpr OutputShapeRule kStableHloGather{
 inline constexpr OutputShapeRule kJaxLaxGather{
     jax_lax_gather,
     " replaced by the shape of the StableHLO gather it lowers to (index_vector_dim the last dim of start_indices)"};
+inline constexpr OutputShapeRule kJaxAtGet{
+    jax_at_get,
+    " replaced by indices.shape[:-1] + x.shape[k:] (k = indices.shape[-1]: x[idx] over the leading k dims)"};
 
 }  // namespace sp::shape_rules

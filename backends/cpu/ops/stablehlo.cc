@@ -324,9 +324,76 @@ Outcome jax_lax_scatter(CpuContext& cpu, const OpCall& call) {
   return stablehlo_scatter(cpu, sh_call, mode == "clip" ? Windows::Clip : Windows::Drop);
 }
 
+// x.at[idx].<method> (jax.at.*): the lax call JAX makes for it (the
+// indices' k columns over x's leading dims, the window x.shape[k:] whole),
+// negatives wrapped first, the updates a stride-0 view where they broadcast;
+// mode absent: get clips, the updates drop.
+std::optional<Tensor> broadcast_view(const Tensor& u, const Shape& shape) {
+  const size_t r = shape.size(), q = static_cast<size_t>(u.rank());
+  if (q > r) return std::nullopt;
+  Shape strides(r, 0);
+  for (size_t d = 0; d < q; ++d) {
+    const int64_t n = u.shape()[d], m = shape[r - q + d];
+    if (n != m && n != 1) return std::nullopt;
+    strides[r - q + d] = n == 1 ? 0 : u.strides()[d];
+  }
+  return Tensor::view(u.dtype(), shape, strides, u.offset(), u.storage());
+}
+
+Outcome jax_at(CpuContext& cpu, const OpCall& call) {
+  const bool get = call.op == "jax.at.get";
+  const Tensor& x = *call.tensor("x");
+  const Tensor& indices = *call.tensor("indices");
+  if (!is_integral(indices.dtype()) || indices.dtype() == DType::Bool)
+    return Outcome::of_error(ErrorCategory::IndexDtype, "Indexer must have integer type");
+  const int64_t k = indices.rank() >= 1 ? indices.shape().back() : 0;
+  if (k < 1 || k > x.rank()) return Outcome::of_error(ErrorCategory::InvalidArgument, "Too many indices");
+  const int64_t b = indices.rank() - 1;
+  const auto wrap = call.args.find("wrap_negative_indices");
+  const bool wrapped = wrap == call.args.end() || wrap->second.b;
+  Tensor starts = Tensor::zeros(DType::Int64, indices.shape());
+  auto* to = reinterpret_cast<int64_t*>(data(starts));
+  const std::vector<int64_t> from = dim_range_offsets(indices.shape(), indices.strides(), 0, indices.shape().size());
+  for (size_t n = 0; n < from.size(); ++n) {
+    const int64_t v = index_at(indices, from[n]), dim = x.size(static_cast<int64_t>(n % static_cast<size_t>(k)));
+    to[n] = wrapped && v < 0 ? v + dim : v;
+  }
+  OpCall lax{.op = get ? "jax.lax.gather" : "jax.lax.scatter"};
+  for (const char* name : {"mode", "fill_value"})
+    if (const auto it = call.args.find(name); it != call.args.end()) lax.args.emplace(name, it->second);
+  if (!lax.args.count("mode")) lax.set_arg("mode", Arg::of_string(get ? "clip" : "drop"));
+  Dims indexed, window;
+  for (int64_t a = 0; a < k; ++a) indexed.push_back(a);
+  for (int64_t a = b; a < b + x.rank() - k; ++a) window.push_back(a);
+  lax.set_arg(get ? "start_index_map" : "scatter_dims_to_operand_dims", Arg::of_ints(indexed));
+  lax.set_arg(get ? "collapsed_slice_dims" : "inserted_window_dims", Arg::of_ints(indexed));
+  lax.set_arg(get ? "offset_dims" : "update_window_dims", Arg::of_ints(window));
+  lax.tensors.emplace("operand", x);
+  lax.tensors.emplace(get ? "start_indices" : "scatter_indices", starts);
+  if (get) {
+    Dims sizes(static_cast<size_t>(k), 1);
+    sizes.insert(sizes.end(), x.shape().begin() + k, x.shape().end());
+    lax.set_arg("slice_sizes", Arg::of_ints(sizes));
+    return jax_lax_gather(cpu, lax);
+  }
+  Shape target(indices.shape().begin(), indices.shape().end() - 1);
+  target.insert(target.end(), x.shape().begin() + k, x.shape().end());
+  const std::optional<Tensor> updates = broadcast_view(*call.tensor("updates"), target);
+  if (!updates) return Outcome::of_error(ErrorCategory::ShapeMismatch, "Incompatible types for broadcasting");
+  const std::string method = call.op.substr(std::string("jax.at.").size());
+  lax.set_arg("update_computation", Arg::of_string(method == "set"   ? "replace"
+                                                   : method == "min" ? "minimum"
+                                                   : method == "max" ? "maximum"
+                                                                     : method));
+  lax.tensors.emplace("updates", *updates);
+  return jax_lax_scatter(cpu, lax);
+}
+
 }  // namespace
 
 void register_stablehlo(CpuOps& ops) {
+  for (const char* id : {"jax.at.get", "jax.at.set", "jax.at.add", "jax.at.multiply", "jax.at.min", "jax.at.max"})
+    ops.add(id, jax_at);
   ops.add("jax.lax.gather", jax_lax_gather);
   ops.add("jax.lax.scatter", jax_lax_scatter);
   ops.add("stablehlo.gather", [](CpuContext& cpu, const OpCall& call) { return stablehlo_gather(cpu, call); });
