@@ -169,7 +169,7 @@ def lax_gather(args, tensors):
                                       start_index_map=tuple(args.get("start_index_map", [])),
                                       operand_batching_dims=tuple(args.get("operand_batching_dims", [])),
                                       start_indices_batching_dims=tuple(args.get("start_indices_batching_dims", [])))
-    return [result(lax.gather(array(tensors["operand"]), tensors["start_indices"].array(), dims,
+    return [result(lax.gather(array(tensors["operand"]), array(tensors["start_indices"]), dims,
                               tuple(args["slice_sizes"]), indices_are_sorted=args.get("indices_are_sorted", False),
                               unique_indices=args.get("unique_indices", False), mode=args.get("mode"),
                               fill_value=args.get("fill_value")))]
@@ -191,7 +191,7 @@ def lax_scatter(args, tensors):
     kind = args.get("update_computation", "replace")
     if kind not in SCATTERS:
         raise Unsupported("lax has no scatter with update computation %r" % kind)
-    return [result(SCATTERS[kind](operand, tensors["scatter_indices"].array(), updates, dims,
+    return [result(SCATTERS[kind](operand, array(tensors["scatter_indices"]), updates, dims,
                                   indices_are_sorted=args.get("indices_are_sorted", False),
                                   unique_indices=args.get("unique_indices", False), mode=args.get("mode")))]
 
@@ -199,11 +199,12 @@ def lax_scatter(args, tensors):
 def at(op, args, tensors):
     """x.at[idx].<method>(...) with idx = tuple(indices[..., j] for j in range(k)): integer arrays, so a bool
     indices tensor (a mask, another indexing) is refused here as lax would refuse a float one."""
+    if tensors["indices"].dtype not in ("uint8", "int8", "int16", "int32", "int64"):
+        raise TypeError("Indexer must have integer type, got indexer with type %s" % tensors["indices"].dtype)
     indices = tensors["indices"].array()
-    if indices.dtype.kind not in "iu":
-        raise TypeError("Indexer must have integer type, got indexer with type %s" % indices.dtype)
-    if indices.ndim < 1:
-        raise IndexError("Too many indices: the indices have no last dim to hold k")
+    if indices.ndim < 1 or (indices.shape[-1] == 0 and indices.ndim > 1):
+        raise IndexError("Too many indices: no index arrays to carry the batch of indices of shape %s"
+                         % (indices.shape,))
     ref = jnp.asarray(array(tensors["x"])).at[tuple(indices[..., j] for j in range(indices.shape[-1]))]
     kwargs = {name: args[name] for name in AT_ARGS if name in args}
     if op == "jax.at.get":

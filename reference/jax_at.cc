@@ -12,7 +12,8 @@
 //
 // Checks, in the order they run:
 //   JAX-AT1  indices of an integer type (`index_dtype`; a bool array would
-//            be a mask, another op), rank >= 1, 1 <= k <= rank(x)
+//            be a mask, another op), rank >= 1, 1 <= k <= rank(x), or k = 0
+//            without a batch (indices of shape [0]: x.at[()], the whole x)
 //            (`invalid_argument`: "Too many indices")
 //   JAX-AT2  updates broadcast to B + x.shape[k:] (NumPy's rules,
 //            `shape_mismatch`); updates of x's dtype (another dtype goes
@@ -88,8 +89,10 @@ Expectation jax_at(const OpCall& call, Trace* trace) {
   log.check(integral, "JAX-AT1", "indices of an integer type", ErrorCategory::IndexDtype,
             "Indexer must have integer type, got " + std::string(dtype_name(indices.dtype())));
   const int64_t k = indices.rank() >= 1 ? indices.shape().back() : 0;
-  log.check(indices.rank() >= 1 && k >= 1 && k <= x.rank(), "JAX-AT1", "1 <= indices.shape[-1] <= rank(x)",
-            ErrorCategory::InvalidArgument,
+  // k = 0 is x.at[()] (the whole x) only without a batch: indices of shape [0].
+  const bool whole = k == 0 && indices.rank() == 1;
+  log.check(indices.rank() >= 1 && (k >= 1 || whole) && k <= x.rank(), "JAX-AT1",
+            "1 <= indices.shape[-1] <= rank(x), or indices of shape [0] (x.at[()])", ErrorCategory::InvalidArgument,
             "Too many indices: array is " + std::to_string(x.rank()) + "-dimensional, but " + std::to_string(k) +
                 " were indexed (indices of shape " + format_index(indices.shape()) + ")");
   if (!log.passed()) return log.error_expectation();

@@ -347,7 +347,8 @@ Outcome jax_at(CpuContext& cpu, const OpCall& call) {
   if (!is_integral(indices.dtype()) || indices.dtype() == DType::Bool)
     return Outcome::of_error(ErrorCategory::IndexDtype, "Indexer must have integer type");
   const int64_t k = indices.rank() >= 1 ? indices.shape().back() : 0;
-  if (k < 1 || k > x.rank()) return Outcome::of_error(ErrorCategory::InvalidArgument, "Too many indices");
+  if ((k < 1 && indices.rank() != 1) || k > x.rank())  // k = 0 only as x.at[()]: indices of shape [0]
+    return Outcome::of_error(ErrorCategory::InvalidArgument, "Too many indices");
   const int64_t b = indices.rank() - 1;
   const auto wrap = call.args.find("wrap_negative_indices");
   const bool wrapped = wrap == call.args.end() || wrap->second.b;
