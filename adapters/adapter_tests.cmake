@@ -111,6 +111,10 @@ endif()
 add_test(NAME adapter_classifiers
          COMMAND ${PROJECT_SOURCE_DIR}/.venv/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_classifiers.py)
 
+# The adapter SDK's wire encoding of outputs (adapters/test_wire.py,
+# unittest): shapes kept, 0-d included; NumPy only.
+add_test(NAME adapter_wire COMMAND ${PROJECT_SOURCE_DIR}/.venv/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_wire.py)
+
 # The mindspore adapter returns its operands after every call
 # (adapters/test_mindspore_operands.py, unittest; PROTOCOL.md "Operands after
 # the call"): it runs the adapter with the venv's interpreter, as the

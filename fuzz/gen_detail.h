@@ -157,5 +157,6 @@ void gather_nd_case(Draw& g);
 void scatter_nd_case(Draw& g);
 void stablehlo_gather_case(Draw& g);   // families_stablehlo.cc
 void stablehlo_scatter_case(Draw& g);  // families_stablehlo.cc
+void jax_at_case(Draw& g);             // families_jax.cc
 
 }  // namespace sp::fuzz::gen

@@ -42,6 +42,7 @@ Expectation mindspore_scatter_backward(const OpCall& call,
 
 void add_torch_ops(std::vector<OpSpec>& t);      // op_table_torch.cc
 void add_stablehlo_ops(std::vector<OpSpec>& t);  // op_table_stablehlo.cc
+void add_jax_ops(std::vector<OpSpec>& t);        // op_table_jax.cc
 
 namespace {
 
@@ -263,6 +264,7 @@ std::vector<OpSpec> build_op_table() {
   without_wide_unsigned(t);  // the torch, MindSpore and PaddlePaddle entries so far
   add_onnx_ops(t);
   add_stablehlo_ops(t);  // op_table_stablehlo.cc
+  add_jax_ops(t);        // op_table_jax.cc
   differentiable(t, {"torch.gather"}, {"input"}, torch_gather_backward);
   differentiable(t, {"torch.scatter_", "torch.scatter"}, {"self", "src"}, torch_scatter_backward);
   differentiable(t, {"torch.scatter_add_", "torch.scatter_add"}, {"self", "src"}, torch_scatter_add_backward);

@@ -71,7 +71,8 @@ std::vector<std::string> explain_lines(const OpCall& call, const Expectation& e,
                       " (its first element): " + w.effect);
       continue;
     }
-    if (family == ShapeFamily::GatherND || family == ShapeFamily::ScatterND) {  // a tuple in indices' last dim
+    if (family == ShapeFamily::GatherND || family == ShapeFamily::ScatterND ||
+        family == ShapeFamily::JaxAt) {  // a tuple in indices' last dim
       lines.push_back("  " + w.source + " -> " + out + format_index(w.target) + " because index tuple indices" +
                       format_index(w.index_pos) + "[:]: " + w.effect);
       continue;

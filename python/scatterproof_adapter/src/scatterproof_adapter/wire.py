@@ -102,8 +102,10 @@ def dtype_name_of(array):
 
 
 def encode_array(array):
-    """A framework's output as a contiguous wire tensor (little-endian)."""
-    array = np.ascontiguousarray(array)
+    """A framework's output as a contiguous wire tensor (little-endian), its shape kept: a 0-d
+    output stays 0-d (np.ascontiguousarray alone returns at least 1-d)."""
+    array = np.asarray(array)
+    array = np.ascontiguousarray(array).reshape(array.shape)
     name = dtype_name_of(array)
     strides, step = [], 1
     for n in reversed(array.shape):
