@@ -202,7 +202,8 @@ TEST(DocumentCheckUnsigned, AtolNeverLoosensAnIntegralElement) {
 }
 
 // uint16/uint32/uint64 are drawn by each op's documented dtype set:
-// StableHLO's and ONNX's operands (StableHLO's indices too) get them, with
+// StableHLO's, JAX's (lax and .at[] take every integer type) and ONNX's
+// operands (StableHLO's indices too) get them, with
 // their edge values; a torch, MindSpore or PaddlePaddle call never has one,
 // not even as an on-purpose undocumented dtype or an out= of another dtype
 // (their calls stay those drawn before the harness had these dtypes).
@@ -211,7 +212,7 @@ TEST(FuzzGenUnsigned, DrawnByEachOpsDocumentedSet) {
   std::map<std::string, int> seen;
   for (const OpSpec& op : op_table()) {
     if (!op.backward_of.empty()) continue;
-    const bool documents_them = op.dialect == "stablehlo" || op.dialect == "onnx";
+    const bool documents_them = op.dialect == "stablehlo" || op.dialect == "onnx" || op.dialect == "jax";
     for (uint64_t seed = 0; seed < 300; ++seed) {
       fuzz::Choices c(seed * 7919 + 17);
       const OpCall call = fuzz::generate_call_for(c, op);
