@@ -67,7 +67,8 @@ std::optional<uint64_t> fill_bits(const OpCall& call, DType t) {
   if (it == call.args.end()) {
     if (is_floating(t)) return bits_from_value(t, Value::of_float(std::nan("")));
     if (t == DType::Bool) return 1;
-    return bits_from_value(t, Value::of_int(t == DType::UInt8 ? dtype_int_max(t) : dtype_int_min(t)));
+    // The highest value for unsigned kinds (uint64's as its bit pattern, Value's convention), the lowest for signed.
+    return bits_from_value(t, Value::of_int(is_unsigned_int(t) ? dtype_int_max(t) : dtype_int_min(t)));
   }
   const Scalar& s = it->second.scalar;
   const double v = s.kind == Scalar::Kind::Float ? s.f : static_cast<double>(s.kind == Scalar::Kind::Int ? s.i : s.b);
@@ -76,8 +77,11 @@ std::optional<uint64_t> fill_bits(const OpCall& call, DType t) {
     return bits_from_value(t, s.kind == Scalar::Kind::Float ? Value::of_float(s.f)
                                                             : Value::of_int(s.kind == Scalar::Kind::Int ? s.i : s.b));
   if (!std::isfinite(v) || v < dtype_lowest(t) || v >= dtype_max(t) + 1.0) return std::nullopt;
-  return bits_from_value(t, s.kind == Scalar::Kind::Float ? Value::of_int(static_cast<int64_t>(std::trunc(v)))
-                                                          : Value::of_int(s.kind == Scalar::Kind::Int ? s.i : s.b));
+  if (s.kind != Scalar::Kind::Float) return bits_from_value(t, Value::of_int(s.kind == Scalar::Kind::Int ? s.i : s.b));
+  // A float at or above 2^63 (uint64 only) converts through uint64: int64 cannot hold it.
+  const double whole = std::trunc(v);
+  return bits_from_value(t, Value::of_int(whole >= 0x1p63 ? static_cast<int64_t>(static_cast<uint64_t>(whole))
+                                                          : static_cast<int64_t>(whole)));
 }
 
 bool promised(const OpCall& call, const char* name) {

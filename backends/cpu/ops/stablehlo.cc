@@ -308,12 +308,16 @@ uint64_t fill_bits(const OpCall& call, DType t) {
     return bits_from_value(t, v.kind == Scalar::Kind::Float ? Value::of_float(v.f)
                                                             : Value::of_int(v.kind == Scalar::Kind::Int ? v.i : v.b));
   }
-  const int64_t lo = dtype_int_min(t), hi = dtype_int_max(t);
-  if (!given) return bits_from_value(t, Value::of_int(t == DType::UInt8 ? hi : lo));
-  if (v.kind == Scalar::Kind::Float)
-    return std::isfinite(v.f) && v.f > static_cast<double>(lo) - 1 && v.f < static_cast<double>(hi) + 1
-               ? bits_from_value(t, Value::of_int(static_cast<int64_t>(v.f)))
-               : bits_from_value(t, Value::of_int(lo));
+  // uint64's maximum is its bit pattern (-1) as an int64: the ranges below use doubles and INT64_MAX.
+  const int64_t lo = dtype_int_min(t), hi = t == DType::UInt64 ? INT64_MAX : dtype_int_max(t);
+  if (!given) return bits_from_value(t, Value::of_int(is_unsigned_int(t) ? dtype_int_max(t) : lo));
+  if (v.kind == Scalar::Kind::Float) {
+    if (!std::isfinite(v.f) || v.f <= static_cast<double>(lo) - 1 || v.f >= dtype_max(t) + 1)
+      return bits_from_value(t, Value::of_int(lo));
+    const double whole = std::trunc(v.f);
+    return bits_from_value(t, Value::of_int(whole >= 0x1p63 ? static_cast<int64_t>(static_cast<uint64_t>(whole))
+                                                            : static_cast<int64_t>(whole)));
+  }
   const int64_t i = v.kind == Scalar::Kind::Int ? v.i : v.b;
   return bits_from_value(t, Value::of_int(std::clamp(i, lo, hi)));
 }
