@@ -111,6 +111,10 @@ endif()
 add_test(NAME adapter_classifiers
          COMMAND ${PROJECT_SOURCE_DIR}/.venv/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_classifiers.py)
 
+# The adapter SDK's wire encoding of outputs (adapters/test_wire.py,
+# unittest): shapes kept, 0-d included; NumPy only.
+add_test(NAME adapter_wire COMMAND ${PROJECT_SOURCE_DIR}/.venv/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_wire.py)
+
 # The mindspore adapter returns its operands after every call
 # (adapters/test_mindspore_operands.py, unittest; PROTOCOL.md "Operands after
 # the call"): it runs the adapter with the venv's interpreter, as the
@@ -124,6 +128,12 @@ add_test(NAME adapter_mindspore_operands
 # /proc lines. Imports torch, hence .venv-current's interpreter.
 add_test(NAME adapter_torch_device
          COMMAND ${PROJECT_SOURCE_DIR}/.venv-current/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_torch_device.py)
+
+# uint16 / uint32 / uint64 on the wire (adapters/test_wire_unsigned.py,
+# unittest): the SDK's NumPy mapping both ways, bit-exact above 2^63, and the
+# ONNX model's element types. Imports onnx, hence .venv-current's interpreter.
+add_test(NAME adapter_wire_unsigned
+         COMMAND ${PROJECT_SOURCE_DIR}/.venv-current/bin/python ${PROJECT_SOURCE_DIR}/adapters/test_wire_unsigned.py)
 
 # specs/onnx is generated from ONNX's backend node tests
 # (scripts/import-onnx-tests, run with .venv-current's interpreter, which

@@ -15,6 +15,12 @@ batching dims renumbered: the same start vectors in the same batch order.
 dynamic_gather's slice_sizes operand is read into lax.gather's static
 slice_sizes (the operands are concrete here). x64 is enabled (int64 / float64
 kept); bfloat16 travels as bits (ml_dtypes).
+
+The jax.lax.gather / jax.lax.scatter ops are lax's calls as a user makes them:
+lax's own dimension numbers (the index vector last), the case's mode and
+fill_value passed as given (absent: None, so lax's own defaults apply). The
+jax.at.* ops are x.at[tuple(indices[..., j] for j in range(k))].get / set /
+add / multiply / min / max with the case's keyword arguments.
 """
 import os
 import re
@@ -26,6 +32,7 @@ from common import Row, Unsupported, classifier, encode_array, serve  # noqa: E4
 try:
     import jax
     import ml_dtypes
+    import jax.numpy as jnp
     import numpy as np
     from jax import lax
 except ImportError as exc:
@@ -40,13 +47,30 @@ GATHER_ARGS = ["offset_dims", "collapsed_slice_dims", "operand_batching_dims", "
 SCATTER_ARGS = ["update_window_dims", "inserted_window_dims", "input_batching_dims", "scatter_indices_batching_dims",
                 "scatter_dims_to_operand_dims", "index_vector_dim", "indices_are_sorted", "unique_indices",
                 "update_computation"]
-OPS = {"stablehlo.gather": GATHER_ARGS, "stablehlo.dynamic_gather": GATHER_ARGS, "stablehlo.scatter": SCATTER_ARGS}
+LAX_GATHER_ARGS = ["offset_dims", "collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims",
+                   "start_index_map", "slice_sizes", "indices_are_sorted", "unique_indices", "mode", "fill_value"]
+LAX_SCATTER_ARGS = ["update_window_dims", "inserted_window_dims", "operand_batching_dims",
+                    "scatter_indices_batching_dims", "scatter_dims_to_operand_dims", "indices_are_sorted",
+                    "unique_indices", "mode", "update_computation"]
+AT_ARGS = ["indices_are_sorted", "unique_indices", "mode", "wrap_negative_indices"]
+AT_METHODS = ["set", "add", "multiply", "min", "max"]
+OPS = {"jax.at.get": AT_ARGS + ["fill_value"], **{"jax.at." + m: AT_ARGS for m in AT_METHODS},
+       "stablehlo.gather": GATHER_ARGS, "stablehlo.dynamic_gather": GATHER_ARGS, "stablehlo.scatter": SCATTER_ARGS,
+       "jax.lax.gather": LAX_GATHER_ARGS, "jax.lax.scatter": LAX_SCATTER_ARGS}
 SCATTERS = {"replace": lax.scatter, "add": lax.scatter_add, "multiply": lax.scatter_mul, "minimum": lax.scatter_min,
             "maximum": lax.scatter_max}
 
 # lax's shape rules (jax/_src/lax/slicing.py) raise TypeError / ValueError
 # with these texts (measured on jax 0.10.2).
 CATEGORIES = [
+    Row(TypeError, r"^(Gather|Scatter) index leaf dimension must be within \[0, rank\(indices\) \+ 1\)",
+        "invalid_argument"),
+    Row(ValueError, r"^Unknown gather mode", "invalid_argument"),
+    Row(TypeError, r"^Gather op must have one slice size for every input dimension", "shape_mismatch"),
+    Row(TypeError, r"^Indexer must have integer type", "index_dtype"),
+    Row(IndexError, r"^Too many indices", "invalid_argument"),
+    Row(IndexError, r"^index is out of bounds for axis \d+ with size 0", "index_out_of_bounds"),
+    Row(ValueError, r"^Incompatible types for broadcasting", "shape_mismatch"),
     Row((TypeError, ValueError), r"indices must have an integer type", "index_dtype"),
     Row(TypeError, r"must have the same dtype|does not accept dtype", "dtype_mismatch"),
     Row(TypeError, r"^Gather op can only collapse slice dims with bound 1", "invalid_argument"),
@@ -86,16 +110,12 @@ def index_vector_last(indices, ivd, batching):
 
 
 def result(out):
-    """The output as a wire tensor: bfloat16 as its bits (the SDK has no uint16: int16 carries them), and a
-    0-d result kept 0-d (encode_array's np.ascontiguousarray makes it 1-d)."""
+    """The output as a wire tensor: bfloat16 as its bits (int16 carries them: uint16 is a dtype of its own)."""
     out = np.asarray(out)
     bf16 = out.dtype == ml_dtypes.bfloat16
-    wire = encode_array((out.view(np.int16) if bf16 else out).reshape(-1) if out.ndim == 0 else
-                        (out.view(np.int16) if bf16 else out))
+    wire = encode_array(out.view(np.int16) if bf16 else out)
     if bf16:
         wire["dtype"] = "bfloat16"
-    if out.ndim == 0:
-        wire["shape"], wire["strides"] = [], []
     return wire
 
 
@@ -141,7 +161,64 @@ def scatter(args, tensors):
                                   mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS))]
 
 
+def lax_gather(args, tensors):
+    """jax.lax.gather as the user calls it: lax's dimension numbers, mode (absent: mode=None) and fill_value
+    (absent: None, lax's per-dtype default)."""
+    dims = lax.GatherDimensionNumbers(offset_dims=tuple(args.get("offset_dims", [])),
+                                      collapsed_slice_dims=tuple(args.get("collapsed_slice_dims", [])),
+                                      start_index_map=tuple(args.get("start_index_map", [])),
+                                      operand_batching_dims=tuple(args.get("operand_batching_dims", [])),
+                                      start_indices_batching_dims=tuple(args.get("start_indices_batching_dims", [])))
+    return [result(lax.gather(array(tensors["operand"]), array(tensors["start_indices"]), dims,
+                              tuple(args["slice_sizes"]), indices_are_sorted=args.get("indices_are_sorted", False),
+                              unique_indices=args.get("unique_indices", False), mode=args.get("mode"),
+                              fill_value=args.get("fill_value")))]
+
+
+def lax_scatter(args, tensors):
+    """jax.lax.scatter / scatter_add / scatter_mul / scatter_min / scatter_max (update_computation, absent:
+    replace) with lax's dimension numbers and mode (absent: mode=None)."""
+    dims = lax.ScatterDimensionNumbers(update_window_dims=tuple(args.get("update_window_dims", [])),
+                                       inserted_window_dims=tuple(args.get("inserted_window_dims", [])),
+                                       scatter_dims_to_operand_dims=tuple(args.get("scatter_dims_to_operand_dims", [])),
+                                       operand_batching_dims=tuple(args.get("operand_batching_dims", [])),
+                                       scatter_indices_batching_dims=tuple(args.get("scatter_indices_batching_dims",
+                                                                                    [])))
+    operand, updates = array(tensors["operand"]), array(tensors["updates"])
+    if operand.dtype != updates.dtype:
+        raise TypeError("scatter: updates must have the same dtype as the operand, got %s and %s"
+                        % (updates.dtype, operand.dtype))
+    kind = args.get("update_computation", "replace")
+    if kind not in SCATTERS:
+        raise Unsupported("lax has no scatter with update computation %r" % kind)
+    return [result(SCATTERS[kind](operand, array(tensors["scatter_indices"]), updates, dims,
+                                  indices_are_sorted=args.get("indices_are_sorted", False),
+                                  unique_indices=args.get("unique_indices", False), mode=args.get("mode")))]
+
+
+def at(op, args, tensors):
+    """x.at[idx].<method>(...) with idx = tuple(indices[..., j] for j in range(k)): integer arrays, so a bool
+    indices tensor (a mask, another indexing) is refused here as lax would refuse a float one."""
+    if tensors["indices"].dtype not in ("uint8", "int8", "int16", "int32", "int64"):
+        raise TypeError("Indexer must have integer type, got indexer with type %s" % tensors["indices"].dtype)
+    indices = tensors["indices"].array()
+    if indices.ndim < 1 or (indices.shape[-1] == 0 and indices.ndim > 1):
+        raise IndexError("Too many indices: no index arrays to carry the batch of indices of shape %s"
+                         % (indices.shape,))
+    ref = jnp.asarray(array(tensors["x"])).at[tuple(indices[..., j] for j in range(indices.shape[-1]))]
+    kwargs = {name: args[name] for name in AT_ARGS if name in args}
+    if op == "jax.at.get":
+        return [result(ref.get(fill_value=args.get("fill_value"), **kwargs))]
+    return [result(getattr(ref, op[len("jax.at."):])(array(tensors["updates"]), **kwargs))]
+
+
 def run(op, args, tensors):
+    if op.startswith("jax.at."):
+        return at(op, args, tensors)
+    if op == "jax.lax.gather":
+        return lax_gather(args, tensors)
+    if op == "jax.lax.scatter":
+        return lax_scatter(args, tensors)
     if op == "stablehlo.scatter":
         return scatter(args, tensors)
     return gather(op, args, tensors)

@@ -46,6 +46,9 @@ ELEM_TYPES = {
     "float16": TensorProto.FLOAT16,
     "float32": TensorProto.FLOAT,
     "float64": TensorProto.DOUBLE,
+    "uint16": TensorProto.UINT16,
+    "uint32": TensorProto.UINT32,
+    "uint64": TensorProto.UINT64,
 }
 
 

@@ -64,6 +64,12 @@ classify = classifier(CATEGORIES, paddle.__version__, re.IGNORECASE)
 
 def to_paddle(wire):
     """A Paddle tensor of the operand's values; bfloat16 from its bits (Paddle has the dtype, NumPy has not)."""
+    if wire.dtype in ("uint16", "uint32", "uint64"):
+        # 3.3.1 measured: paddle.to_tensor makes a NumPy uint16 array a bfloat16 tensor (Paddle's uint16 is
+        # its bfloat16 storage type) and refuses uint32/uint64 arrays ("tensor.set() supports array with bool,
+        # float16, ..."); paddle.scatter documents float32/float64 only (PD-T1).
+        raise Unsupported("PaddlePaddle %s builds no %s tensor from NumPy (a uint16 array becomes bfloat16)"
+                          % (paddle.__version__, wire.dtype))
     if wire.dtype == "bfloat16":
         tensor = paddle.to_tensor(np.ascontiguousarray(wire.view())).view(paddle.bfloat16)
         track_values(wire, lambda: bfloat16_bits(tensor).reshape(wire.shape))

@@ -91,6 +91,9 @@ TORCH_DTYPES = {
     "int64": torch.int64, "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
     "float64": torch.float64,
 }
+# torch.uint16/uint32/uint64 exist from torch 2.3 ("limited support" in eager mode: some kernels say "not
+# implemented for 'UInt16'", unsupported_dtype); before, a case with one is unsupported (torch_tensor).
+TORCH_DTYPES.update({name: getattr(torch, name) for name in ("uint16", "uint32", "uint64") if hasattr(torch, name)})
 WIRE_NAMES = {v: k for k, v in TORCH_DTYPES.items()}
 
 # PyTorch's messages -> taxonomy, one table for every torch version: each row
@@ -245,6 +248,9 @@ _storages = {}
 def storage_tensor(wire):
     """A 1-D torch tensor over a (torch-owned, so resizable) copy of the wire tensor's whole storage."""
     key = id(wire.storage)
+    if wire.dtype not in TORCH_DTYPES:
+        raise Unsupported("torch %s has no %s (torch has uint16/uint32/uint64 from 2.3)" % (torch.__version__,
+                                                                                              wire.dtype))
     if key not in _storages:
         # Copied as raw bytes, then viewed as the dtype: a bool storage keeps
         # the harness's gap sentinels (a bool copy would normalise them to 1),

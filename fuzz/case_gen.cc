@@ -64,7 +64,7 @@ void draw_out(Choices& c, const OpSpec& op, const OperandSpec& out_spec, OpCall&
   if (checked_numel(shape) < 0 || checked_numel(shape) > t_max_elements) return;
   switch (c.below(10)) {
     case 0:  // another dtype
-      call.tensors[out_spec.name] = data_tensor(c, kAllDTypes[c.below(kNumDTypes)], shape);
+      call.tensors[out_spec.name] = data_tensor(c, any_dtype_for(c, op), shape);
       return;
     case 1: {  // mis-shaped: resized (T-OUT6)
       Shape other = c.chance(50) ? Shape{0} : pick_shape(c, pick_rank(c));
@@ -119,7 +119,7 @@ OpCall backward_call(Choices& c, const OpSpec& backward) {
     shape = pick_shape(c, pick_rank(c));
     clamp_numel(*shape);
   }
-  if (c.chance(3)) dtype = kAllDTypes[c.below(kNumDTypes)];
+  if (c.chance(3)) dtype = any_dtype_for(c, forward);
   call.tensors[std::string(kGradOutput)] = with_layout(c, data_tensor(c, dtype, *shape));
   bind_call(call);  // the backward call enters here (the forward's binding is dropped)
   return call;

@@ -218,6 +218,7 @@ const FamilyGen& family_gen(const OpSpec& op) {
       {ShapeFamily::StableHloGather,
        {.build = stablehlo_gather_case, .source = S::None, .axis = false, .own_arg = "index_vector_dim"}},
       {ShapeFamily::StableHloScatter, {.build = stablehlo_scatter_case, .axis = false, .own_arg = "index_vector_dim"}},
+      {ShapeFamily::JaxAt, {.build = jax_at_case, .source = S::Optional, .axis = false}},
   };
   const auto it = kFamilies.find(op.family);
   if (it == kFamilies.end())

@@ -6,9 +6,16 @@
 // drawn by their declared types (gen_args.cc), so a promise that does not
 // hold (unspecified, SH-G-U1 / SH-S-U1 / SH-S-U2) is drawn too. One call in
 // ten breaks one constraint (an error).
+// jax.lax.gather / jax.lax.scatter share the builders: lax has no
+// index_vector_dim (the index vector is always the indices' last dim) and
+// names scatter's batching dims operand_batching_dims; their starts are drawn
+// per window (lax_starts) with windows partly and wholly out of range and
+// before the start as often as in range, so each mode's window rule is hit.
+// mode and fill_value are drawn by their types (gen_args.cc).
 #include <algorithm>
 
 #include "fuzz/gen_detail.h"
+#include "reference/dialect_stablehlo.h"
 
 namespace sp::fuzz::gen {
 
@@ -40,7 +47,8 @@ struct Layout {
   Shape indices;
 };
 
-Layout draw_layout(Choices& c, const Shape& operand, bool batching_allowed) {
+// `lax`: the index vector is the last dim, even for a single start.
+Layout draw_layout(Choices& c, const Shape& operand, bool batching_allowed, bool lax) {
   Layout l{operand, {}, {}, {}, {}, 0, {}};
   const int64_t r = static_cast<int64_t>(operand.size());
   if (batching_allowed && r >= 2 && c.chance(25)) l.batching = {c.between(0, r - 1)};
@@ -60,19 +68,58 @@ Layout draw_layout(Choices& c, const Shape& operand, bool batching_allowed) {
     l.index_batching.push_back(at);
   }
   const int64_t k = static_cast<int64_t>(l.index_map.size());
-  l.ivd =
-      k == 1 && c.chance(30) ? static_cast<int64_t>(batch.size()) : c.between(0, static_cast<int64_t>(batch.size()));
+  l.ivd = lax || (k == 1 && c.chance(30)) ? static_cast<int64_t>(batch.size())
+                                          : c.between(0, static_cast<int64_t>(batch.size()));
   l.indices = batch;
-  if (l.ivd < static_cast<int64_t>(batch.size()) || k != 1) {
+  if (l.ivd < static_cast<int64_t>(batch.size()) || k != 1 || lax) {
     l.indices.insert(l.indices.begin() + l.ivd, k);
     for (int64_t& b : l.index_batching) b += b >= l.ivd ? 1 : 0;
   }
   return l;
 }
 
-Tensor start_indices(Draw& g, const Layout& l) {
+// A lax op (jax.lax.*): no index_vector_dim argument.
+bool is_lax(const Draw& g) { return g.op.arg("index_vector_dim") == nullptr; }
+
+// lax's starts: per window and indexed axis (window size w in dim n), in
+// range [0, n - w] half the time, else partly out past the end, wholly out,
+// or negative (lax does not wrap); clamped to the index dtype.
+Tensor lax_starts(Choices& c, DType t, const Layout& l, const Shape& window) {
+  Tensor out = Tensor::zeros(t, l.indices);
+  const Shape batch(l.indices.begin(), l.indices.end() - 1);
+  ref::stablehlo::for_each_position(batch, [&](const Shape& b) {
+    Shape at = b;
+    at.push_back(0);
+    for (size_t k = 0; k < l.index_map.size(); ++k) {
+      const size_t axis = static_cast<size_t>(l.index_map[k]);
+      const int64_t n = l.operand[axis], w = window[axis];
+      int64_t v = c.between(0, std::max<int64_t>(n - w, 0));
+      switch (c.below(8)) {
+        case 0:
+          v = w > 1 ? c.between(n - w + 1, n - 1) : n;  // partly out past the end
+          break;
+        case 1:
+          v = c.chance(80) ? n + c.between(0, 3) : int64_t{1} << 40;  // wholly out
+          break;
+        case 2:
+          v = c.chance(80) ? -c.between(1, std::max<int64_t>(w, 1)) : -(int64_t{1} << 40);  // before the start
+          break;
+        default:
+          break;
+      }
+      at.back() = static_cast<int64_t>(k);
+      out.set_bits_at(at, bits_from_value(t, Value::of_int(std::clamp(v, dtype_int_min(t), dtype_int_max(t)))));
+    }
+  });
+  return out;
+}
+
+// `window`: the window's size along each operand axis (lax ops' starts).
+Tensor start_indices(Draw& g, const Layout& l, const Shape& window) {
+  const DType t = pick_dtype_for(g.c, *g.roles.index);
+  if (is_lax(g) && t != DType::Bool && is_integral(t) && !window.empty()) return lax_starts(g.c, t, l, window);
   const int64_t s = l.operand.empty() ? 1 : *std::max_element(l.operand.begin(), l.operand.end());
-  return index_tensor(g.c, pick_dtype_for(g.c, *g.roles.index), l.indices, s, true);
+  return index_tensor(g.c, t, l.indices, s, true);
 }
 
 void set_common(Draw& g, const Layout& l, const char* batching, const char* index_batching, const char* map,
@@ -83,7 +130,7 @@ void set_common(Draw& g, const Layout& l, const char* batching, const char* inde
   }
   g.call.set_arg(map, Arg::of_ints(l.index_map));
   g.call.set_arg(collapsed, Arg::of_ints(l.collapsed));
-  g.call.set_arg("index_vector_dim", Arg::of_int(l.ivd));
+  if (!is_lax(g)) g.call.set_arg("index_vector_dim", Arg::of_int(l.ivd));
 }
 
 // One constraint broken in one call of ten: a list grows an out-of-range
@@ -91,7 +138,7 @@ void set_common(Draw& g, const Layout& l, const char* batching, const char* inde
 void maybe_break(Draw& g, const std::vector<const char*>& lists) {
   if (!g.c.chance(10)) return;
   const char* name = lists[g.c.below(static_cast<uint32_t>(lists.size()))];
-  if (g.c.chance(30)) {
+  if (g.c.chance(30) && !is_lax(g)) {
     g.call.set_arg("index_vector_dim", Arg::of_int(g.call.arg("index_vector_dim")->i + 2));
     return;
   }
@@ -107,7 +154,7 @@ void stablehlo_gather_case(Draw& g) {
   Choices& c = g.c;
   const bool dynamic = g.op.operand("slice_sizes") != nullptr;
   const Shape operand = data_shape_of_rank(c, c.between(1, 3));
-  const Layout l = draw_layout(c, operand, !dynamic);
+  const Layout l = draw_layout(c, operand, !dynamic, is_lax(g));
   Dims slice(operand.size());
   for (size_t a = 0; a < operand.size(); ++a) {
     const int64_t a64 = static_cast<int64_t>(a);
@@ -118,7 +165,7 @@ void stablehlo_gather_case(Draw& g) {
   const int64_t result_rank =
       static_cast<int64_t>(l.indices.size()) - (l.ivd < static_cast<int64_t>(l.indices.size()) ? 1 : 0) + offsets;
   g.put(*g.roles.data, data_tensor(c, pick_dtype_for(c, *g.roles.data), operand));
-  g.put(*g.roles.index, start_indices(g, l));
+  g.put(*g.roles.index, start_indices(g, l, slice));
   set_common(g, l, "operand_batching_dims", "start_indices_batching_dims", "start_index_map", "collapsed_slice_dims");
   if (dynamic) {
     g.call.args.erase("operand_batching_dims");
@@ -142,11 +189,11 @@ void stablehlo_gather_case(Draw& g) {
 void stablehlo_scatter_case(Draw& g) {
   Choices& c = g.c;
   const Shape input = data_shape_of_rank(c, c.between(1, 3));
-  const Layout l = draw_layout(c, input, true);
-  Shape window;
+  const Layout l = draw_layout(c, input, true, is_lax(g));
+  Shape window, full_window(input.size(), 1);
   for (size_t a = 0; a < input.size(); ++a) {
     const int64_t a64 = static_cast<int64_t>(a);
-    if (!has(l.batching, a64) && !has(l.collapsed, a64)) window.push_back(c.between(0, input[a]));
+    if (!has(l.batching, a64) && !has(l.collapsed, a64)) window.push_back(full_window[a] = c.between(0, input[a]));
   }
   Shape scatter = l.indices;
   if (l.ivd < static_cast<int64_t>(scatter.size())) scatter.erase(scatter.begin() + l.ivd);
@@ -157,10 +204,10 @@ void stablehlo_scatter_case(Draw& g) {
   for (int64_t a = 0; a < rank; ++a) updates[static_cast<size_t>(a)] = has(window_dims, a) ? window[w++] : scatter[s++];
   const DType t = pick_dtype_for(c, *g.roles.data);
   g.put(*g.roles.data, data_tensor(c, t, input));
-  g.put(*g.roles.index, start_indices(g, l));
+  g.put(*g.roles.index, start_indices(g, l, full_window));
   g.put(*g.op.operand("updates"), data_tensor(c, c.chance(5) ? DType::Float64 : t, updates));
-  set_common(g, l, "input_batching_dims", "scatter_indices_batching_dims", "scatter_dims_to_operand_dims",
-             "inserted_window_dims");
+  set_common(g, l, is_lax(g) ? "operand_batching_dims" : "input_batching_dims", "scatter_indices_batching_dims",
+             "scatter_dims_to_operand_dims", "inserted_window_dims");
   g.call.set_arg("update_window_dims", Arg::of_ints(window_dims));
   maybe_break(g, {"update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims"});
 }

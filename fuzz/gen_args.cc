@@ -103,11 +103,27 @@ DType pick_dtype_for(Choices& c, const OperandSpec& operand, std::optional<DType
   const auto allows = [&](DType t) { return operand.dtypes.contains(t) || t == also; };
   const bool any_dtype = std::all_of(kDTypeOrder.begin(), kDTypeOrder.end(), allows);
   if (any_dtype) return kDTypeOrder[c.below(kNumDTypes)];
+  // uint16/32/64 are drawn only for an operand whose document lists one
+  // (StableHLO's, ONNX's T; SEMANTICS.md C-7), not even as an undocumented
+  // dtype elsewhere: the torch, MindSpore and PaddlePaddle calls stay those
+  // drawn before the harness had them (an operand documented for every
+  // other dtype draws no invalid one, as when it was "every dtype").
+  const bool draws_wide =
+      std::any_of(kDTypeOrder.begin(), kDTypeOrder.end(), [&](DType t) { return is_wide_unsigned(t) && allows(t); });
   std::vector<DType> allowed, others;
-  for (DType t : kDTypeOrder) (allows(t) ? allowed : others).push_back(t);
+  for (DType t : kDTypeOrder)
+    if (draws_wide || !is_wide_unsigned(t)) (allows(t) ? allowed : others).push_back(t);
+  if (others.empty()) return allowed[c.below(static_cast<uint32_t>(allowed.size()))];
   const bool documented = c.below(40) < 36;
   const std::vector<DType>& from = documented || others.empty() ? allowed : others;
   return from[c.below(static_cast<uint32_t>(from.size()))];
+}
+
+DType any_dtype_for(Choices& c, const OpSpec& op) {
+  const bool documents_wide = std::any_of(op.operands.begin(), op.operands.end(), [](const OperandSpec& o) {
+    return o.dtypes.contains(DType::UInt16) || o.dtypes.contains(DType::UInt32) || o.dtypes.contains(DType::UInt64);
+  });
+  return kAllDTypes[c.below(documents_wide ? kNumDTypes : kDTypesBeforeWideUnsigned)];
 }
 
 namespace {

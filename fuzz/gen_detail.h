@@ -17,10 +17,20 @@
 
 namespace sp::fuzz::gen {
 
-// Dtypes in order of simplicity: choice 0 is int64.
-constexpr std::array<DType, kNumDTypes> kDTypeOrder = {DType::Int64,   DType::Float32,  DType::Float64, DType::Int32,
-                                                       DType::Float16, DType::BFloat16, DType::Int16,   DType::Int8,
-                                                       DType::UInt8,   DType::Bool};
+// Dtypes in order of simplicity: choice 0 is int64. The unsigned 16/32/64
+// kinds come last, so the first ten keep the choices they had before.
+constexpr std::array<DType, kNumDTypes> kDTypeOrder = {
+    DType::Int64, DType::Float32, DType::Float64, DType::Int32,  DType::Float16, DType::BFloat16, DType::Int16,
+    DType::Int8,  DType::UInt8,   DType::Bool,    DType::UInt16, DType::UInt32,  DType::UInt64};
+static_assert(kDTypeOrder[kNumDTypes - 1] == DType::UInt64 && kDTypeOrder[9] == DType::Bool);
+// The ten dtypes before uint16/32/64 (kAllDTypes' first ten as well): what
+// an op that documents none of those draws as "any dtype".
+inline constexpr int kDTypesBeforeWideUnsigned = 10;
+static_assert(kAllDTypes[kDTypesBeforeWideUnsigned] == DType::UInt16);
+constexpr bool is_wide_unsigned(DType t) { return t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64; }
+// Any dtype for an operand of `op` (an out= of another dtype, a gradient's
+// dtype): uint16/32/64 only where one of op's operands documents them.
+DType any_dtype_for(Choices& c, const OpSpec& op);
 
 // The element limit of the call being generated: kMaxGeneratedElements, or
 // kMaxLargeElements in the large tier (set by generate_call_for).
@@ -147,5 +157,6 @@ void gather_nd_case(Draw& g);
 void scatter_nd_case(Draw& g);
 void stablehlo_gather_case(Draw& g);   // families_stablehlo.cc
 void stablehlo_scatter_case(Draw& g);  // families_stablehlo.cc
+void jax_at_case(Draw& g);             // families_jax.cc
 
 }  // namespace sp::fuzz::gen

@@ -93,6 +93,17 @@ namespace {
 // NaN with a payload, ±inf, -0.0, extremes and the smallest subnormal for
 // floats; min, max and -1 for integers.
 uint64_t special_bits(Choices& c, DType t) {
+  if (t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64) {
+    // max, 0, the powers where narrower kinds end (2^31, 2^32, 2^63; capped
+    // at t's max), 2^63 - 1 and max - 1 (capped alike), 1.
+    const uint64_t max = dtype_uint_max(t);
+    constexpr uint64_t kEdges[] = {uint64_t{1} << 31, uint64_t{1} << 32, uint64_t{1} << 63, (uint64_t{1} << 63) - 1};
+    const uint32_t k = c.below(8);
+    if (k == 0) return max;
+    if (k == 1) return 0;
+    if (k <= 5) return std::min(kEdges[k - 2], max);
+    return k == 6 ? max - 1 : 1;
+  }
   if (!is_floating(t)) {
     switch (c.below(4)) {
       case 0:
@@ -271,9 +282,9 @@ Tensor index_tensor(Choices& c, DType t, const Shape& shape, int64_t s, bool neg
   const uint32_t mode = c.below(10);
   const int64_t repeated = in_range();
   constexpr int64_t k2to31 = int64_t{1} << 31, k2to32 = int64_t{1} << 32;
-  // A narrower index dtype cannot hold the huge values: its extremes instead.
+  // A narrower index dtype cannot hold the huge values: its extremes instead (uint64 wraps a negative v).
   const auto bits_of = [&](int64_t v) {
-    if (is_integral(t) && t != DType::Int64 && t != DType::Bool) v = std::clamp(v, dtype_int_min(t), dtype_int_max(t));
+    if (is_integral(t) && dtype_size(t) < 8 && t != DType::Bool) v = std::clamp(v, dtype_int_min(t), dtype_int_max(t));
     return bits_from_value(t, is_floating(t) ? Value::of_float(static_cast<double>(v)) : Value::of_int(v));
   };
   const auto edge = [&] {

@@ -90,12 +90,14 @@ struct Mismatch {
 };
 
 // The one per-element check: is `bits` (of dtype `t`, at `idx`, row-major
-// `linear`) allowed by `expected`? With atol > 0 an element also passes
-// when it lies within atol of the reference's exact value.
+// `linear`) allowed by `expected`? With atol > 0 a floating element also
+// passes when it lies within atol of the reference's exact value; an integral
+// one never does: integers compare by exact bits (as doubles, uint64 and
+// int64 values above 2^53 that differ would compare equal).
 bool element_allowed(const ExpectedTensor& expected, DType t, const Shape& idx, int64_t linear, uint64_t bits,
                      double atol) {
   if (expected.allows(linear, bits)) return true;
-  if (atol <= 0) return false;
+  if (atol <= 0 || !is_floating(t)) return false;
   const double got = value_from_bits(t, bits).as_double();
   const double want = value_from_bits(t, expected.exact.bits_at(idx)).as_double();
   return std::isfinite(got) && std::isfinite(want) && std::fabs(got - want) <= atol;

@@ -25,11 +25,22 @@ namespace {
 
 // --- elements ---
 
+std::string range_text(DType t) {
+  const std::string max = is_unsigned_int(t) ? std::to_string(dtype_uint_max(t)) : std::to_string(dtype_int_max(t));
+  return std::string(dtype_name(t)) + " [" + std::to_string(dtype_int_min(t)) + ", " + max + "]";
+}
+
 uint64_t integral_bits(int64_t i, DType t, const std::string& field) {
-  if (i < dtype_int_min(t) || i > dtype_int_max(t))
-    fail(field, std::to_string(i) + " is out of range of " + std::string(dtype_name(t)) + " [" +
-                    std::to_string(dtype_int_min(t)) + ", " + std::to_string(dtype_int_max(t)) + "]");
+  const bool in_range =
+      i >= dtype_int_min(t) && (t == DType::UInt64 || i <= dtype_int_max(t));  // uint64 holds every i >= 0
+  if (!in_range) fail(field, std::to_string(i) + " is out of range of " + range_text(t));
   return bits_from_value(t, Value::of_int(i));
+}
+
+// A non-negative integer above int64's range: uint64 holds it exactly.
+uint64_t wide_unsigned_bits(uint64_t u, DType t, const std::string& field) {
+  if (t != DType::UInt64) fail(field, std::to_string(u) + " is out of range of " + range_text(t));
+  return u;
 }
 
 uint64_t float_bits(double d, DType t, const std::string& field) {
@@ -80,6 +91,11 @@ uint64_t element_bits(const json& v, DType t, const std::string& field) {
     }
     int64_t i = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
+    if (ec == std::errc::result_out_of_range && !s.starts_with("-")) {  // above int64: uint64's upper half?
+      uint64_t u = 0;
+      const auto [uend, uec] = std::from_chars(s.data(), s.data() + s.size(), u);
+      if (uec == std::errc() && uend == s.data() + s.size()) return wide_unsigned_bits(u, t, field);
+    }
     if (ec == std::errc::result_out_of_range) fail(field, "\"" + excerpt(s) + "\" is out of range of " + type_name);
     if (s.empty() || ec != std::errc() || end != s.data() + s.size())
       fail(field, "\"" + excerpt(s) + "\" is not a decimal integer, \"nan\", \"inf\", \"-inf\", \"-0.0\" or 0x bits");
@@ -88,8 +104,7 @@ uint64_t element_bits(const json& v, DType t, const std::string& field) {
   if (v.is_number_unsigned()) {
     const uint64_t u = v.get<uint64_t>();
     if (is_floating(t)) return float_bits(static_cast<double>(u), t, field);
-    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-      fail(field, std::to_string(u) + " is out of range of " + type_name);
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return wide_unsigned_bits(u, t, field);
     return integral_bits(static_cast<int64_t>(u), t, field);
   }
   if (v.is_number_integer()) {

@@ -40,10 +40,15 @@ json float_element(DType t, uint64_t bits) {
 json element_to_json(DType t, uint64_t bits) {
   if (is_floating(t)) return float_element(t, bits);
   if (t == DType::Bool) return bits <= 1 ? json(bits == 1) : json(format_bits(t, bits));  // e.g. a sentinel gap
-  const int64_t i = value_from_bits(t, bits).i;
+  const Value v = value_from_bits(t, bits);
   constexpr int64_t kExactInDouble = int64_t{1} << 53;
-  if (i > kExactInDouble || i < -kExactInDouble) return std::to_string(i);
-  return i;
+  if (v.is_unsigned) {  // uint64: its upper half does not fit int64
+    const uint64_t u = static_cast<uint64_t>(v.i);
+    if (u > static_cast<uint64_t>(kExactInDouble)) return std::to_string(u);
+    return u;
+  }
+  if (v.i > kExactInDouble || v.i < -kExactInDouble) return std::to_string(v.i);
+  return v.i;
 }
 
 json nested_data(const Tensor& t, Shape& idx, size_t level) {

@@ -16,8 +16,9 @@ struct Info {
 
 const Info& info(DType t) {
   static const Info kInfo[kNumDTypes] = {
-      {"bool", 1, false},  {"uint8", 1, false},  {"int8", 1, false},    {"int16", 2, false},  {"int32", 4, false},
-      {"int64", 8, false}, {"float16", 2, true}, {"bfloat16", 2, true}, {"float32", 4, true}, {"float64", 8, true},
+      {"bool", 1, false},   {"uint8", 1, false},  {"int8", 1, false},    {"int16", 2, false},  {"int32", 4, false},
+      {"int64", 8, false},  {"float16", 2, true}, {"bfloat16", 2, true}, {"float32", 4, true}, {"float64", 8, true},
+      {"uint16", 2, false}, {"uint32", 4, false}, {"uint64", 8, false},
   };
   return kInfo[static_cast<int>(t)];
 }
@@ -97,10 +98,14 @@ int64_t wrap_to(DType t, uint64_t u) {
       return static_cast<int8_t>(u);
     case DType::Int16:
       return static_cast<int16_t>(u);
+    case DType::UInt16:
+      return static_cast<uint16_t>(u);
     case DType::Int32:
       return static_cast<int32_t>(u);
+    case DType::UInt32:
+      return static_cast<uint32_t>(u);
     default:
-      return static_cast<int64_t>(u);
+      return static_cast<int64_t>(u);  // int64, and uint64's bit pattern
   }
 }
 
@@ -110,6 +115,13 @@ size_t dtype_size(DType t) { return info(t).size; }
 std::string_view dtype_name(DType t) { return info(t).name; }
 bool is_floating(DType t) { return info(t).floating; }
 bool is_integral(DType t) { return !info(t).floating; }
+bool is_unsigned_int(DType t) {
+  return t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64;
+}
+
+bool int_less(DType t, const Value& a, const Value& b) {
+  return t == DType::UInt64 ? static_cast<uint64_t>(a.i) < static_cast<uint64_t>(b.i) : a.i < b.i;
+}
 
 std::optional<DType> dtype_from_name(std::string_view name) {
   for (DType t : kAllDTypes)
@@ -121,6 +133,9 @@ int64_t dtype_int_min(DType t) {
   switch (t) {
     case DType::Bool:
     case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
       return 0;
     case DType::Int8:
       return INT8_MIN;
@@ -144,10 +159,17 @@ int64_t dtype_int_max(DType t) {
       return INT16_MAX;
     case DType::Int32:
       return INT32_MAX;
+    case DType::UInt16:
+      return UINT16_MAX;
+    case DType::UInt32:
+      return UINT32_MAX;
+    case DType::UInt64:
+      return -1;  // 2^64-1's bit pattern (dtype.h)
     default:
       return INT64_MAX;
   }
 }
+uint64_t dtype_uint_max(DType t) { return static_cast<uint64_t>(dtype_int_max(t)); }
 
 double dtype_max(DType t) {
   switch (t) {
@@ -159,6 +181,8 @@ double dtype_max(DType t) {
       return std::numeric_limits<float>::max();
     case DType::Float64:
       return std::numeric_limits<double>::max();
+    case DType::UInt64:
+      return static_cast<double>(UINT64_MAX);  // 2^64 once rounded
     default:
       return static_cast<double>(dtype_int_max(t));
   }
@@ -209,6 +233,8 @@ Value value_from_bits(DType t, uint64_t bits) {
       std::memcpy(&d, &bits, 8);
       return Value::of_float(d);
     }
+    case DType::UInt64:
+      return Value::of_uint(bits);
     default:
       return Value::of_int(wrap_to(t, bits));
   }
@@ -236,7 +262,10 @@ uint64_t bits_from_value(DType t, Value v) {
     }
   }
   if (t == DType::Bool) return v.is_float ? (v.f != 0.0 ? 1 : 0) : (v.i != 0 ? 1 : 0);
-  const int64_t i = v.is_float ? static_cast<int64_t>(std::trunc(v.f)) : v.i;
+  // A float above int64's range reaches uint64 only (it is in range there).
+  const int64_t i = !v.is_float                           ? v.i
+                    : t == DType::UInt64 && v.f >= 0x1p63 ? static_cast<int64_t>(static_cast<uint64_t>(std::trunc(v.f)))
+                                                          : static_cast<int64_t>(std::trunc(v.f));
   const uint64_t mask = dtype_size(t) == 8 ? ~0ull : ((1ull << (8 * dtype_size(t))) - 1);
   return static_cast<uint64_t>(i) & mask;
 }
@@ -252,7 +281,10 @@ bool bits_is_nan(DType t, uint64_t bits) { return is_floating(t) && std::isnan(v
 
 std::string format_value(DType t, uint64_t bits) {
   const Value v = value_from_bits(t, bits);
-  if (!v.is_float) return t == DType::Bool ? (v.i ? "true" : "false") : std::to_string(v.i);
+  if (!v.is_float) {
+    if (t == DType::Bool) return v.i ? "true" : "false";
+    return v.is_unsigned ? std::to_string(static_cast<uint64_t>(v.i)) : std::to_string(v.i);
+  }
   if (std::isnan(v.f)) return std::signbit(v.f) ? "-nan" : "nan";
   if (std::isinf(v.f)) return v.f > 0 ? "inf" : "-inf";
   if (v.f == 0.0) return std::signbit(v.f) ? "-0.0" : "0.0";

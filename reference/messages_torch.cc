@@ -31,6 +31,12 @@ std::string c10_type_name(DType t) {
       return "float";
     case DType::Float64:
       return "double";
+    case DType::UInt16:
+      return "uint16_t";
+    case DType::UInt32:
+      return "uint32_t";
+    case DType::UInt64:
+      return "uint64_t";
   }
   return "?";
 }

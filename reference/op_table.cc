@@ -19,6 +19,10 @@ std::vector<DType> DTypeSet::members() const {
 std::string DTypeSet::describe() const {
   const std::vector<DType> m = members();
   if (m.size() == static_cast<size_t>(kNumDTypes)) return "every dtype";
+  // The torch, MindSpore and PaddlePaddle operands (SEMANTICS.md C-7).
+  const bool wide_unsigned = contains(DType::UInt16) || contains(DType::UInt32) || contains(DType::UInt64);
+  if (m.size() == static_cast<size_t>(kNumDTypes) - 3 && !wide_unsigned)
+    return "every dtype but uint16, uint32, uint64";
   std::string s;
   for (DType t : m) s += (s.empty() ? "" : ", ") + std::string(dtype_name(t));
   return s.empty() ? "none" : s;

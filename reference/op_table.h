@@ -121,6 +121,9 @@ enum class ShapeFamily {
   // StableHLO scatter(inputs, scatter_indices, updates): updates' windows
   // written into inputs at start index vectors.
   StableHloScatter,
+  // jax.at.*(x, indices[, updates]): indices' last dim k indexes x's leading
+  // k dims; get's out and the updates are indices.shape[:-1] + x.shape[k:].
+  JaxAt,
 };
 
 struct OpSpec;
@@ -139,7 +142,7 @@ struct OutputShapeRule {
 
 struct OpSpec {
   std::string id;       // "torch.scatter_reduce_"
-  std::string dialect;  // "torch", "mindspore", "paddle", "onnx", "stablehlo"
+  std::string dialect;  // "torch", "mindspore", "paddle", "onnx", "stablehlo", "jax"
   std::string summary;  // one line for `list` / `explain`
   std::string source;   // the document it follows (name, version)
   std::vector<OperandSpec> operands;

@@ -22,8 +22,10 @@ using T = Arg::Type;
 using R = OperandRole;
 
 constexpr const char* kSpec = "StableHLO specification (docs/spec.md), openxla/stablehlo commit 3c9301c";
-// "tensor of integer type" (StableHLO's integer types the harness has).
-const DTypeSet kIntegers{DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64};
+// "tensor of integer type": StableHLO's si8..si64 and ui8..ui64 (its i1 is
+// the boolean type, not an integer type).
+const DTypeSet kIntegers{DType::UInt8, DType::Int8,   DType::Int16,  DType::Int32,
+                         DType::Int64, DType::UInt16, DType::UInt32, DType::UInt64};
 
 ArgSpec dims(const char* name) { return {.name = name, .type = T::IntList, .default_value = Arg::of_ints({})}; }
 ArgSpec flag(const char* name) { return {.name = name, .type = T::Bool, .default_value = Arg::of_bool(false)}; }

@@ -33,6 +33,11 @@ Value identity(DType t, ReduceMode m) {
                                                  : 0);
 }
 
+// The sum of integral terms exactly (a uint64 term is read unsigned).
+__int128 exact_term(const Value& v) {
+  return v.is_unsigned ? static_cast<__int128>(static_cast<uint64_t>(v.i)) : static_cast<__int128>(v.i);
+}
+
 int64_t floor_divide(__int128 sum, int64_t count) {
   __int128 q = sum / count;
   if (sum % count != 0 && sum < 0) --q;
@@ -53,7 +58,7 @@ uint64_t reduce_once(DType t, ReduceMode mode, Value a, Value b) {
     if (is_floating(t) && std::isnan(b.f)) return bits_from_value(t, b);
     if (is_floating(t) && std::isnan(a.f)) return bits_from_value(t, a);
     const bool max = mode == ReduceMode::Max;
-    const bool b_wins = is_floating(t) ? (max ? b.f > a.f : b.f < a.f) : (max ? b.i > a.i : b.i < a.i);
+    const bool b_wins = is_floating(t) ? (max ? b.f > a.f : b.f < a.f) : (max ? int_less(t, a, b) : int_less(t, b, a));
     return bits_from_value(t, b_wins ? b : a);
   }
   const bool add = mode != ReduceMode::Multiply;
@@ -159,7 +164,7 @@ void OutputBuilder::resolve_reduction(int64_t linear, const Slot& s, ExpectedTen
   if (s.mode == ReduceMode::Mean) {
     const Value sum = value_from_bits(t, acc);
     acc = is_floating(t) ? bits_from_value(t, Value::of_float(sum.f / static_cast<double>(count)))
-                         : bits_from_value(t, Value::of_int(floor_divide(sum.i, count)));
+                         : bits_from_value(t, Value::of_int(floor_divide(exact_term(sum), count)));
   }
   store_bits(t, p, acc);
 
@@ -167,7 +172,7 @@ void OutputBuilder::resolve_reduction(int64_t linear, const Slot& s, ExpectedTen
   if (!is_floating(t)) {
     if (s.mode != ReduceMode::Mean) return;  // integral and bool reductions are exact in any order
     __int128 true_sum = 0;
-    for (const Value& v : terms) true_sum += v.i;
+    for (const Value& v : terms) true_sum += exact_term(v);
     const uint64_t true_mean = bits_from_value(t, Value::of_int(floor_divide(true_sum, count)));
     if (true_mean == acc) return;
     a.bits = {acc, true_mean};

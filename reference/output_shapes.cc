@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "reference/dialect_stablehlo.h"
+#include "reference/jax_lax.h"
 
 namespace sp::shape_rules {
 
@@ -74,6 +75,22 @@ std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, cons
   namespace sh = ref::stablehlo;
   return sh::gather_result_shape_if_valid(call,
                                           op.id == "stablehlo.dynamic_gather" ? sh::Op::DynamicGather : sh::Op::Gather);
+}
+
+std::optional<Shape> jax_lax_gather(const OpSpec&, const OpCall& call, const Tensor&) {
+  const Tensor* si = call.tensor("start_indices");
+  if (!si || si->rank() < 1 || !call.tensor("operand")) return std::nullopt;
+  return ref::stablehlo::gather_result_shape_if_valid(ref::jax::to_stablehlo(call, false), ref::stablehlo::Op::Gather);
+}
+
+std::optional<Shape> jax_at_get(const OpSpec&, const OpCall& call, const Tensor& x) {
+  const Tensor* indices = call.tensor("indices");
+  if (!indices || indices->rank() < 1) return std::nullopt;
+  const int64_t k = indices->shape().back();
+  if (k < 1 || k > x.rank()) return std::nullopt;
+  Shape shape(indices->shape().begin(), indices->shape().end() - 1);
+  shape.insert(shape.end(), x.shape().begin() + k, x.shape().end());
+  return shape;
 }
 
 }  // namespace sp::shape_rules

@@ -23,6 +23,10 @@ std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, c
 // k = indices.shape[-1] (batch dims counted once, from indices).
 std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data);
 std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, const Tensor& operand);
+// jax.lax.gather: the StableHLO gather it lowers to (reference/jax_lax.h).
+std::optional<Shape> jax_lax_gather(const OpSpec& op, const OpCall& call, const Tensor& operand);
+// jax.at.get: indices.shape[:-1] + x.shape[k:], k = indices.shape[-1] in [1, rank(x)].
+std::optional<Shape> jax_at_get(const OpSpec& op, const OpCall& call, const Tensor& x);
 
 inline constexpr OutputShapeRule kIndexLengthAlongDim{index_length_along_dim,
                                                       " with dim replaced by the index's length"};
@@ -38,5 +42,11 @@ inline constexpr OutputShapeRule kStableHloGather{
     " replaced by StableHLO's combine(batch_dim_sizes, offset_dim_sizes) (spec gather C22): start_indices' shape "
     "without index_vector_dim at the batch dims, slice_sizes without the collapsed and batching dims at "
     "offset_dims"};
+inline constexpr OutputShapeRule kJaxLaxGather{
+    jax_lax_gather,
+    " replaced by the shape of the StableHLO gather it lowers to (index_vector_dim the last dim of start_indices)"};
+inline constexpr OutputShapeRule kJaxAtGet{
+    jax_at_get,
+    " replaced by indices.shape[:-1] + x.shape[k:] (k = indices.shape[-1]: x[idx] over the leading k dims)"};
 
 }  // namespace sp::shape_rules

@@ -17,13 +17,38 @@
 
 namespace sp {
 
+namespace {
+
+bool is_wide_unsigned(DType t) { return t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64; }
+
+// SEMANTICS.md C-7: an operand (not an index: the dialects' index rules
+// refuse those) of uint16 / uint32 / uint64 that the op's document does not
+// list allows both the computed answer and unsupported_dtype.
+Expectation allow_undocumented_wide_unsigned(const OpSpec& op, const OpCall& call, Expectation e) {
+  if (e.unspecified) return e;
+  for (const OperandSpec& o : op.operands) {
+    const Tensor* t = call.tensor(o.name);
+    if (o.role == OperandRole::Index || t == nullptr || !is_wide_unsigned(t->dtype()) || o.dtypes.contains(t->dtype()))
+      continue;
+    if (std::find(e.errors.begin(), e.errors.end(), ErrorCategory::UnsupportedDtype) == e.errors.end())
+      e.errors.push_back(ErrorCategory::UnsupportedDtype);
+    e.notes.push_back({"C-7", o.name + ".dtype=" + std::string(dtype_name(t->dtype())) + " is not documented (" +
+                                  o.dtypes.describe() +
+                                  "): the computed answer and unsupported_dtype are both allowed"});
+    return e;
+  }
+  return e;
+}
+
+}  // namespace
+
 Expectation evaluate(const OpCall& call, Trace* trace) {
   if (const auto problem = needs_signature_check(call) ? check_signature(call) : std::nullopt)
     throw std::invalid_argument(call.op + ": " + problem->field + ": " + problem->message);
   const OpSpec& op = op_spec(call);
   if (const OperandSpec* out = out_operand(op); out && call.tensor(out->name))
-    return evaluate_with_out(op, call, trace);
-  return op.reference(call, trace);
+    return allow_undocumented_wide_unsigned(op, call, evaluate_with_out(op, call, trace));
+  return allow_undocumented_wide_unsigned(op, call, op.reference(call, trace));
 }
 
 std::vector<std::string> explain_lines(const OpCall& call, const Expectation& e, const Trace& trace) {
@@ -46,7 +71,8 @@ std::vector<std::string> explain_lines(const OpCall& call, const Expectation& e,
                       " (its first element): " + w.effect);
       continue;
     }
-    if (family == ShapeFamily::GatherND || family == ShapeFamily::ScatterND) {  // a tuple in indices' last dim
+    if (family == ShapeFamily::GatherND || family == ShapeFamily::ScatterND ||
+        family == ShapeFamily::JaxAt) {  // a tuple in indices' last dim
       lines.push_back("  " + w.source + " -> " + out + format_index(w.target) + " because index tuple indices" +
                       format_index(w.index_pos) + "[:]: " + w.effect);
       continue;

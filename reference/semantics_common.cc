@@ -1,11 +1,15 @@
 #include "reference/semantics_common.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 namespace sp::ref {
 
-int64_t read_index(const Tensor& index, const Shape& pos) { return index.value_at(pos).i; }
+int64_t read_index(const Tensor& index, const Shape& pos) {
+  const Value v = index.value_at(pos);
+  return v.is_unsigned && v.i < 0 ? std::numeric_limits<int64_t>::max() : v.i;
+}
 
 bool index_values_readable(const Tensor& index) { return is_integral(index.dtype()) && index.dtype() != DType::Bool; }
 

@@ -26,7 +26,9 @@
 
 namespace sp::ref {
 
-// The index value stored at `pos` of an integral tensor, sign-extended.
+// The index value stored at `pos` of an integral tensor, sign-extended; a
+// uint64 above 2^63-1 saturates to INT64_MAX (every index rule compares it
+// with a bound that fits int64, and the two compare alike with any such bound).
 // REQUIRES: is_integral(index.dtype()); pos is a physical multi-index.
 int64_t read_index(const Tensor& index, const Shape& pos);
 

@@ -23,8 +23,8 @@ DTYPES = {
     "i1": ("bool", 1, "bool"), "ui8": ("uint8", 1, "uint"), "i8": ("int8", 1, "int"), "i16": ("int16", 2, "int"),
     "i32": ("int32", 4, "int"), "i64": ("int64", 8, "int"), "f16": ("float16", 2, "float"),
     "bf16": ("bfloat16", 2, "float"), "f32": ("float32", 4, "float"), "f64": ("float64", 8, "float"),
+    "ui16": ("uint16", 2, "uint"), "ui32": ("uint32", 4, "uint"), "ui64": ("uint64", 8, "uint"),
 }
-UNSUPPORTED_DTYPES = {"ui16": "uint16", "ui32": "uint32", "ui64": "uint64"}
 REGION_KINDS = {"stablehlo.add": "add", "stablehlo.multiply": "multiply", "stablehlo.minimum": "minimum",
                 "stablehlo.maximum": "maximum"}
 GATHER_LISTS = ("offset_dims", "collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims",
@@ -46,8 +46,6 @@ def parse_type(text):
     elem = parts[-1]
     if any(p == "?" for p in parts[:-1]):
         raise Unsupported("dynamic shape %s" % text)
-    if elem in UNSUPPORTED_DTYPES:
-        raise Unsupported("element type %s (%s is not a dtype of the harness)" % (elem, UNSUPPORTED_DTYPES[elem]))
     if elem not in DTYPES:
         raise Unsupported("element type %s" % elem)
     return [int(p) for p in parts[:-1]], elem

@@ -74,8 +74,8 @@ uint64_t combine(DType t, const std::string& r, uint64_t a_bits, uint64_t b_bits
   const auto ua = static_cast<uint64_t>(a.i), ub = static_cast<uint64_t>(b.i);
   if (r == "add") return bits_from_value(t, Value::of_int(static_cast<int64_t>(ua + ub)));
   if (r == "mul") return bits_from_value(t, Value::of_int(static_cast<int64_t>(ua * ub)));
-  if (r == "max") return b.i > a.i ? b_bits : a_bits;
-  return b.i < a.i ? b_bits : a_bits;
+  if (r == "max") return int_less(t, a, b) ? b_bits : a_bits;  // uint64 compares unsigned
+  return int_less(t, b, a) ? b_bits : a_bits;
 }
 
 int64_t wrapped(const Tensor& idx, const Shape& pos, int64_t s) {

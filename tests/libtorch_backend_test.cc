@@ -390,7 +390,7 @@ TEST(LibTorchNative, ScatterValueReduceAndScatterAddAllForms) {
 }
 
 TEST(LibTorchNative, EveryDtype) {
-  for (DType t : kAllDTypes) {
+  for (DType t : std::vector<DType>(kAllDTypes, kAllDTypes + 10)) {  // uint16/32/64: unsigned_dtypes_test.cc
     OpCall c = torch_call("torch.scatter_add_", 0,
                           {{"self", test::tensor_of(t, {3, 2}, {1, 0, 1, 0, 1, 0})},
                            {"index", i64({2, 2}, {0, 2, 2, 1})},

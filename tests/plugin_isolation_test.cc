@@ -165,6 +165,21 @@ TEST(PluginIsolation, AnAbi20PluginIsNeverGivenACallersOut) {
   EXPECT_NE(v.detail.find("never given a caller's out="), std::string::npos) << v.detail;
 }
 
+TEST(PluginIsolation, APluginBeforeAbi23IsNeverGivenAWideUnsignedTensor) {
+  // ABI 2.3 appended SP_DTYPE_UINT16/32/64: an older plugin knows no such
+  // value, so no operand of one reaches it (here an out=, checked before
+  // 2.1's out= rule) and supports() is never asked about one.
+  auto backend = start(test_plugin("abi20"));
+  ASSERT_TRUE(backend);
+  OpCall call = gather_call(0);
+  call.tensors.emplace("out", Tensor::zeros(DType::UInt16, call.tensor("index")->shape()));
+  const Verdict v = run_and_judge(*backend, call);
+  EXPECT_EQ(v.kind, Verdict::Kind::Unsupported) << v.detail;
+  EXPECT_NE(v.detail.find("built against ABI 2.0, which has no uint16 (operand out; ABI 2.3 added it)"),
+            std::string::npos)
+      << v.detail;
+}
+
 TEST(PluginIsolation, MissingLibraryIsUnavailable) {
   std::string why;
   EXPECT_FALSE(make_plugin_backend("/nonexistent/libvendor.so", milliseconds{10'000}, &why));

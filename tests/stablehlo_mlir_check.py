@@ -27,7 +27,12 @@ def main():
     check(m.parse_type("tensor<2x3xf32>") == ([2, 3], "f32"), "shape and element type")
     check(m.parse_type("tensor<i64>") == ([], "i64"), "rank 0")
     raises(lambda: m.parse_type("tensor<?x4xf32>"), "a dynamic dim")
-    raises(lambda: m.parse_type("tensor<2xui32>"), "uint32")
+    check(m.parse_type("tensor<2xui32>") == ([2], "ui32"), "ui32 (a dtype since issue 34)")
+    raises(lambda: m.parse_type("tensor<2xf8E4M3FN>"), "an element type the harness lacks")
+    u64 = '"0x%s"' % struct.pack("<QQ", 2 ** 64 - 1, 2 ** 63).hex()
+    check(m.parse_dense(u64, "tensor<2xui64>") == {"dtype": "uint64", "data": [2 ** 64 - 1, 2 ** 63]},
+          "hex buffer, ui64 above 2^63 (unsigned, exact)")
+    check(m.parse_dense("[65535, 0]", "tensor<2xui16>")["data"] == [65535, 0], "ui16 literals")
     check(m.parse_dense("[[1, -2], [3, 4]]", "tensor<2x2xi8>") == {"dtype": "int8", "data": [[1, -2], [3, 4]]},
           "nested list")
     check(m.parse_dense("0", "tensor<1xi64>")["data"] == [0], "splat")

@@ -145,6 +145,12 @@ decltype(auto) dispatch_dtype(DType t, Fn&& fn) {
       return fn(FloatElem<float>{});
     case DType::Float64:
       return fn(FloatElem<double>{});
+    case DType::UInt16:
+      return fn(IntElem<uint16_t>{});
+    case DType::UInt32:
+      return fn(IntElem<uint32_t>{});
+    case DType::UInt64:
+      return fn(IntElem<uint64_t>{});
   }
   return fn(FloatElem<float>{});
 }

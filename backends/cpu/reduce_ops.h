@@ -103,6 +103,8 @@ S<E> divide(S<E> sum, int64_t count) {
       return double_to_bf16_bits(q);
   } else if constexpr (std::is_floating_point_v<Storage>) {
     return static_cast<Storage>(static_cast<double>(sum) / static_cast<double>(count));
+  } else if constexpr (std::is_same_v<Storage, uint64_t>) {  // may not fit int64; never negative
+    return static_cast<Storage>(sum / static_cast<uint64_t>(count));
   } else {
     const int64_t n = static_cast<int64_t>(sum);
     int64_t q = n / count;

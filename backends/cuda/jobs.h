@@ -255,6 +255,12 @@ JobResult dispatch(DType dtype, bool index_is_int64, Args&... args) {
       return with_index<P, Job, DType::Float32>(index_is_int64, args...);
     case DType::Float64:
       return with_index<P, Job, DType::Float64>(index_is_int64, args...);
+    case DType::UInt16:
+      return with_index<P, Job, DType::UInt16>(index_is_int64, args...);
+    case DType::UInt32:
+      return with_index<P, Job, DType::UInt32>(index_is_int64, args...);
+    case DType::UInt64:
+      return with_index<P, Job, DType::UInt64>(index_is_int64, args...);
   }
   throw CudaFailure("unknown dtype");
 }

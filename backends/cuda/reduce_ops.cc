@@ -86,6 +86,12 @@ uint64_t identity_bits(DType t, WriteMode mode) {
       return floating({0x3f800000, 0xff800000, 0x7f800000});
     case DType::Float64:
       return floating({0x3ff0000000000000, 0xfff0000000000000, 0x7ff0000000000000});
+    case DType::UInt16:
+      return int_identity<uint16_t>(mode);
+    case DType::UInt32:
+      return int_identity<uint32_t>(mode);
+    case DType::UInt64:
+      return int_identity<uint64_t>(mode);
   }
   return 0;
 }

@@ -107,6 +107,10 @@ class LibTorchBackend final : public Backend {
     try {
       const LibTorchKernel* kernel = libtorch_ops().find(call.op);
       if (!kernel) return Outcome::unsupported("libtorch backend does not implement " + call.op);
+      for (const auto& [name, t] : call.tensors)
+        if (!torch_has_dtype(t.dtype()))
+          return Outcome::unsupported("LibTorch " TORCH_VERSION " has no " + std::string(dtype_name(t.dtype())) +
+                                      " scalar type (operand " + name + "; LibTorch has it from 2.3)");
       Outcome outcome = (*kernel)(call, views);
       views.copy_back();  // on a device: results and side effects back into the caller's bytes
       return outcome;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <ATen/ATen.h>
+#include <torch/version.h>
 
 #include <map>
 #include <memory>
@@ -22,6 +23,18 @@
 
 namespace sp::libtorch {
 
+// LibTorch has uint16 / uint32 / uint64 from 2.3 (at::kUInt16..kUInt64,
+// "limited support" in eager mode); LibTorch 1.13 has none.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+#define SP_LIBTORCH_HAS_WIDE_UNSIGNED 1
+#else
+#define SP_LIBTORCH_HAS_WIDE_UNSIGNED 0
+#endif
+inline bool torch_has_dtype(DType t) {
+  return SP_LIBTORCH_HAS_WIDE_UNSIGNED || (t != DType::UInt16 && t != DType::UInt32 && t != DType::UInt64);
+}
+
+// REQUIRES: torch_has_dtype(t).
 inline at::ScalarType torch_dtype(DType t) {
   switch (t) {
     case DType::Bool:
@@ -44,8 +57,21 @@ inline at::ScalarType torch_dtype(DType t) {
       return at::kFloat;
     case DType::Float64:
       return at::kDouble;
+#if SP_LIBTORCH_HAS_WIDE_UNSIGNED
+    case DType::UInt16:
+      return at::kUInt16;
+    case DType::UInt32:
+      return at::kUInt32;
+    case DType::UInt64:
+      return at::kUInt64;
+#else
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64:
+      break;
+#endif
   }
-  throw std::logic_error("unknown dtype");
+  throw std::logic_error("LibTorch " TORCH_VERSION " has no " + std::string(dtype_name(t)));
 }
 
 inline at::Scalar torch_scalar(const Scalar& s) {
@@ -165,7 +191,7 @@ class OutSlot {
     const at::Tensor made = tensor_.contiguous();
     DType made_dtype = DType::Float32;
     for (DType d : kAllDTypes)
-      if (torch_dtype(d) == made.scalar_type()) made_dtype = d;
+      if (torch_has_dtype(d) && torch_dtype(d) == made.scalar_type()) made_dtype = d;
     auto [copy, copy_t] = views.fresh(made_dtype, made_shape);
     copy_t.copy_(made);
     return copy;

@@ -23,7 +23,9 @@ namespace {
 
 // The ABI's enums mirror the harness's by value; these keep them in step.
 static_assert(static_cast<int>(DType::Bool) == SP_DTYPE_BOOL && static_cast<int>(DType::Float64) == SP_DTYPE_FLOAT64 &&
-              static_cast<int>(DType::BFloat16) == SP_DTYPE_BFLOAT16 && kNumDTypes == 10);
+              static_cast<int>(DType::BFloat16) == SP_DTYPE_BFLOAT16 &&
+              static_cast<int>(DType::UInt16) == SP_DTYPE_UINT16 &&
+              static_cast<int>(DType::UInt64) == SP_DTYPE_UINT64 && kNumDTypes == 13);
 static_assert(std::size(kAllErrorCategories) == SP_ERROR_INVALID_ARGUMENT);
 static_assert(kAllErrorCategories[SP_ERROR_INDEX_OUT_OF_BOUNDS - 1] == ErrorCategory::IndexOutOfBounds &&
               kAllErrorCategories[SP_ERROR_VALUE_OUT_OF_RANGE - 1] == ErrorCategory::ValueOutOfRange &&
@@ -81,9 +83,14 @@ int (*backward_entry(const sp_plugin& plugin))(const sp_call*, sp_result*) {
   return SP_PLUGIN_HAS_FIELD(&plugin, sp_plugin, backward) ? plugin.backward : nullptr;
 }
 
+// Does `plugin` know dtype t's sp_dtype value? uint16/32/64 came with ABI 2.3.
+bool knows_dtype(const sp_plugin& plugin, DType t) {
+  return plugin.abi_minor >= 3 || (t != DType::UInt16 && t != DType::UInt32 && t != DType::UInt64);
+}
+
 bool supports_any_dtype(const sp_plugin& plugin, const std::string& op) {
   for (DType t : kAllDTypes)
-    if (plugin.supports(op.c_str(), static_cast<sp_dtype>(t))) return true;
+    if (knows_dtype(plugin, t) && plugin.supports(op.c_str(), static_cast<sp_dtype>(t))) return true;
   return false;
 }
 
@@ -229,6 +236,13 @@ nlohmann::json run_case(const protocol::Channel& ch, const sp_plugin& plugin, ui
   const Tensor* data = call.tensor(spec->data_operand);
   if (!data)
     return protocol::encode_outcome(id, Outcome::unsupported("the call has no " + spec->data_operand + " operand"));
+  for (const auto& [name, t] : call.tensors)
+    if (!knows_dtype(plugin, t.dtype()))
+      return protocol::encode_outcome(
+          id, Outcome::unsupported("plugin " + plugin_name(plugin) + " was built against ABI " +
+                                   std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor) +
+                                   ", which has no " + std::string(dtype_name(t.dtype())) + " (operand " + name +
+                                   "; ABI 2.3 added it)"));
   if (!plugin.supports(call.op.c_str(), static_cast<sp_dtype>(data->dtype())))
     return protocol::encode_outcome(
         id, Outcome::unsupported("plugin " + plugin_name(plugin) + " does not support " + call.op + " on " +

@@ -118,6 +118,10 @@
  *   sharing memory with an input). A 2.0 plugin never is: the host answers
  *   such a call "unsupported" for it.
  *   2.2: sp_plugin.backward appended (optional; see "Backward").
+ *   2.3: sp_dtype values SP_DTYPE_UINT16/UINT32/UINT64 appended. A plugin
+ *   that reports abi_minor >= 3 is asked supports() about them and may be
+ *   given such tensors; an older plugin never is (its cases with such an
+ *   operand are answered "unsupported" by the host).
  *
  * Backward
  *   Ops with a documented backward have a backward op in the table,
@@ -146,7 +150,7 @@ extern "C" {
 #endif
 
 #define SP_PLUGIN_ABI_MAJOR 2
-#define SP_PLUGIN_ABI_MINOR 2
+#define SP_PLUGIN_ABI_MINOR 3
 
 /* The symbol the host looks up. */
 #define SP_PLUGIN_ENTRY_SYMBOL "sp_plugin_entry"
@@ -174,7 +178,10 @@ typedef enum sp_dtype {
   SP_DTYPE_FLOAT16 = 6,
   SP_DTYPE_BFLOAT16 = 7,
   SP_DTYPE_FLOAT32 = 8,
-  SP_DTYPE_FLOAT64 = 9
+  SP_DTYPE_FLOAT64 = 9,
+  SP_DTYPE_UINT16 = 10, /* ABI 2.3 */
+  SP_DTYPE_UINT32 = 11, /* ABI 2.3 */
+  SP_DTYPE_UINT64 = 12  /* ABI 2.3 */
 } sp_dtype;
 
 /* A strided view, DLPack-like. Element (i0, ..., i{n-1}) lives at
@@ -345,13 +352,16 @@ static inline size_t sp_dtype_size(sp_dtype dtype) {
     case SP_DTYPE_INT8:
       return 1;
     case SP_DTYPE_INT16:
+    case SP_DTYPE_UINT16:
     case SP_DTYPE_FLOAT16:
     case SP_DTYPE_BFLOAT16:
       return 2;
     case SP_DTYPE_INT32:
+    case SP_DTYPE_UINT32:
     case SP_DTYPE_FLOAT32:
       return 4;
     case SP_DTYPE_INT64:
+    case SP_DTYPE_UINT64:
     case SP_DTYPE_FLOAT64:
       return 8;
   }

@@ -47,6 +47,12 @@ struct Elem<DType::Int32> : WrappingInt<int32_t> {};
 template <>
 struct Elem<DType::Int64> : WrappingInt<int64_t> {};
 template <>
+struct Elem<DType::UInt16> : WrappingInt<uint16_t> {};
+template <>
+struct Elem<DType::UInt32> : WrappingInt<uint32_t> {};
+template <>
+struct Elem<DType::UInt64> : WrappingInt<uint64_t> {};
+template <>
 struct Elem<DType::Float16> {
   using T = half_t;
   SP_HD static T add(T a, T b) { return half_from_float(to_float(a) + to_float(b)); }
@@ -108,6 +114,8 @@ SP_HD typename Elem<D>::T mean_of(typename Elem<D>::T sum, int64_t count) {
     return bf16_from_float(to_float(sum) / static_cast<float>(count));
   } else if constexpr (D == DType::Float32 || D == DType::Float64) {
     return static_cast<T>(static_cast<double>(sum) / static_cast<double>(count));
+  } else if constexpr (D == DType::UInt64) {  // may not fit int64; never negative
+    return static_cast<T>(sum / static_cast<unsigned long long>(count));
   } else {
     const int64_t n = static_cast<int64_t>(sum);
     int64_t q = n / count;

@@ -46,7 +46,8 @@ static int scatter_reduce_inplace(const sp_call* call, sp_result* result) {
     return fail(result, SP_ERROR_DTYPE_MISMATCH, "scatter(): Expected self.dtype to be equal to src.dtype");
   if (!empty) {
     if (logical_rank(index) != logical_rank(self) || logical_rank(index) != logical_rank(src))
-      return fail(result, SP_ERROR_RANK_MISMATCH, "Index tensor must have the same number of dimensions as self tensor");
+      return fail(result, SP_ERROR_RANK_MISMATCH,
+                  "Index tensor must have the same number of dimensions as self tensor");
     for (int64_t d = 0; d < logical_rank(index); ++d)
       if (logical_size(index, d) > logical_size(src, d) || (d != dim && logical_size(index, d) > logical_size(self, d)))
         return fail(result, SP_ERROR_SHAPE_MISMATCH,

@@ -17,6 +17,9 @@ NUMPY_DTYPES = {
     "float16": np.float16,
     "float32": np.float32,
     "float64": np.float64,
+    "uint16": np.uint16,
+    "uint32": np.uint32,
+    "uint64": np.uint64,
 }
 
 
@@ -99,8 +102,10 @@ def dtype_name_of(array):
 
 
 def encode_array(array):
-    """A framework's output as a contiguous wire tensor (little-endian)."""
-    array = np.ascontiguousarray(array)
+    """A framework's output as a contiguous wire tensor (little-endian), its shape kept: a 0-d
+    output stays 0-d (np.ascontiguousarray alone returns at least 1-d)."""
+    array = np.asarray(array)
+    array = np.ascontiguousarray(array).reshape(array.shape)
     name = dtype_name_of(array)
     strides, step = [], 1
     for n in reversed(array.shape):
