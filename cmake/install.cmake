@@ -46,4 +46,8 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/scatterproofConfig.cma
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/scatterproofConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/scatterproofConfig.cmake ${PROJECT_BINARY_DIR}/scatterproofConfigVersion.cmake
-  DESTINATION ${SP_CMAKE_PACKAGE_DIR})
+  ${PROJECT_SOURCE_DIR}/cmake/scatterproofPlugin.cmake DESTINATION ${SP_CMAKE_PACKAGE_DIR})
+# The coverage-guided plugin fuzzer, where this build has it (fuzz/CMakeLists.txt).
+if(TARGET fuzz_plugin_guided)
+  install(TARGETS fuzz_plugin_guided RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()

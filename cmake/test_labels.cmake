@@ -39,7 +39,8 @@ set(SP_TIER_RULES
     "^(bench_libtorch_current_int32|device_assert_emulated)$=framework"
     # slow: end-to-end suites
     "^(spec_suite_all_layouts|spec_suite_cuda_host|cuda_host_mutant_.*|hostile_.*|bench_smoke|install_tree)$=slow"
-    "^(html_report_browser|cli_plan|cli_progress|mutant_kills|plugin_example_suite)$=slow"
+    "^(html_report_browser|cli_plan|cli_progress|mutant_kills|plugin_example_suite|plugin_planted_none_suite)$=slow"
+    "^plugin_guided_=slow"
     "^(FuzzProperties|FuzzMutants|LibTorchFuzz[A-Za-z]*|FuzzCampaign|Bench|CpuBackendTest)\\.=slow")
 
 set(SP_SANITIZE_RULES

@@ -5,6 +5,7 @@
 #include "fuzz/case_gen.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "fuzz/gen_detail.h"
@@ -185,7 +186,41 @@ OpCall generate_call(Choices& choices, const std::vector<const OpSpec*>& ops) {
   return generate_call_for(choices, *ops[choices.below(static_cast<uint32_t>(ops.size()))]);
 }
 
+namespace {
+OpCall generate_once(Choices& choices, const OpSpec& op);
+
+// The elements of `call`'s output by the op table's shape rule (0 for an
+// in-place op, a backward op or an invalid call: their outputs are shaped
+// like operands, or there is none).
+int64_t output_elements(const OpSpec& op, const OpCall& call) {
+  if (op.in_place || !op.backward_of.empty()) return 0;
+  const std::optional<Shape> shape = output_shape_of(op, call);
+  if (!shape) return 0;
+  int64_t n = 1;
+  for (int64_t d : *shape)
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return std::numeric_limits<int64_t>::max();
+  return n;
+}
+}  // namespace
+
+// An output can be far larger than the operands (index_select repeating the
+// rows of an input whose zero-size dim makes it empty, take_along_dim's
+// broadcast): a call whose output would pass kMaxGeneratedOutput elements is
+// drawn again from the following choices, and after kOutputRedraws such
+// draws the smallest call of the op (all choices 0) is taken. Replaying the
+// recorded choices takes the same path, so any choice sequence (libFuzzer's
+// included) gives a bounded call.
 OpCall generate_call_for(Choices& choices, const OpSpec& op) {
+  for (int attempt = 0; attempt < kOutputRedraws; ++attempt) {
+    OpCall call = generate_once(choices, op);
+    if (output_elements(op, call) <= kMaxGeneratedOutput) return call;
+  }
+  Choices smallest = Choices::replay({});
+  return generate_once(smallest, op);
+}
+
+namespace {
+OpCall generate_once(Choices& choices, const OpSpec& op) {
   if (!op.backward_of.empty()) return backward_call(choices, op);
   // The tier: kMaxLargeElements once in kLargeTierOneIn calls (the last
   // option, so shrinking leaves it), restored on return (backward_call nests).
@@ -226,5 +261,6 @@ OpCall generate_call_for(Choices& choices, const OpSpec& op) {
   bind_call(call);
   return call;
 }
+}  // namespace
 
 }  // namespace sp::fuzz

@@ -74,6 +74,10 @@ inline constexpr uint32_t kLargeTierOneIn = 500;
 inline constexpr int64_t kLargeMinElements = (int64_t{1} << 15) + 1;
 inline constexpr int64_t kMaxLargeElements = (int64_t{1} << 16) + 4500;
 inline constexpr int64_t kMaxGeneratedRank = 16;
+// A generated call's output (by the op table's shape rule) has at most
+// kMaxGeneratedOutput elements; a draw past it is redrawn (generate_call_for).
+inline constexpr int64_t kMaxGeneratedOutput = 2 * kMaxLargeElements;
+inline constexpr int kOutputRedraws = 8;
 
 class Choices {
  public:

@@ -20,3 +20,18 @@ plugin="$work/vendor-build/libvendor_scatter.so"
     specs/torch specs/edge/torch-gather-*.json specs/edge/torch-scatter-*.json specs/edge/torch-index-select-*.json \
     specs/edge/torch-out.json specs/edge/torch-backward.json
 echo "check-plugin-sdk: the example plugin built against the installed SDK ran the torch specs as expected"
+
+# The same plugin built for coverage-guided fuzzing (scatterproof_plugin(... COVERAGE), clang) and
+# fuzzed in process by the installed fuzz_plugin_guided for 3 s: it loads, is steered, finds nothing.
+if [[ -x "$work/prefix/bin/fuzz_plugin_guided" ]] && command -v clang >/dev/null; then
+  CC=clang cmake -S examples/plugin -B "$work/vendor-cov" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_PREFIX_PATH="$work/prefix" -DVENDOR_COVERAGE=ON >/dev/null
+  cmake --build "$work/vendor-cov" >/dev/null
+  SP_FUZZ_PLUGIN="$work/vendor-cov/libvendor_scatter.so" "$work/prefix/bin/fuzz_plugin_guided" \
+      -seed=1 -max_total_time=3 -artifact_prefix="$work/" 2>"$work/guided.log" ||
+      { tail -20 "$work/guided.log"; echo "check-plugin-sdk: coverage-guided fuzzing of the example failed"; exit 1; }
+  grep -q "coverage-guided generation" "$work/guided.log"
+  echo "check-plugin-sdk: the example built with COVERAGE was fuzzed in process, coverage-guided, 3 s, no finding"
+else
+  echo "check-plugin-sdk: no fuzz_plugin_guided or clang here: the COVERAGE build is not checked"
+fi

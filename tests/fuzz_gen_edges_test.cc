@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
+#include <random>
 #include <set>
 #include <string>
 
@@ -16,6 +18,7 @@
 #include "fuzz/case_gen.h"
 #include "fuzz/engine.h"
 #include "reference/op_table.h"
+#include "reference/output_shapes.h"
 #include "reference/reference.h"
 
 namespace sp::fuzz {
@@ -263,6 +266,58 @@ TEST(FuzzGenEdges, ElementCountsStayBounded) {
   EXPECT_GT(large, 0);
   EXPECT_LE(large, kCases / 200);
   EXPECT_LE(total / kCases, 512);
+}
+
+int64_t output_numel(const OpCall& call) {
+  const OpSpec& op = op_spec(call.op);
+  if (op.in_place || !op.backward_of.empty()) return 0;
+  const std::optional<Shape> shape = output_shape_of(op, call);
+  if (!shape) return 0;
+  int64_t n = 1;
+  for (int64_t d : *shape)
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return std::numeric_limits<int64_t>::max();
+  return n;
+}
+
+// Any choice sequence, not only the generator's own random draws, gives a
+// call whose output is bounded: libFuzzer hands the generator arbitrary
+// bytes (fuzz/targets/*.cc). The literal sequence drew index_select of a
+// 4-long index over an empty int64[5, ..., 5, 0] (twelve 5s): an output of
+// 5^12 * 4 elements, 7.8 GB, allocated by the reference and the plugin host
+// (found by fuzz_plugin_guided).
+TEST(FuzzGenEdges, OutputsStayBoundedForAnyChoiceSequence) {
+  std::vector<const OpSpec*> plugin_ops;
+  for (const OpSpec& op : op_table())
+    if (op.id == "torch.gather" || op.id == "torch.index_select" || op.id == "torch.scatter_")
+      plugin_ops.push_back(&op);
+  const std::vector<uint32_t> found = {
+      0xdcdcdddc, 0xdc5c,     0xdc000000, 0xdc,       0xdc31dc87, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+      0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+      0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
+      0xffffffff, 0xdcdccedc, 0xdcdcdcdc, 0xcdcdcddc, 0xcdcdcdcd, 0xffdbdcdc, 0xff,       0x0,        0xcdcdcdcd,
+      0xcdcd27cd, 0xdcdccdcd, 0xffffffff, 0x2ffffff,  0xffdccedc, 0xffffffff, 0xdc03ffff, 0xdcdc0063, 0x0,
+      0x2100,     0xdc0000b5, 0xdcdcdcdc, 0x900000dc, 0x0,        0xdcdcdcdc, 0xdcdc,     0xff06dcdc, 0xffffffff,
+      0xffffffff, 0xdc0004ab, 0xdc,       0x0};
+  Choices replayed = Choices::replay(found);
+  EXPECT_LE(output_numel(generate_call(replayed, plugin_ops)), kMaxGeneratedOutput);
+  // Byte soup as libFuzzer mutates it: runs of 0, 0xff.., small and random words.
+  std::mt19937_64 rng(5);
+  int64_t largest = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<uint32_t> seq(16 + rng() % 200);
+    for (uint32_t& v : seq) {
+      const uint64_t kind = rng() % 4;
+      v = kind == 0   ? 0u
+          : kind == 1 ? 0xffffffffu
+          : kind == 2 ? static_cast<uint32_t>(rng() % 16)
+                      : static_cast<uint32_t>(rng());
+    }
+    Choices c = Choices::replay(seq);
+    const OpCall call = i % 2 ? generate_call(c, plugin_ops) : generate_call(c);
+    largest = std::max(largest, output_numel(call));
+    ASSERT_LE(output_numel(call), kMaxGeneratedOutput) << call.describe();
+  }
+  std::printf("largest output over 20000 byte-soup sequences: %lld elements\n", static_cast<long long>(largest));
 }
 
 // Each mutant of the hard-input classes (backends/mutant/ops/edge_classes.cc)
