@@ -1,5 +1,6 @@
 """Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
-its backward (paddle.scatter.backward) through paddle.grad.
+its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis and
+Tensor.put_along_axis_.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -53,6 +54,26 @@ CATEGORIES = [
     # the index's rank (PD-I1, PD-I3): "The last dim of the index should be 1 when the index is a 2D tensor",
     # "The index should be a 0D or 1D tensor when the index is not a 2D tensor"
     Row(ValueError, r"last dim of the index should be 1|index should be a 0D or 1D tensor", "invalid_argument"),
+    # put_along_axis (Python checks of 3.3.1's paddle/tensor/manipulation.py, and its kernels):
+    # "`indices` and `arr` must have the same number of dimensions!" (also `values`, broadcast=False)
+    Row(ValueError, r"`indices` and `(arr|values)` must have the same number of dimensions", "rank_mismatch"),
+    # "'axis'  must be in the range of [-2, 2)" (an assert in non_negative_axis)
+    Row(AssertionError, r"'axis'\s+must be in the range of", "dim_out_of_range"),
+    # "The data type of indices should be one of ['int32', 'int64'], but got float32"
+    Row(TypeError, r"data type of indices should be one of", "index_dtype"),
+    # "(InvalidArgument) can not support reduce: 'sum' for scatter kernel, only support reduce op: ..."
+    Row(ValueError, r"can not support reduce", "invalid_reduce"),
+    # broadcast=False: "Size does not match at dimension 1 expected index [1, 3] to be smaller than self ..."
+    Row(RuntimeError, r"Size does not match at dimension", "shape_mismatch"),
+    # broadcast=False: "one of element of indices is out of bounds for dimension 0 with size 2"
+    Row(RuntimeError, r"out of bounds for dimension", "index_out_of_bounds"),
+    # Paddle's rank limits (not on the put_along_axis page): broadcast_to "The number of elements (9) of 'shape'
+    # for must not be greater than 8", a tensor "Invalid dimension to be accessed. Now only supports access to
+    # dimension 0 to 9, but received dimension is 10" (OSError)
+    Row(ValueError, r"of 'shape' for must not be greater than 8", "rank_limit"),
+    Row(OSError, r"Invalid dimension to be accessed", "rank_limit"),
+    # Tensor.put_along_axis_ before 3.0 has no broadcast parameter (PD-PA12)
+    Row(TypeError, r"unexpected keyword argument 'broadcast'", "invalid_argument"),
     # "The dimensions of the source tensor and target tensor should match", "The first dimension size of
     # Input(Index) should be no greater than Input(Updates)", "... should have the same shape size"
     Row(ValueError, r"dimension|dims|rank|shape|size", "shape_mismatch"),
@@ -65,7 +86,7 @@ classify = classifier(CATEGORIES, paddle.__version__, re.IGNORECASE)
 def to_paddle(wire):
     """A Paddle tensor of the operand's values; bfloat16 from its bits (Paddle has the dtype, NumPy has not)."""
     if wire.dtype == "bfloat16":
-        tensor = paddle.to_tensor(np.ascontiguousarray(wire.view())).view(paddle.bfloat16)
+        tensor = paddle.to_tensor(np.ascontiguousarray(wire.view())).view(paddle.bfloat16).reshape(wire.shape)
         track_values(wire, lambda: bfloat16_bits(tensor).reshape(wire.shape))
         return tensor
     tensor = paddle.to_tensor(wire.array())
@@ -90,9 +111,32 @@ def from_paddle(tensor):
     return tensor.numpy()
 
 
+def put_along_axis(op, args, tensors):
+    """paddle.put_along_axis / Tensor.put_along_axis_ with the case's arguments; values is a tensor or the
+    scalar `value` as a Python number; broadcast is passed only when the case gives it (2.6's in-place
+    variant has no such parameter: PD-PA12)."""
+    arr = to_paddle(tensors["arr"])
+    indices = to_paddle(tensors["indices"])
+    values = to_paddle(tensors["values"]) if "values" in tensors else args["value"]
+    kwargs = {"reduce": args.get("reduce", "assign"), "include_self": args.get("include_self", True)}
+    if "broadcast" in args:
+        kwargs["broadcast"] = args["broadcast"]
+    if op == "paddle.put_along_axis_":
+        wire = tensors["arr"]
+        if wire.has_internal_overlap():
+            raise Unsupported("an overlapping (stride-0) arr cannot be built as a Paddle tensor from host memory")
+        arr.put_along_axis_(indices, values, args["axis"], **kwargs)
+        # arr's view in the storage it was sent in (an in-place answer keeps layout and untouched storage)
+        bits = bfloat16_bits(arr) if arr.dtype == paddle.bfloat16 else arr.numpy()
+        return [wire.with_values(bits.reshape(wire.shape))]
+    return [from_paddle(paddle.put_along_axis(arr, indices, values, args["axis"], **kwargs))]
+
+
 def run(op, args, tensors):
     if op not in OPS:
-        raise Unsupported("the paddle adapter runs paddle.scatter and its backward only")
+        raise Unsupported("the paddle adapter runs paddle.scatter, put_along_axis and their backward only")
+    if op.startswith("paddle.put_along_axis"):
+        return put_along_axis(op, args, tensors)
     x = to_paddle(tensors["x"])
     index = to_paddle(tensors["index"])
     updates = to_paddle(tensors["updates"])
@@ -111,6 +155,12 @@ def run(op, args, tensors):
 
 
 # Each op with the arguments run() passes on to Paddle (common.serve declines any other).
-OPS = {"paddle.scatter": ["overwrite"], "paddle.scatter.backward": ["overwrite"]}
+PUT_ALONG_AXIS_ARGS = ["axis", "value", "reduce", "include_self", "broadcast"]
+OPS = {
+    "paddle.scatter": ["overwrite"],
+    "paddle.scatter.backward": ["overwrite"],
+    "paddle.put_along_axis": PUT_ALONG_AXIS_ARGS,
+    "paddle.put_along_axis_": PUT_ALONG_AXIS_ARGS,
+}
 
 serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

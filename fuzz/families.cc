@@ -66,6 +66,14 @@ void scatter_elements_case(Draw& g) {
   ElementwiseShapes e = draw_elementwise(g);
   const OperandSpec& source = *g.roles.source;
   const bool use_arg = !source.or_arg.empty() && c.chance(25);
+  // An op that broadcasts its index (paddle.put_along_axis's `broadcast`):
+  // half the time every dim but dim is 1 or the data's size (else the
+  // broadcast is refused, as a smaller index mostly is).
+  if (g.op.arg("broadcast") && e.index.size() == e.data.size() && c.chance(50)) {
+    for (size_t d = 0; d < e.index.size(); ++d)
+      if (static_cast<int64_t>(d) != e.dim) e.index[d] = c.below(2) ? 1 : e.data[d];
+    clamp_numel(e.index);
+  }
   Shape src_shape = source_shape_near(c, e.index);
   if (g.knobs.source_shape_is_index) {
     src_shape = e.index;

@@ -18,6 +18,8 @@ Expectation mindspore_scatter(const OpCall& call,
                               Trace* trace);  // mindspore_scatter.cc
 Expectation paddle_scatter(const OpCall& call,
                            Trace* trace);  // paddle_scatter.cc
+Expectation paddle_put_along_axis(const OpCall& call,
+                                  Trace* trace);  // paddle_put_along_axis.cc
 Expectation onnx_gather_elements(const OpCall& call,
                                  Trace* trace);  // onnx_gather_elements.cc
 Expectation onnx_scatter_elements(const OpCall& call,
@@ -168,6 +170,45 @@ void add_mindspore_paddle_ops(std::vector<OpSpec>& t) {
                .data_operand = "x",
                .family = ShapeFamily::RowScatter,
                .reference = paddle_scatter});
+  // Tensor.put_along_axis_ writes arr in place; paddle.put_along_axis is
+  // its out-of-place twin (out = a copy of arr, then the same writes).
+  OpSpec put_along_axis_ = {
+      .id = "paddle.put_along_axis_",
+      .dialect = "paddle",
+      .summary =
+          "Tensor.put_along_axis_: arr[... indices ...] = reduce(values) along axis, indices and values "
+          "broadcast (broadcast=True)",
+      .source =
+          "PaddlePaddle API documentation 3.x (paddle.put_along_axis, Tensor.put_along_axis_; 3.3.1's "
+          "docstring), 2.6 where it differs",
+      .operands = {{.name = "arr", .role = R::InPlace},
+                   {.name = "indices", .role = R::Index, .dtypes = kInt32Or64},
+                   {.name = "values", .role = R::Read, .or_arg = "value"}},
+      .args = {{.name = "axis", .type = T::Int, .required = true},
+               {.name = "value", .type = T::Scalar},
+               {.name = "reduce",
+                .type = T::String,
+                .default_value = Arg::of_string("assign"),
+                .allowed = {"assign", "add", "mul", "multiply", "mean", "amin", "amax"}},
+               {.name = "include_self", .type = T::Bool, .default_value = Arg::of_bool(true)},
+               {.name = "broadcast", .type = T::Bool, .default_value = Arg::of_bool(true)}},
+      .in_place = true,
+      .output = "arr",
+      .output_shape_of = "arr",
+      .output_dtype_of = "arr",
+      .data_operand = "arr",
+      .family = ShapeFamily::ScatterElements,
+      .reference = paddle_put_along_axis,
+      .twin = "paddle.put_along_axis"};
+  OpSpec put_along_axis = put_along_axis_;
+  put_along_axis.id = "paddle.put_along_axis";
+  put_along_axis.summary = "paddle.put_along_axis: out = arr with values put (or reduced) along axis at indices";
+  put_along_axis.operands[0].role = R::Read;
+  put_along_axis.in_place = false;
+  put_along_axis.output = "out";
+  put_along_axis.twin = put_along_axis_.id;
+  t.push_back(std::move(put_along_axis_));
+  t.push_back(std::move(put_along_axis));
 }
 
 // The ONNX ops.
