@@ -1,6 +1,6 @@
 """Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
-its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis and
-Tensor.put_along_axis_.
+its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis,
+Tensor.put_along_axis_ and paddle.take_along_axis.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -134,9 +134,12 @@ def put_along_axis(op, args, tensors):
 
 def run(op, args, tensors):
     if op not in OPS:
-        raise Unsupported("the paddle adapter runs paddle.scatter, put_along_axis and their backward only")
+        raise Unsupported("the paddle adapter runs paddle.scatter (and its backward), put_along_axis and take_along_axis only")
     if op.startswith("paddle.put_along_axis"):
         return put_along_axis(op, args, tensors)
+    if op == "paddle.take_along_axis":
+        arr, indices = to_paddle(tensors["arr"]), to_paddle(tensors["indices"])
+        return [from_paddle(paddle.take_along_axis(arr, indices, args["axis"], args.get("broadcast", True)))]
     x = to_paddle(tensors["x"])
     index = to_paddle(tensors["index"])
     updates = to_paddle(tensors["updates"])
@@ -161,6 +164,7 @@ OPS = {
     "paddle.scatter.backward": ["overwrite"],
     "paddle.put_along_axis": PUT_ALONG_AXIS_ARGS,
     "paddle.put_along_axis_": PUT_ALONG_AXIS_ARGS,
+    "paddle.take_along_axis": ["axis", "broadcast"],
 }
 
 serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

@@ -158,7 +158,8 @@ void index_along_dim_case(Draw& g) {
   g.put(*g.roles.source, data_tensor(c, source_t, source_shape));
 }
 
-// torch.take_along_dim(input, indices, dim=None). With dim (3 in 4):
+// torch.take_along_dim(input, indices, dim=None) and paddle.take_along_axis
+// (axis required: always the first branch). With dim (3 in 4):
 // indices has input's rank and, in every dim but dim, input's size, a 1
 // (indices broadcasts), or input has the 1 (input broadcasts); sometimes a
 // size that broadcasts neither way or another rank (errors). Along dim any
@@ -170,7 +171,8 @@ void take_along_dim_case(Draw& g) {
   const int64_t rank = pick_rank(c);
   Shape input_shape = data_shape_of_rank(c, rank);
   const DType index_t = pick_dtype_for(c, *g.roles.index);
-  if (c.chance(25)) {  // dim=None
+  const ArgSpec* axis = axis_arg(g.op);              // paddle.take_along_axis's axis is required
+  if ((!axis || !axis->required) && c.chance(25)) {  // dim=None
     Shape index_shape = pick_shape(c, pick_rank(c));
     clamp_numel(index_shape);
     g.put(*g.roles.data, data_tensor(c, t, input_shape));

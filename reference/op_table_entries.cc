@@ -20,6 +20,8 @@ Expectation paddle_scatter(const OpCall& call,
                            Trace* trace);  // paddle_scatter.cc
 Expectation paddle_put_along_axis(const OpCall& call,
                                   Trace* trace);  // paddle_put_along_axis.cc
+Expectation paddle_take_along_axis(const OpCall& call,
+                                   Trace* trace);  // paddle_take_along_axis.cc
 Expectation onnx_gather_elements(const OpCall& call,
                                  Trace* trace);  // onnx_gather_elements.cc
 Expectation onnx_scatter_elements(const OpCall& call,
@@ -209,6 +211,24 @@ void add_mindspore_paddle_ops(std::vector<OpSpec>& t) {
   put_along_axis.twin = put_along_axis_.id;
   t.push_back(std::move(put_along_axis_));
   t.push_back(std::move(put_along_axis));
+  t.push_back(
+      {.id = "paddle.take_along_axis",
+       .dialect = "paddle",
+       .summary = "paddle.take_along_axis: out = arr[... indices ...] along axis, indices and arr broadcast "
+                  "against each other apart from axis (broadcast=True)",
+       .source = "PaddlePaddle API documentation 3.x (paddle.take_along_axis; 3.3.1's docstring), 2.6 where "
+                 "it differs",
+       .operands = {{.name = "arr", .role = R::Read}, {.name = "indices", .role = R::Index, .dtypes = kInt32Or64}},
+       .args = {{.name = "axis", .type = T::Int, .required = true},
+                {.name = "broadcast", .type = T::Bool, .default_value = Arg::of_bool(true)}},
+       .in_place = false,
+       .output = "out",
+       .output_shape_of = "arr",
+       .output_dtype_of = "arr",
+       .data_operand = "arr",
+       .family = ShapeFamily::TakeAlongDim,
+       .reference = paddle_take_along_axis,
+       .output_shape = shape_rules::kAlongAxis});
 }
 
 // The ONNX ops.

@@ -19,6 +19,10 @@ std::optional<Shape> index_length_along_dim(const OpSpec& op, const OpCall& call
 // operand's apart from dim, the index's size along dim; without dim (None),
 // 1-D of index.numel().
 std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of);
+// paddle.take_along_axis: broadcast=True (the default), the broadcast of
+// `of`'s shape and indices' apart from axis, indices' size along axis;
+// broadcast=False, indices' shape.
+std::optional<Shape> along_axis(const OpSpec& op, const OpCall& call, const Tensor& of);
 // ONNX GatherND: indices.shape[:-1] + data.shape[batch_dims + k:] with
 // k = indices.shape[-1] (batch dims counted once, from indices).
 std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data);
@@ -29,6 +33,8 @@ inline constexpr OutputShapeRule kIndexLengthAlongDim{index_length_along_dim,
 inline constexpr OutputShapeRule kBroadcastAlongDim{
     broadcast_along_dim,
     " broadcast with the index's apart from dim, the index's size along dim (no dim: 1-D of the index's numel)"};
+inline constexpr OutputShapeRule kAlongAxis{
+    along_axis, " broadcast with indices' apart from axis, indices' size along axis (broadcast=False: indices' shape)"};
 inline constexpr OutputShapeRule kGatherND{
     gather_nd,
     " replaced by indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:] (each index tuple selects a "

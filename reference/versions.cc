@@ -62,6 +62,13 @@ constexpr VersionedRule kRules[] = {
      "Tensor.put_along_axis_ takes the broadcast argument (2.6: put_along_axis_(arr, indices, values, axis, "
      "reduce, include_self), always broadcasting)",
      "PaddlePaddle docs 2.6 and 3.0, Tensor.put_along_axis_ pages; PaddlePaddle 2.6.2 measured (TypeError)"},
+    {"PD-TA7", "paddle", "3.0", "",
+     "take_along_axis: a negative index value v in [-S, 0) is v + S (S = arr.shape[axis]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 3.3.1 measured"},
+    {"PD-TA8", "paddle", "3.0", "",
+     "take_along_axis: arr dtypes bfloat16, float16, int32, int64, uint8 documented besides float32, float64",
+     "PaddlePaddle docs 3.0 / 3.x take_along_axis page (2.6: \"Supported data types are float32 and float64\")"},
 };
 
 int64_t read_number(std::string_view s, size_t& i) {
