@@ -1,6 +1,6 @@
 """Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
 its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis,
-Tensor.put_along_axis_ and paddle.take_along_axis.
+Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add and Tensor.index_add_.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -40,6 +40,24 @@ CATEGORIES = [
     # no kernel for x's dtype: "(NotFound) The kernel with key (CPU, ..., float16) of kernel `scatter` is not
     # registered. Selected wrong DataType `float16`. Paddle support following DataTypes: ..."
     Row(RuntimeError, r"is not registered\. Selected wrong DataType", "unsupported_dtype"),
+    # index_add: "(InvalidArgument) The 'shape' of Input(Index) must be 1-D tensor. But received: ..." (PD-IA3);
+    # "The add_value must be the same dimension as x." (PD-IA6)
+    Row(ValueError, r"'shape' of Input\(Index\) must be 1-D tensor", "invalid_argument"),
+    Row(ValueError, r"add_value must be the same dimension as x", "rank_mismatch"),
+    # "(OutOfRange) Attr(dim) is out of range, It's expected to be in range of [-2, 1]. But received Attr(axis) = 2."
+    Row(IndexError, r"Attr\(dim\) is out of range", "dim_out_of_range"),
+    # index_add before 3.3 has no alpha (PD-IA10): "index_add() got an unexpected keyword argument 'alpha'"
+    Row(TypeError, r"unexpected keyword argument 'alpha'", "invalid_argument"),
+    # "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3." (PD-IA8)
+    Row(ValueError, r"Variable value \(index\) of OP\(index_add\) expected", "index_out_of_bounds"),
+    # index_add with an index longer than value along axis: "(PreconditionNotMet) Tensor's dimension is out of
+    # bound.Tensor's dimension must be equal or less than the size of its memory." (PD-IA7)
+    Row(RuntimeError, r"Tensor's dimension is out of bound", "shape_mismatch"),
+    # 2.6 and 3.0: "(InvalidArgument) The length of Input(Index) can't be 0." (index_add of an empty index)
+    Row(ValueError, r"length of Input\(Index\) can't be 0", "invalid_argument"),
+    # "The add_value parameter does not supported broadcast, so input_dim[i](3) must be equal to
+    # add_value_dim[i](2) when i(1) != axis(0)." (PD-IA7)
+    Row(ValueError, r"add_value parameter does not supported broadcast", "shape_mismatch"),
     # "(InvalidArgument) Index holds the wrong type, it holds [float32],but desires to be [int32] or [int64]."
     Row(ValueError, r"index.*(int32|int64)|dtype of index|'index'.*dtype|data type of index", "index_dtype"),
     # "(OutOfRange) The index is out of bounds, please check ... It should be less than [3], but received [3]"
@@ -132,11 +150,28 @@ def put_along_axis(op, args, tensors):
     return [from_paddle(paddle.put_along_axis(arr, indices, values, args["axis"], **kwargs))]
 
 
+def index_add(op, args, tensors):
+    """paddle.index_add / Tensor.index_add_; alpha is passed only when the case gives it (3.3 added it)."""
+    x, index, value = to_paddle(tensors["x"]), to_paddle(tensors["index"]), to_paddle(tensors["value"])
+    kwargs = {"alpha": args["alpha"]} if "alpha" in args else {}
+    if op == "paddle.index_add_":
+        wire = tensors["x"]
+        if wire.has_internal_overlap():
+            raise Unsupported("an overlapping (stride-0) x cannot be built as a Paddle tensor from host memory")
+        x.index_add_(index, args["axis"], value, **kwargs)
+        bits = bfloat16_bits(x) if x.dtype == paddle.bfloat16 else x.numpy()
+        return [wire.with_values(bits.reshape(wire.shape))]
+    return [from_paddle(paddle.index_add(x, index, args["axis"], value, **kwargs))]
+
+
 def run(op, args, tensors):
     if op not in OPS:
-        raise Unsupported("the paddle adapter runs paddle.scatter (and its backward), put_along_axis and take_along_axis only")
+        raise Unsupported("the paddle adapter runs paddle.scatter (and its backward), put_along_axis, take_along_axis and "
+                          "index_add only")
     if op.startswith("paddle.put_along_axis"):
         return put_along_axis(op, args, tensors)
+    if op.startswith("paddle.index_add"):
+        return index_add(op, args, tensors)
     if op == "paddle.take_along_axis":
         arr, indices = to_paddle(tensors["arr"]), to_paddle(tensors["indices"])
         return [from_paddle(paddle.take_along_axis(arr, indices, args["axis"], args.get("broadcast", True)))]
@@ -165,6 +200,8 @@ OPS = {
     "paddle.put_along_axis": PUT_ALONG_AXIS_ARGS,
     "paddle.put_along_axis_": PUT_ALONG_AXIS_ARGS,
     "paddle.take_along_axis": ["axis", "broadcast"],
+    "paddle.index_add": ["axis", "alpha"],
+    "paddle.index_add_": ["axis", "alpha"],
 }
 
 serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

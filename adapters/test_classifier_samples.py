@@ -315,6 +315,30 @@ SAMPLES = {
          "regression/fuzz-paddle-088e0ce6ab00"),
         ((P26,), TypeError, "got an unexpected keyword argument 'broadcast'", "invalid_argument",
          "paddle/put_along_axis/in-place-broadcast-before-3"),
+        # paddle.index_add / Tensor.index_add_ (specs/paddle/index_add.json, 2026-11-28)
+        ((P26, P30, PADDLE), ValueError,
+         "(InvalidArgument) The 'shape' of Input(Index) must be 1-D tensor. But received: the 'shape' of "
+         "Input(Index) is [1, 1], the dimension of Input(Index) is [2].", "invalid_argument",
+         "paddle/index_add/index-2d"),
+        ((P26, P30, PADDLE), ValueError, "(InvalidArgument) The add_value must be the same dimension as x.",
+         "rank_mismatch", "paddle/index_add/value-rank-mismatch"),
+        ((P26, P30, PADDLE), IndexError,
+         "(OutOfRange) Attr(dim) is out of range, It's expected to be in range of [-2, 1]. But received Attr(axis) "
+         "= 2.", "dim_out_of_range", "paddle/index_add/axis-out-of-range"),
+        ((P26, P30), TypeError, "index_add() got an unexpected keyword argument 'alpha'", "invalid_argument",
+         "paddle/index_add/alpha-before-3-3"),
+        ((P26, P30, PADDLE), ValueError,
+         "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3. Please check "
+         "input value.", "index_out_of_bounds", "paddle/index_add/index-upper-bound"),
+        ((P26, P30), ValueError, "(InvalidArgument) The length of Input(Index) can't be 0.", "invalid_argument",
+         "paddle/index_add/empty-index"),
+        ((PADDLE,), RuntimeError,
+         "(PreconditionNotMet) Tensor's dimension is out of bound.Tensor's dimension must be equal or less than the "
+         "size of its memory.But received Tensor's dimension is 16, memory's size is 8.", "shape_mismatch",
+         "regression/paddle-index-add-value-shorter-than-index"),
+        ((PADDLE,), ValueError,
+         "(InvalidArgument) The add_value parameter does not supported broadcast, so input_dim[i](3) must be equal "
+         "to add_value_dim[i](2) when i(1) != axis(0).", "shape_mismatch", "paddle/index_add/value-width-mismatch"),
     ] + PADDLE_MATRIX_TEXTS,
     "mindspore_adapter.py": [
         ((M27, MINDSPORE), RuntimeError,

@@ -22,6 +22,8 @@ Expectation paddle_put_along_axis(const OpCall& call,
                                   Trace* trace);  // paddle_put_along_axis.cc
 Expectation paddle_take_along_axis(const OpCall& call,
                                    Trace* trace);  // paddle_take_along_axis.cc
+Expectation paddle_index_add(const OpCall& call,
+                             Trace* trace);  // paddle_index_add.cc
 Expectation onnx_gather_elements(const OpCall& call,
                                  Trace* trace);  // onnx_gather_elements.cc
 Expectation onnx_scatter_elements(const OpCall& call,
@@ -229,6 +231,35 @@ void add_mindspore_paddle_ops(std::vector<OpSpec>& t) {
        .family = ShapeFamily::TakeAlongDim,
        .reference = paddle_take_along_axis,
        .output_shape = shape_rules::kAlongAxis});
+  // Tensor.index_add_ writes x in place; paddle.index_add is its twin.
+  OpSpec index_add_ = {
+      .id = "paddle.index_add_",
+      .dialect = "paddle",
+      .summary = "Tensor.index_add_: x[..., index[i], ...] += alpha * value[..., i, ...] along axis",
+      .source =
+          "PaddlePaddle API documentation 3.x (paddle.index_add, index_add_; 3.3.1's docstring for alpha), "
+          "2.6 where it differs",
+      .operands = {{.name = "x", .role = R::InPlace},
+                   {.name = "index", .role = R::Index, .dtypes = kInt32Or64},
+                   {.name = "value", .role = R::Read}},
+      .args = {{.name = "axis", .type = T::Int, .required = true}, {.name = "alpha", .type = T::Scalar}},
+      .in_place = true,
+      .output = "x",
+      .output_shape_of = "x",
+      .output_dtype_of = "x",
+      .data_operand = "x",
+      .family = ShapeFamily::IndexAlongDim,
+      .reference = paddle_index_add,
+      .twin = "paddle.index_add"};
+  OpSpec index_add = index_add_;
+  index_add.id = "paddle.index_add";
+  index_add.summary = "paddle.index_add: out = x with alpha * value added along axis at index";
+  index_add.operands[0].role = R::Read;
+  index_add.in_place = false;
+  index_add.output = "out";
+  index_add.twin = index_add_.id;
+  t.push_back(std::move(index_add_));
+  t.push_back(std::move(index_add));
 }
 
 // The ONNX ops.
