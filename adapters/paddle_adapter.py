@@ -1,6 +1,6 @@
 """Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
 its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis,
-Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add and Tensor.index_add_.
+Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_ and paddle.index_select.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -40,7 +40,8 @@ CATEGORIES = [
     # no kernel for x's dtype: "(NotFound) The kernel with key (CPU, ..., float16) of kernel `scatter` is not
     # registered. Selected wrong DataType `float16`. Paddle support following DataTypes: ..."
     Row(RuntimeError, r"is not registered\. Selected wrong DataType", "unsupported_dtype"),
-    # index_add: "(InvalidArgument) The 'shape' of Input(Index) must be 1-D tensor. But received: ..." (PD-IA3);
+    # index_add, index_select: "(InvalidArgument) The 'shape' of Input(Index) must be 1-D tensor. But received:
+    # ..." (PD-IA3, PD-IS3);
     # "The add_value must be the same dimension as x." (PD-IA6)
     Row(ValueError, r"'shape' of Input\(Index\) must be 1-D tensor", "invalid_argument"),
     Row(ValueError, r"add_value must be the same dimension as x", "rank_mismatch"),
@@ -48,8 +49,9 @@ CATEGORIES = [
     Row(IndexError, r"Attr\(dim\) is out of range", "dim_out_of_range"),
     # index_add before 3.3 has no alpha (PD-IA10): "index_add() got an unexpected keyword argument 'alpha'"
     Row(TypeError, r"unexpected keyword argument 'alpha'", "invalid_argument"),
-    # "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3." (PD-IA8)
-    Row(ValueError, r"Variable value \(index\) of OP\(index_add\) expected", "index_out_of_bounds"),
+    # "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3." (PD-IA8;
+    # index_select's the same, PD-IS5)
+    Row(ValueError, r"Variable value \(index\) of OP\(index_(add|select)\) expected", "index_out_of_bounds"),
     # index_add with an index longer than value along axis: "(PreconditionNotMet) Tensor's dimension is out of
     # bound.Tensor's dimension must be equal or less than the size of its memory." (PD-IA7)
     Row(RuntimeError, r"Tensor's dimension is out of bound", "shape_mismatch"),
@@ -123,7 +125,8 @@ def bfloat16_bits(tensor):
 def from_paddle(tensor):
     """The output as a wire tensor (bfloat16 as its bits)."""
     if tensor.dtype == paddle.bfloat16:
-        wire = encode_array(bfloat16_bits(tensor))
+        # the bits travel as int16 (uint16 is no wire dtype), then relabelled
+        wire = encode_array(bfloat16_bits(tensor).view(np.int16))
         wire["dtype"] = "bfloat16"
         return wire
     return tensor.numpy()
@@ -167,11 +170,14 @@ def index_add(op, args, tensors):
 def run(op, args, tensors):
     if op not in OPS:
         raise Unsupported("the paddle adapter runs paddle.scatter (and its backward), put_along_axis, take_along_axis and "
-                          "index_add only")
+                          "index_add and index_select only")
     if op.startswith("paddle.put_along_axis"):
         return put_along_axis(op, args, tensors)
     if op.startswith("paddle.index_add"):
         return index_add(op, args, tensors)
+    if op == "paddle.index_select":
+        x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
+        return [from_paddle(paddle.index_select(x, index, args.get("axis", 0)))]
     if op == "paddle.take_along_axis":
         arr, indices = to_paddle(tensors["arr"]), to_paddle(tensors["indices"])
         return [from_paddle(paddle.take_along_axis(arr, indices, args["axis"], args.get("broadcast", True)))]
@@ -202,6 +208,7 @@ OPS = {
     "paddle.take_along_axis": ["axis", "broadcast"],
     "paddle.index_add": ["axis", "alpha"],
     "paddle.index_add_": ["axis", "alpha"],
+    "paddle.index_select": ["axis"],
 }
 
 serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

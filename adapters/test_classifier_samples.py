@@ -332,6 +332,9 @@ SAMPLES = {
          "input value.", "index_out_of_bounds", "paddle/index_add/index-upper-bound"),
         ((P26, P30), ValueError, "(InvalidArgument) The length of Input(Index) can't be 0.", "invalid_argument",
          "paddle/index_add/empty-index"),
+        ((P26, P30, PADDLE), ValueError,
+         "(InvalidArgument) Variable value (index) of OP(index_select) expected >= -3 and < 3, but got 3. Please "
+         "check input value.", "index_out_of_bounds", "paddle/index_select/index-upper-bound"),
         ((PADDLE,), RuntimeError,
          "(PreconditionNotMet) Tensor's dimension is out of bound.Tensor's dimension must be equal or less than the "
          "size of its memory.But received Tensor's dimension is 16, memory's size is 8.", "shape_mismatch",

@@ -24,6 +24,8 @@ Expectation paddle_take_along_axis(const OpCall& call,
                                    Trace* trace);  // paddle_take_along_axis.cc
 Expectation paddle_index_add(const OpCall& call,
                              Trace* trace);  // paddle_index_add.cc
+Expectation paddle_index_select(const OpCall& call,
+                                Trace* trace);  // paddle_index_select.cc
 Expectation onnx_gather_elements(const OpCall& call,
                                  Trace* trace);  // onnx_gather_elements.cc
 Expectation onnx_scatter_elements(const OpCall& call,
@@ -260,6 +262,21 @@ void add_mindspore_paddle_ops(std::vector<OpSpec>& t) {
   index_add.twin = index_add_.id;
   t.push_back(std::move(index_add_));
   t.push_back(std::move(index_add));
+  t.push_back({.id = "paddle.index_select",
+               .dialect = "paddle",
+               .summary = "paddle.index_select: out[..., i, ...] = x[..., index[i], ...] along axis",
+               .source = "PaddlePaddle API documentation 3.x (paddle.index_select; 3.3.1's docstring), 2.6 where it "
+                         "differs",
+               .operands = {{.name = "x", .role = R::Read}, {.name = "index", .role = R::Index, .dtypes = kInt32Or64}},
+               .args = {{.name = "axis", .type = T::Int, .default_value = Arg::of_int(0)}},
+               .in_place = false,
+               .output = "out",
+               .output_shape_of = "x",
+               .output_dtype_of = "x",
+               .data_operand = "x",
+               .family = ShapeFamily::IndexAlongDim,
+               .reference = paddle_index_select,
+               .output_shape = shape_rules::kIndexLengthAlongDim});
 }
 
 // The ONNX ops.

@@ -21,7 +21,8 @@ const Tensor* index_operand(const OpSpec& op, const OpCall& call) {
 
 std::optional<Shape> index_length_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of) {
   const Tensor* index = index_operand(op, call);
-  const std::optional<int64_t> dim = call.int_arg("dim");
+  std::optional<int64_t> dim = call.int_arg("dim");
+  if (const std::optional<Arg> axis = op.arg_or_default(call, "axis"); !dim && axis) dim = axis->i;  // paddle's
   const int64_t rank = std::max<int64_t>(of.rank(), 1);  // a 0-d tensor has one dim to select along
   if (!index || !dim || *dim < -rank || *dim >= rank) return std::nullopt;
   if (of.rank() == 0) return of.shape();

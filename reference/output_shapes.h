@@ -12,7 +12,8 @@
 
 namespace sp::shape_rules {
 
-// `of`'s shape with dim replaced by index.numel() (torch.index_select);
+// `of`'s shape with dim (paddle: axis) replaced by index.numel()
+// (torch.index_select, paddle.index_select);
 // a 0-d `of` keeps its 0-d shape.
 std::optional<Shape> index_length_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of);
 // take_along_dim: with dim, the broadcast of `of`'s shape and the index

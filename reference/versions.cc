@@ -76,6 +76,10 @@ constexpr VersionedRule kRules[] = {
     {"PD-IA10", "paddle", "3.3", "", "index_add / index_add_ take alpha (the value is scaled by it before the kernel)",
      "PaddlePaddle 3.3.1's docstring ('alpha (Number, optional): Scaling factor for value'); 2.6.2 and 3.0.0 "
      "measured: TypeError 'unexpected keyword argument alpha'; 3.1 and 3.2 not measured"},
+    {"PD-IS5", "paddle", "3.0", "",
+     "index_select: a negative index value v in [-S, 0) is v + S (S = x.shape[axis]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 2.6.2 refuses -1 ('expected >= 0 and < 3'), 3.0.0 and 3.3.1 wrap it"},
 };
 
 int64_t read_number(std::string_view s, size_t& i) {
