@@ -1,6 +1,6 @@
 """Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
 its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis,
-Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_ and paddle.index_select.
+Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_, paddle.index_select and paddle.gather.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -46,7 +46,11 @@ CATEGORIES = [
     Row(ValueError, r"'shape' of Input\(Index\) must be 1-D tensor", "invalid_argument"),
     Row(ValueError, r"add_value must be the same dimension as x", "rank_mismatch"),
     # "(OutOfRange) Attr(dim) is out of range, It's expected to be in range of [-2, 1]. But received Attr(axis) = 2."
-    Row(IndexError, r"Attr\(dim\) is out of range", "dim_out_of_range"),
+    # (gather: "Attr(axis) is out of range")
+    Row(IndexError, r"Attr\((dim|axis)\) is out of range", "dim_out_of_range"),
+    # gather: "(InvalidArgument) The last dim of index should be 0 or 1 when it is 2D, but we get 2" (PD-GA3; 2.6
+    # and 3.0: "should be 1")
+    Row(ValueError, r"last dim of index should be (0 or )?1 when it is 2D", "invalid_argument"),
     # index_add before 3.3 has no alpha (PD-IA10): "index_add() got an unexpected keyword argument 'alpha'"
     Row(TypeError, r"unexpected keyword argument 'alpha'", "invalid_argument"),
     # "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3." (PD-IA8;
@@ -123,13 +127,17 @@ def bfloat16_bits(tensor):
 
 
 def from_paddle(tensor):
-    """The output as a wire tensor (bfloat16 as its bits)."""
-    if tensor.dtype == paddle.bfloat16:
-        # the bits travel as int16 (uint16 is no wire dtype), then relabelled
-        wire = encode_array(bfloat16_bits(tensor).view(np.int16))
+    """The output as a wire tensor (bfloat16 as its bits). A 0-d result keeps its shape: encode_array's
+    np.ascontiguousarray makes a 0-d array 1-D (paddle.gather with a 0-d index into a 1-D x)."""
+    bfloat16 = tensor.dtype == paddle.bfloat16
+    # bfloat16: the bits travel as int16 (uint16 is no wire dtype), then relabelled
+    values = bfloat16_bits(tensor).view(np.int16) if bfloat16 else tensor.numpy()
+    wire = encode_array(values)
+    if values.ndim == 0:
+        wire["shape"], wire["strides"] = [], []
+    if bfloat16:
         wire["dtype"] = "bfloat16"
-        return wire
-    return tensor.numpy()
+    return wire
 
 
 def put_along_axis(op, args, tensors):
@@ -170,11 +178,14 @@ def index_add(op, args, tensors):
 def run(op, args, tensors):
     if op not in OPS:
         raise Unsupported("the paddle adapter runs paddle.scatter (and its backward), put_along_axis, take_along_axis and "
-                          "index_add and index_select only")
+                          "index_add, index_select and gather only")
     if op.startswith("paddle.put_along_axis"):
         return put_along_axis(op, args, tensors)
     if op.startswith("paddle.index_add"):
         return index_add(op, args, tensors)
+    if op == "paddle.gather":
+        x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
+        return [from_paddle(paddle.gather(x, index, axis=args.get("axis", 0)))]
     if op == "paddle.index_select":
         x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
         return [from_paddle(paddle.index_select(x, index, args.get("axis", 0)))]
@@ -209,6 +220,7 @@ OPS = {
     "paddle.index_add": ["axis", "alpha"],
     "paddle.index_add_": ["axis", "alpha"],
     "paddle.index_select": ["axis"],
+    "paddle.gather": ["axis"],
 }
 
 serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

@@ -335,6 +335,14 @@ SAMPLES = {
         ((P26, P30, PADDLE), ValueError,
          "(InvalidArgument) Variable value (index) of OP(index_select) expected >= -3 and < 3, but got 3. Please "
          "check input value.", "index_out_of_bounds", "paddle/index_select/index-upper-bound"),
+        # paddle.gather (specs/paddle/gather.json, 2026-11-28)
+        ((PADDLE,), IndexError,
+         "(OutOfRange) Attr(axis) is out of range, It's expected to be in range of [-2, 1]. But received Attr(axis) "
+         "= 2.", "dim_out_of_range", "paddle/gather/axis-out-of-range"),
+        ((PADDLE,), ValueError, "(InvalidArgument) The last dim of index should be 0 or 1 when it is 2D, but we get 2",
+         "invalid_argument", "paddle/gather/index-2d-row"),
+        ((P26, P30), ValueError, "(InvalidArgument) The last dim of index should be 1 when it is 2D, but we get 2",
+         "invalid_argument", "paddle/gather/index-2d-row"),
         ((PADDLE,), RuntimeError,
          "(PreconditionNotMet) Tensor's dimension is out of bound.Tensor's dimension must be equal or less than the "
          "size of its memory.But received Tensor's dimension is 16, memory's size is 8.", "shape_mismatch",

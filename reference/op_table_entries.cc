@@ -26,6 +26,8 @@ Expectation paddle_index_add(const OpCall& call,
                              Trace* trace);  // paddle_index_add.cc
 Expectation paddle_index_select(const OpCall& call,
                                 Trace* trace);  // paddle_index_select.cc
+Expectation paddle_gather(const OpCall& call,
+                          Trace* trace);  // paddle_gather.cc
 Expectation onnx_gather_elements(const OpCall& call,
                                  Trace* trace);  // onnx_gather_elements.cc
 Expectation onnx_scatter_elements(const OpCall& call,
@@ -277,6 +279,20 @@ void add_mindspore_paddle_ops(std::vector<OpSpec>& t) {
                .family = ShapeFamily::IndexAlongDim,
                .reference = paddle_index_select,
                .output_shape = shape_rules::kIndexLengthAlongDim});
+  t.push_back({.id = "paddle.gather",
+               .dialect = "paddle",
+               .summary = "paddle.gather: out = x's slices along axis at a 1-D index (a 0-d index drops axis)",
+               .source = "PaddlePaddle API documentation 3.x (paddle.gather; 3.3.1's docstring), 2.6 where it differs",
+               .operands = {{.name = "x", .role = R::Read}, {.name = "index", .role = R::Index, .dtypes = kInt32Or64}},
+               .args = {{.name = "axis", .type = T::Int, .default_value = Arg::of_int(0)}},
+               .in_place = false,
+               .output = "out",
+               .output_shape_of = "x",
+               .output_dtype_of = "x",
+               .data_operand = "x",
+               .family = ShapeFamily::IndexAlongDim,
+               .reference = paddle_gather,
+               .output_shape = shape_rules::kGatherAlongAxis});
 }
 
 // The ONNX ops.

@@ -67,6 +67,19 @@ std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, c
   return broadcast_apart_from(of, index, static_cast<size_t>(*dim < 0 ? *dim + rank : *dim));
 }
 
+std::optional<Shape> gather_along_axis(const OpSpec& op, const OpCall& call, const Tensor& of) {
+  const Tensor* index = index_operand(op, call);
+  const int64_t axis = op.arg_or_default(call, "axis")->i, rank = of.rank();
+  if (!index || index->rank() > 1 || axis < -rank || axis >= rank) return std::nullopt;
+  Shape shape = of.shape();
+  const auto at = shape.begin() + (axis < 0 ? axis + rank : axis);
+  if (index->rank() == 0)
+    shape.erase(at);
+  else
+    *at = index->numel();
+  return shape;
+}
+
 std::optional<Shape> along_axis(const OpSpec& op, const OpCall& call, const Tensor& of) {
   const Tensor* index = index_operand(op, call);
   const std::optional<int64_t> axis = call.int_arg("axis");

@@ -20,6 +20,9 @@ std::optional<Shape> index_length_along_dim(const OpSpec& op, const OpCall& call
 // operand's apart from dim, the index's size along dim; without dim (None),
 // 1-D of index.numel().
 std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of);
+// paddle.gather: `of`'s shape with axis (default 0) replaced by len(index)
+// for a 1-D index, without axis for a 0-d one.
+std::optional<Shape> gather_along_axis(const OpSpec& op, const OpCall& call, const Tensor& of);
 // paddle.take_along_axis: broadcast=True (the default), the broadcast of
 // `of`'s shape and indices' apart from axis, indices' size along axis;
 // broadcast=False, indices' shape.
@@ -34,6 +37,8 @@ inline constexpr OutputShapeRule kIndexLengthAlongDim{index_length_along_dim,
 inline constexpr OutputShapeRule kBroadcastAlongDim{
     broadcast_along_dim,
     " broadcast with the index's apart from dim, the index's size along dim (no dim: 1-D of the index's numel)"};
+inline constexpr OutputShapeRule kGatherAlongAxis{gather_along_axis,
+                                                  " with axis replaced by len(index) (a 0-d index: without axis)"};
 inline constexpr OutputShapeRule kAlongAxis{
     along_axis, " broadcast with indices' apart from axis, indices' size along axis (broadcast=False: indices' shape)"};
 inline constexpr OutputShapeRule kGatherND{

@@ -80,6 +80,10 @@ constexpr VersionedRule kRules[] = {
      "index_select: a negative index value v in [-S, 0) is v + S (S = x.shape[axis]); unspecified before",
      "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
      "PaddlePaddle 2.6.2 refuses -1 ('expected >= 0 and < 3'), 3.0.0 and 3.3.1 wrap it"},
+    {"PD-GA5", "paddle", "3.0", "",
+     "gather: a negative index value v in [-S, 0) is v + S (S = x.shape[axis]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 2.6.2 refuses -1 ('must be greater than or equal to 0'), 3.3.1 wraps it"},
 };
 
 int64_t read_number(std::string_view s, size_t& i) {
