@@ -1,5 +1,6 @@
 """Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
-its backward (paddle.scatter.backward) through paddle.grad.
+its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis,
+Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_, paddle.index_select and paddle.gather.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -39,6 +40,30 @@ CATEGORIES = [
     # no kernel for x's dtype: "(NotFound) The kernel with key (CPU, ..., float16) of kernel `scatter` is not
     # registered. Selected wrong DataType `float16`. Paddle support following DataTypes: ..."
     Row(RuntimeError, r"is not registered\. Selected wrong DataType", "unsupported_dtype"),
+    # index_add, index_select: "(InvalidArgument) The 'shape' of Input(Index) must be 1-D tensor. But received:
+    # ..." (PD-IA3, PD-IS3);
+    # "The add_value must be the same dimension as x." (PD-IA6)
+    Row(ValueError, r"'shape' of Input\(Index\) must be 1-D tensor", "invalid_argument"),
+    Row(ValueError, r"add_value must be the same dimension as x", "rank_mismatch"),
+    # "(OutOfRange) Attr(dim) is out of range, It's expected to be in range of [-2, 1]. But received Attr(axis) = 2."
+    # (gather: "Attr(axis) is out of range")
+    Row(IndexError, r"Attr\((dim|axis)\) is out of range", "dim_out_of_range"),
+    # gather: "(InvalidArgument) The last dim of index should be 0 or 1 when it is 2D, but we get 2" (PD-GA3; 2.6
+    # and 3.0: "should be 1")
+    Row(ValueError, r"last dim of index should be (0 or )?1 when it is 2D", "invalid_argument"),
+    # index_add before 3.3 has no alpha (PD-IA10): "index_add() got an unexpected keyword argument 'alpha'"
+    Row(TypeError, r"unexpected keyword argument 'alpha'", "invalid_argument"),
+    # "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3." (PD-IA8;
+    # index_select's the same, PD-IS5)
+    Row(ValueError, r"Variable value \(index\) of OP\(index_(add|select)\) expected", "index_out_of_bounds"),
+    # index_add with an index longer than value along axis: "(PreconditionNotMet) Tensor's dimension is out of
+    # bound.Tensor's dimension must be equal or less than the size of its memory." (PD-IA7)
+    Row(RuntimeError, r"Tensor's dimension is out of bound", "shape_mismatch"),
+    # 2.6 and 3.0: "(InvalidArgument) The length of Input(Index) can't be 0." (index_add of an empty index)
+    Row(ValueError, r"length of Input\(Index\) can't be 0", "invalid_argument"),
+    # "The add_value parameter does not supported broadcast, so input_dim[i](3) must be equal to
+    # add_value_dim[i](2) when i(1) != axis(0)." (PD-IA7)
+    Row(ValueError, r"add_value parameter does not supported broadcast", "shape_mismatch"),
     # "(InvalidArgument) Index holds the wrong type, it holds [float32],but desires to be [int32] or [int64]."
     Row(ValueError, r"index.*(int32|int64)|dtype of index|'index'.*dtype|data type of index", "index_dtype"),
     # "(OutOfRange) The index is out of bounds, please check ... It should be less than [3], but received [3]"
@@ -53,6 +78,26 @@ CATEGORIES = [
     # the index's rank (PD-I1, PD-I3): "The last dim of the index should be 1 when the index is a 2D tensor",
     # "The index should be a 0D or 1D tensor when the index is not a 2D tensor"
     Row(ValueError, r"last dim of the index should be 1|index should be a 0D or 1D tensor", "invalid_argument"),
+    # put_along_axis (Python checks of 3.3.1's paddle/tensor/manipulation.py, and its kernels):
+    # "`indices` and `arr` must have the same number of dimensions!" (also `values`, broadcast=False)
+    Row(ValueError, r"`indices` and `(arr|values)` must have the same number of dimensions", "rank_mismatch"),
+    # "'axis'  must be in the range of [-2, 2)" (an assert in non_negative_axis)
+    Row(AssertionError, r"'axis'\s+must be in the range of", "dim_out_of_range"),
+    # "The data type of indices should be one of ['int32', 'int64'], but got float32"
+    Row(TypeError, r"data type of indices should be one of", "index_dtype"),
+    # "(InvalidArgument) can not support reduce: 'sum' for scatter kernel, only support reduce op: ..."
+    Row(ValueError, r"can not support reduce", "invalid_reduce"),
+    # broadcast=False: "Size does not match at dimension 1 expected index [1, 3] to be smaller than self ..."
+    Row(RuntimeError, r"Size does not match at dimension", "shape_mismatch"),
+    # broadcast=False: "one of element of indices is out of bounds for dimension 0 with size 2"
+    Row(RuntimeError, r"out of bounds for dimension", "index_out_of_bounds"),
+    # Paddle's rank limits (not on the put_along_axis page): broadcast_to "The number of elements (9) of 'shape'
+    # for must not be greater than 8", a tensor "Invalid dimension to be accessed. Now only supports access to
+    # dimension 0 to 9, but received dimension is 10" (OSError)
+    Row(ValueError, r"of 'shape' for must not be greater than 8", "rank_limit"),
+    Row(OSError, r"Invalid dimension to be accessed", "rank_limit"),
+    # Tensor.put_along_axis_ before 3.0 has no broadcast parameter (PD-PA12)
+    Row(TypeError, r"unexpected keyword argument 'broadcast'", "invalid_argument"),
     # "The dimensions of the source tensor and target tensor should match", "The first dimension size of
     # Input(Index) should be no greater than Input(Updates)", "... should have the same shape size"
     Row(ValueError, r"dimension|dims|rank|shape|size", "shape_mismatch"),
@@ -71,7 +116,7 @@ def to_paddle(wire):
         raise Unsupported("PaddlePaddle %s builds no %s tensor from NumPy (a uint16 array becomes bfloat16)"
                           % (paddle.__version__, wire.dtype))
     if wire.dtype == "bfloat16":
-        tensor = paddle.to_tensor(np.ascontiguousarray(wire.view())).view(paddle.bfloat16)
+        tensor = paddle.to_tensor(np.ascontiguousarray(wire.view())).view(paddle.bfloat16).reshape(wire.shape)
         track_values(wire, lambda: bfloat16_bits(tensor).reshape(wire.shape))
         return tensor
     tensor = paddle.to_tensor(wire.array())
@@ -88,17 +133,71 @@ def bfloat16_bits(tensor):
 
 
 def from_paddle(tensor):
-    """The output as a wire tensor (bfloat16 as its bits)."""
-    if tensor.dtype == paddle.bfloat16:
-        wire = encode_array(bfloat16_bits(tensor))
+    """The output as a wire tensor (bfloat16 as its bits). A 0-d result keeps its shape: encode_array's
+    np.ascontiguousarray makes a 0-d array 1-D (paddle.gather with a 0-d index into a 1-D x)."""
+    bfloat16 = tensor.dtype == paddle.bfloat16
+    # bfloat16: the bits travel as int16 (uint16 is no wire dtype), then relabelled
+    values = bfloat16_bits(tensor).view(np.int16) if bfloat16 else tensor.numpy()
+    wire = encode_array(values)
+    if values.ndim == 0:
+        wire["shape"], wire["strides"] = [], []
+    if bfloat16:
         wire["dtype"] = "bfloat16"
-        return wire
-    return tensor.numpy()
+    return wire
+
+
+def put_along_axis(op, args, tensors):
+    """paddle.put_along_axis / Tensor.put_along_axis_ with the case's arguments; values is a tensor or the
+    scalar `value` as a Python number; broadcast is passed only when the case gives it (2.6's in-place
+    variant has no such parameter: PD-PA12)."""
+    arr = to_paddle(tensors["arr"])
+    indices = to_paddle(tensors["indices"])
+    values = to_paddle(tensors["values"]) if "values" in tensors else args["value"]
+    kwargs = {"reduce": args.get("reduce", "assign"), "include_self": args.get("include_self", True)}
+    if "broadcast" in args:
+        kwargs["broadcast"] = args["broadcast"]
+    if op == "paddle.put_along_axis_":
+        wire = tensors["arr"]
+        if wire.has_internal_overlap():
+            raise Unsupported("an overlapping (stride-0) arr cannot be built as a Paddle tensor from host memory")
+        arr.put_along_axis_(indices, values, args["axis"], **kwargs)
+        # arr's view in the storage it was sent in (an in-place answer keeps layout and untouched storage)
+        bits = bfloat16_bits(arr) if arr.dtype == paddle.bfloat16 else arr.numpy()
+        return [wire.with_values(bits.reshape(wire.shape))]
+    return [from_paddle(paddle.put_along_axis(arr, indices, values, args["axis"], **kwargs))]
+
+
+def index_add(op, args, tensors):
+    """paddle.index_add / Tensor.index_add_; alpha is passed only when the case gives it (3.3 added it)."""
+    x, index, value = to_paddle(tensors["x"]), to_paddle(tensors["index"]), to_paddle(tensors["value"])
+    kwargs = {"alpha": args["alpha"]} if "alpha" in args else {}
+    if op == "paddle.index_add_":
+        wire = tensors["x"]
+        if wire.has_internal_overlap():
+            raise Unsupported("an overlapping (stride-0) x cannot be built as a Paddle tensor from host memory")
+        x.index_add_(index, args["axis"], value, **kwargs)
+        bits = bfloat16_bits(x) if x.dtype == paddle.bfloat16 else x.numpy()
+        return [wire.with_values(bits.reshape(wire.shape))]
+    return [from_paddle(paddle.index_add(x, index, args["axis"], value, **kwargs))]
 
 
 def run(op, args, tensors):
     if op not in OPS:
-        raise Unsupported("the paddle adapter runs paddle.scatter and its backward only")
+        raise Unsupported("the paddle adapter runs paddle.scatter (and its backward), put_along_axis, take_along_axis and "
+                          "index_add, index_select and gather only")
+    if op.startswith("paddle.put_along_axis"):
+        return put_along_axis(op, args, tensors)
+    if op.startswith("paddle.index_add"):
+        return index_add(op, args, tensors)
+    if op == "paddle.gather":
+        x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
+        return [from_paddle(paddle.gather(x, index, axis=args.get("axis", 0)))]
+    if op == "paddle.index_select":
+        x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
+        return [from_paddle(paddle.index_select(x, index, args.get("axis", 0)))]
+    if op == "paddle.take_along_axis":
+        arr, indices = to_paddle(tensors["arr"]), to_paddle(tensors["indices"])
+        return [from_paddle(paddle.take_along_axis(arr, indices, args["axis"], args.get("broadcast", True)))]
     x = to_paddle(tensors["x"])
     index = to_paddle(tensors["index"])
     updates = to_paddle(tensors["updates"])
@@ -117,6 +216,17 @@ def run(op, args, tensors):
 
 
 # Each op with the arguments run() passes on to Paddle (common.serve declines any other).
-OPS = {"paddle.scatter": ["overwrite"], "paddle.scatter.backward": ["overwrite"]}
+PUT_ALONG_AXIS_ARGS = ["axis", "value", "reduce", "include_self", "broadcast"]
+OPS = {
+    "paddle.scatter": ["overwrite"],
+    "paddle.scatter.backward": ["overwrite"],
+    "paddle.put_along_axis": PUT_ALONG_AXIS_ARGS,
+    "paddle.put_along_axis_": PUT_ALONG_AXIS_ARGS,
+    "paddle.take_along_axis": ["axis", "broadcast"],
+    "paddle.index_add": ["axis", "alpha"],
+    "paddle.index_add_": ["axis", "alpha"],
+    "paddle.index_select": ["axis"],
+    "paddle.gather": ["axis"],
+}
 
 serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

@@ -285,6 +285,71 @@ SAMPLES = {
          "received p_index[i]:2 >= index_dim_size:2.] (at /paddle/paddle/phi/kernels/funcs/gather.h:82)",
          "index_out_of_bounds",
          "direct call: paddle.scatter.backward, x [3, 2], index [2, 1], updates [2, 2], grad_output [2, 2]"),
+        # paddle.put_along_axis / Tensor.put_along_axis_ (specs/paddle/put_along_axis.json, 2026-11-28)
+        ((PADDLE,), ValueError, "`indices` and `arr` must have the same number of dimensions!", "rank_mismatch",
+         "paddle/put_along_axis/rank-mismatch"),
+        ((PADDLE,), ValueError, "`indices` and `values` must have the same number of dimensions!", "rank_mismatch",
+         "paddle/put_along_axis/no-broadcast-values-rank"),
+        ((PADDLE,), AssertionError, "'axis'  must be in the range of [-2, 2)", "dim_out_of_range",
+         "paddle/put_along_axis/axis-out-of-range"),
+        ((PADDLE,), TypeError, "The data type of indices should be one of ['int32', 'int64'], but got float32",
+         "index_dtype", "paddle/put_along_axis/index-dtype-float"),
+        ((PADDLE,), ValueError,
+         "(InvalidArgument) can not support reduce: 'sum' for scatter kernel, only support reduce op: 'add', "
+         "'assign', 'mul', 'mean', 'amin', 'amax' and 'multiply', the default reduce op is 'assign'  (at "
+         "/paddle/paddle/phi/kernels/cpu/put_along_axis_kernel.cc:86)", "invalid_reduce",
+         "paddle/put_along_axis/reduce-invalid"),
+        ((PADDLE,), RuntimeError,
+         "Size does not match at dimension 1 expected index paddle.Size([1, 3]) to be smaller than self "
+         "paddle.Size([2, 3]) apart from dimension 0 and to be smaller size than values paddle.Size([1, 2])",
+         "shape_mismatch", "paddle/put_along_axis/no-broadcast-values-too-small"),
+        ((PADDLE,), RuntimeError, "one of element of indices is out of bounds for dimension 0 with size 2",
+         "index_out_of_bounds", "paddle/put_along_axis/index-upper-bound-no-broadcast"),
+        ((PADDLE,), ValueError,
+         "(InvalidArgument) The number of elements (9) of 'shape' for must not be greater than 8.\n  [Hint: Expected "
+         "expand_shape.size() <= 8, but received expand_shape.size():9 > 8:8.] (at "
+         "/paddle/paddle/phi/infermeta/unary.cc:1327)", "rank_limit", "regression/fuzz-paddle-fbff457499f3"),
+        ((PADDLE,), OSError,
+         "Unimplemented error. Invalid dimension to be accessed. Now only supports access to dimension 0 to 9, but "
+         "received dimension is 10.\n  [/paddle/paddle/common/ddim.h:61]", "rank_limit",
+         "regression/fuzz-paddle-088e0ce6ab00"),
+        ((P26,), TypeError, "got an unexpected keyword argument 'broadcast'", "invalid_argument",
+         "paddle/put_along_axis/in-place-broadcast-before-3"),
+        # paddle.index_add / Tensor.index_add_ (specs/paddle/index_add.json, 2026-11-28)
+        ((P26, P30, PADDLE), ValueError,
+         "(InvalidArgument) The 'shape' of Input(Index) must be 1-D tensor. But received: the 'shape' of "
+         "Input(Index) is [1, 1], the dimension of Input(Index) is [2].", "invalid_argument",
+         "paddle/index_add/index-2d"),
+        ((P26, P30, PADDLE), ValueError, "(InvalidArgument) The add_value must be the same dimension as x.",
+         "rank_mismatch", "paddle/index_add/value-rank-mismatch"),
+        ((P26, P30, PADDLE), IndexError,
+         "(OutOfRange) Attr(dim) is out of range, It's expected to be in range of [-2, 1]. But received Attr(axis) "
+         "= 2.", "dim_out_of_range", "paddle/index_add/axis-out-of-range"),
+        ((P26, P30), TypeError, "index_add() got an unexpected keyword argument 'alpha'", "invalid_argument",
+         "paddle/index_add/alpha-before-3-3"),
+        ((P26, P30, PADDLE), ValueError,
+         "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3. Please check "
+         "input value.", "index_out_of_bounds", "paddle/index_add/index-upper-bound"),
+        ((P26, P30), ValueError, "(InvalidArgument) The length of Input(Index) can't be 0.", "invalid_argument",
+         "paddle/index_add/empty-index"),
+        ((P26, P30, PADDLE), ValueError,
+         "(InvalidArgument) Variable value (index) of OP(index_select) expected >= -3 and < 3, but got 3. Please "
+         "check input value.", "index_out_of_bounds", "paddle/index_select/index-upper-bound"),
+        # paddle.gather (specs/paddle/gather.json, 2026-11-28)
+        ((PADDLE,), IndexError,
+         "(OutOfRange) Attr(axis) is out of range, It's expected to be in range of [-2, 1]. But received Attr(axis) "
+         "= 2.", "dim_out_of_range", "paddle/gather/axis-out-of-range"),
+        ((PADDLE,), ValueError, "(InvalidArgument) The last dim of index should be 0 or 1 when it is 2D, but we get 2",
+         "invalid_argument", "paddle/gather/index-2d-row"),
+        ((P26, P30), ValueError, "(InvalidArgument) The last dim of index should be 1 when it is 2D, but we get 2",
+         "invalid_argument", "paddle/gather/index-2d-row"),
+        ((PADDLE,), RuntimeError,
+         "(PreconditionNotMet) Tensor's dimension is out of bound.Tensor's dimension must be equal or less than the "
+         "size of its memory.But received Tensor's dimension is 16, memory's size is 8.", "shape_mismatch",
+         "regression/paddle-index-add-value-shorter-than-index"),
+        ((PADDLE,), ValueError,
+         "(InvalidArgument) The add_value parameter does not supported broadcast, so input_dim[i](3) must be equal "
+         "to add_value_dim[i](2) when i(1) != axis(0).", "shape_mismatch", "paddle/index_add/value-width-mismatch"),
     ] + PADDLE_MATRIX_TEXTS,
     "mindspore_adapter.py": [
         ((M27, MINDSPORE), RuntimeError,

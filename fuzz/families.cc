@@ -66,6 +66,14 @@ void scatter_elements_case(Draw& g) {
   ElementwiseShapes e = draw_elementwise(g);
   const OperandSpec& source = *g.roles.source;
   const bool use_arg = !source.or_arg.empty() && c.chance(25);
+  // An op that broadcasts its index (paddle.put_along_axis's `broadcast`):
+  // half the time every dim but dim is 1 or the data's size (else the
+  // broadcast is refused, as a smaller index mostly is).
+  if (g.op.arg("broadcast") && e.index.size() == e.data.size() && c.chance(50)) {
+    for (size_t d = 0; d < e.index.size(); ++d)
+      if (static_cast<int64_t>(d) != e.dim) e.index[d] = c.below(2) ? 1 : e.data[d];
+    clamp_numel(e.index);
+  }
   Shape src_shape = source_shape_near(c, e.index);
   if (g.knobs.source_shape_is_index) {
     src_shape = e.index;
@@ -150,7 +158,8 @@ void index_along_dim_case(Draw& g) {
   g.put(*g.roles.source, data_tensor(c, source_t, source_shape));
 }
 
-// torch.take_along_dim(input, indices, dim=None). With dim (3 in 4):
+// torch.take_along_dim(input, indices, dim=None) and paddle.take_along_axis
+// (axis required: always the first branch). With dim (3 in 4):
 // indices has input's rank and, in every dim but dim, input's size, a 1
 // (indices broadcasts), or input has the 1 (input broadcasts); sometimes a
 // size that broadcasts neither way or another rank (errors). Along dim any
@@ -162,7 +171,8 @@ void take_along_dim_case(Draw& g) {
   const int64_t rank = pick_rank(c);
   Shape input_shape = data_shape_of_rank(c, rank);
   const DType index_t = pick_dtype_for(c, *g.roles.index);
-  if (c.chance(25)) {  // dim=None
+  const ArgSpec* axis = axis_arg(g.op);              // paddle.take_along_axis's axis is required
+  if ((!axis || !axis->required) && c.chance(25)) {  // dim=None
     Shape index_shape = pick_shape(c, pick_rank(c));
     clamp_numel(index_shape);
     g.put(*g.roles.data, data_tensor(c, t, input_shape));

@@ -202,6 +202,18 @@ void stablehlo_scatter_case(Draw& g) {
   Shape updates(static_cast<size_t>(rank));
   size_t w = 0, s = 0;
   for (int64_t a = 0; a < rank; ++a) updates[static_cast<size_t>(a)] = has(window_dims, a) ? window[w++] : scatter[s++];
+  // Large inputs: the windows shrink (still within the input's window axes) until updates fits the tier.
+  for (bool shrunk = true; shrunk && checked_numel(updates) > t_max_elements;) {
+    shrunk = false;
+    int64_t* widest = nullptr;
+    for (int64_t a = 0; a < rank; ++a)
+      if (has(window_dims, a) && (!widest || updates[static_cast<size_t>(a)] > *widest))
+        widest = &updates[static_cast<size_t>(a)];
+    if (widest && *widest > 1) {
+      *widest /= 2;
+      shrunk = true;
+    }
+  }
   const DType t = pick_dtype_for(c, *g.roles.data);
   g.put(*g.roles.data, data_tensor(c, t, input));
   g.put(*g.roles.index, start_indices(g, l, full_window));

@@ -122,8 +122,16 @@ bool is_inplace_op(const OpCall& call) {
   return spec ? spec->in_place : is_inplace_op(call.op);
 }
 
-std::string output_name(std::string_view op) { return is_inplace_op(op) ? "self" : "out"; }
-std::string output_name(const OpCall& call) { return is_inplace_op(call) ? "self" : "out"; }
+// The entry's output (an in-place op names the operand it writes: "self",
+// paddle's "arr"); an op the table lacks is guessed from its id.
+std::string output_name(std::string_view op) {
+  const OpSpec* spec = find_op(op);
+  return spec ? spec->output : is_inplace_op(op) ? "self" : "out";
+}
+std::string output_name(const OpCall& call) {
+  const OpSpec* spec = find_op(call);
+  return spec ? spec->output : is_inplace_op(call) ? "self" : "out";
+}
 
 const OperandSpec* out_operand(const OpSpec& op) {
   for (const OperandSpec& o : op.operands)

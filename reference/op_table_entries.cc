@@ -18,6 +18,16 @@ Expectation mindspore_scatter(const OpCall& call,
                               Trace* trace);  // mindspore_scatter.cc
 Expectation paddle_scatter(const OpCall& call,
                            Trace* trace);  // paddle_scatter.cc
+Expectation paddle_put_along_axis(const OpCall& call,
+                                  Trace* trace);  // paddle_put_along_axis.cc
+Expectation paddle_take_along_axis(const OpCall& call,
+                                   Trace* trace);  // paddle_take_along_axis.cc
+Expectation paddle_index_add(const OpCall& call,
+                             Trace* trace);  // paddle_index_add.cc
+Expectation paddle_index_select(const OpCall& call,
+                                Trace* trace);  // paddle_index_select.cc
+Expectation paddle_gather(const OpCall& call,
+                          Trace* trace);  // paddle_gather.cc
 Expectation onnx_gather_elements(const OpCall& call,
                                  Trace* trace);  // onnx_gather_elements.cc
 Expectation onnx_scatter_elements(const OpCall& call,
@@ -169,6 +179,121 @@ void add_mindspore_paddle_ops(std::vector<OpSpec>& t) {
                .data_operand = "x",
                .family = ShapeFamily::RowScatter,
                .reference = paddle_scatter});
+  // Tensor.put_along_axis_ writes arr in place; paddle.put_along_axis is
+  // its out-of-place twin (out = a copy of arr, then the same writes).
+  OpSpec put_along_axis_ = {
+      .id = "paddle.put_along_axis_",
+      .dialect = "paddle",
+      .summary =
+          "Tensor.put_along_axis_: arr[... indices ...] = reduce(values) along axis, indices and values "
+          "broadcast (broadcast=True)",
+      .source =
+          "PaddlePaddle API documentation 3.x (paddle.put_along_axis, Tensor.put_along_axis_; 3.3.1's "
+          "docstring), 2.6 where it differs",
+      .operands = {{.name = "arr", .role = R::InPlace},
+                   {.name = "indices", .role = R::Index, .dtypes = kInt32Or64},
+                   {.name = "values", .role = R::Read, .or_arg = "value"}},
+      .args = {{.name = "axis", .type = T::Int, .required = true},
+               {.name = "value", .type = T::Scalar},
+               {.name = "reduce",
+                .type = T::String,
+                .default_value = Arg::of_string("assign"),
+                .allowed = {"assign", "add", "mul", "multiply", "mean", "amin", "amax"}},
+               {.name = "include_self", .type = T::Bool, .default_value = Arg::of_bool(true)},
+               {.name = "broadcast", .type = T::Bool, .default_value = Arg::of_bool(true)}},
+      .in_place = true,
+      .output = "arr",
+      .output_shape_of = "arr",
+      .output_dtype_of = "arr",
+      .data_operand = "arr",
+      .family = ShapeFamily::ScatterElements,
+      .reference = paddle_put_along_axis,
+      .twin = "paddle.put_along_axis"};
+  OpSpec put_along_axis = put_along_axis_;
+  put_along_axis.id = "paddle.put_along_axis";
+  put_along_axis.summary = "paddle.put_along_axis: out = arr with values put (or reduced) along axis at indices";
+  put_along_axis.operands[0].role = R::Read;
+  put_along_axis.in_place = false;
+  put_along_axis.output = "out";
+  put_along_axis.twin = put_along_axis_.id;
+  t.push_back(std::move(put_along_axis_));
+  t.push_back(std::move(put_along_axis));
+  t.push_back(
+      {.id = "paddle.take_along_axis",
+       .dialect = "paddle",
+       .summary = "paddle.take_along_axis: out = arr[... indices ...] along axis, indices and arr broadcast "
+                  "against each other apart from axis (broadcast=True)",
+       .source = "PaddlePaddle API documentation 3.x (paddle.take_along_axis; 3.3.1's docstring), 2.6 where "
+                 "it differs",
+       .operands = {{.name = "arr", .role = R::Read}, {.name = "indices", .role = R::Index, .dtypes = kInt32Or64}},
+       .args = {{.name = "axis", .type = T::Int, .required = true},
+                {.name = "broadcast", .type = T::Bool, .default_value = Arg::of_bool(true)}},
+       .in_place = false,
+       .output = "out",
+       .output_shape_of = "arr",
+       .output_dtype_of = "arr",
+       .data_operand = "arr",
+       .family = ShapeFamily::TakeAlongDim,
+       .reference = paddle_take_along_axis,
+       .output_shape = shape_rules::kAlongAxis});
+  // Tensor.index_add_ writes x in place; paddle.index_add is its twin.
+  OpSpec index_add_ = {
+      .id = "paddle.index_add_",
+      .dialect = "paddle",
+      .summary = "Tensor.index_add_: x[..., index[i], ...] += alpha * value[..., i, ...] along axis",
+      .source =
+          "PaddlePaddle API documentation 3.x (paddle.index_add, index_add_; 3.3.1's docstring for alpha), "
+          "2.6 where it differs",
+      .operands = {{.name = "x", .role = R::InPlace},
+                   {.name = "index", .role = R::Index, .dtypes = kInt32Or64},
+                   {.name = "value", .role = R::Read}},
+      .args = {{.name = "axis", .type = T::Int, .required = true}, {.name = "alpha", .type = T::Scalar}},
+      .in_place = true,
+      .output = "x",
+      .output_shape_of = "x",
+      .output_dtype_of = "x",
+      .data_operand = "x",
+      .family = ShapeFamily::IndexAlongDim,
+      .reference = paddle_index_add,
+      .twin = "paddle.index_add"};
+  OpSpec index_add = index_add_;
+  index_add.id = "paddle.index_add";
+  index_add.summary = "paddle.index_add: out = x with alpha * value added along axis at index";
+  index_add.operands[0].role = R::Read;
+  index_add.in_place = false;
+  index_add.output = "out";
+  index_add.twin = index_add_.id;
+  t.push_back(std::move(index_add_));
+  t.push_back(std::move(index_add));
+  t.push_back({.id = "paddle.index_select",
+               .dialect = "paddle",
+               .summary = "paddle.index_select: out[..., i, ...] = x[..., index[i], ...] along axis",
+               .source = "PaddlePaddle API documentation 3.x (paddle.index_select; 3.3.1's docstring), 2.6 where it "
+                         "differs",
+               .operands = {{.name = "x", .role = R::Read}, {.name = "index", .role = R::Index, .dtypes = kInt32Or64}},
+               .args = {{.name = "axis", .type = T::Int, .default_value = Arg::of_int(0)}},
+               .in_place = false,
+               .output = "out",
+               .output_shape_of = "x",
+               .output_dtype_of = "x",
+               .data_operand = "x",
+               .family = ShapeFamily::IndexAlongDim,
+               .reference = paddle_index_select,
+               .output_shape = shape_rules::kIndexLengthAlongDim});
+  t.push_back({.id = "paddle.gather",
+               .dialect = "paddle",
+               .summary = "paddle.gather: out = x's slices along axis at a 1-D index (a 0-d index drops axis)",
+               .source = "PaddlePaddle API documentation 3.x (paddle.gather; 3.3.1's docstring), 2.6 where it differs",
+               .operands = {{.name = "x", .role = R::Read}, {.name = "index", .role = R::Index, .dtypes = kInt32Or64}},
+               .args = {{.name = "axis", .type = T::Int, .default_value = Arg::of_int(0)}},
+               .in_place = false,
+               .output = "out",
+               .output_shape_of = "x",
+               .output_dtype_of = "x",
+               .data_operand = "x",
+               .family = ShapeFamily::IndexAlongDim,
+               .reference = paddle_gather,
+               .output_shape = shape_rules::kGatherAlongAxis});
 }
 
 // The ONNX ops.

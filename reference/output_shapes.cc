@@ -22,7 +22,8 @@ const Tensor* index_operand(const OpSpec& op, const OpCall& call) {
 
 std::optional<Shape> index_length_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of) {
   const Tensor* index = index_operand(op, call);
-  const std::optional<int64_t> dim = call.int_arg("dim");
+  std::optional<int64_t> dim = call.int_arg("dim");
+  if (const std::optional<Arg> axis = op.arg_or_default(call, "axis"); !dim && axis) dim = axis->i;  // paddle's
   const int64_t rank = std::max<int64_t>(of.rank(), 1);  // a 0-d tensor has one dim to select along
   if (!index || !dim || *dim < -rank || *dim >= rank) return std::nullopt;
   if (of.rank() == 0) return of.shape();
@@ -34,15 +35,11 @@ std::optional<Shape> index_length_along_dim(const OpSpec& op, const OpCall& call
 // nullopt when the index operand is missing, the ranks differ, dim is out
 // of range or a dim apart from dim does not broadcast. A 0-d `of` with a
 // dim keeps its 0-d shape.
-std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of) {
-  const Tensor* index = index_operand(op, call);
-  if (!index) return std::nullopt;
-  const std::optional<int64_t> dim = call.int_arg("dim");
-  if (!dim) return Shape{index->numel()};
-  const int64_t rank = std::max<int64_t>(of.rank(), 1);
-  if (index->rank() != of.rank() || *dim < -rank || *dim >= rank) return std::nullopt;
-  if (of.rank() == 0) return of.shape();
-  const size_t along = static_cast<size_t>(*dim < 0 ? *dim + rank : *dim);
+namespace {
+
+// `of`'s shape broadcast with `index`'s apart from dim `along`, index's size
+// along it. REQUIRES: equal ranks, along < rank.
+std::optional<Shape> broadcast_apart_from(const Tensor& of, const Tensor* index, size_t along) {
   Shape shape = of.shape();
   for (size_t d = 0; d < shape.size(); ++d) {
     const int64_t a = of.shape()[d], b = index->shape()[d];
@@ -56,6 +53,41 @@ std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, c
       return std::nullopt;
   }
   return shape;
+}
+
+}  // namespace
+
+std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of) {
+  const Tensor* index = index_operand(op, call);
+  if (!index) return std::nullopt;
+  const std::optional<int64_t> dim = call.int_arg("dim");
+  if (!dim) return Shape{index->numel()};
+  const int64_t rank = std::max<int64_t>(of.rank(), 1);
+  if (index->rank() != of.rank() || *dim < -rank || *dim >= rank) return std::nullopt;
+  if (of.rank() == 0) return of.shape();
+  return broadcast_apart_from(of, index, static_cast<size_t>(*dim < 0 ? *dim + rank : *dim));
+}
+
+std::optional<Shape> gather_along_axis(const OpSpec& op, const OpCall& call, const Tensor& of) {
+  const Tensor* index = index_operand(op, call);
+  const int64_t axis = op.arg_or_default(call, "axis")->i, rank = of.rank();
+  if (!index || index->rank() > 1 || axis < -rank || axis >= rank) return std::nullopt;
+  Shape shape = of.shape();
+  const auto at = shape.begin() + (axis < 0 ? axis + rank : axis);
+  if (index->rank() == 0)
+    shape.erase(at);
+  else
+    *at = index->numel();
+  return shape;
+}
+
+std::optional<Shape> along_axis(const OpSpec& op, const OpCall& call, const Tensor& of) {
+  const Tensor* index = index_operand(op, call);
+  const std::optional<int64_t> axis = call.int_arg("axis");
+  const int64_t rank = of.rank();
+  if (!index || !axis || index->rank() != rank || *axis < -rank || *axis >= rank) return std::nullopt;
+  if (!op.arg_or_default(call, "broadcast")->b) return index->shape();
+  return broadcast_apart_from(of, index, static_cast<size_t>(*axis < 0 ? *axis + rank : *axis));
 }
 
 // nullopt when the shapes cannot make one (the reference says why).

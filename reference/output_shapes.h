@@ -12,13 +12,21 @@
 
 namespace sp::shape_rules {
 
-// `of`'s shape with dim replaced by index.numel() (torch.index_select);
+// `of`'s shape with dim (paddle: axis) replaced by index.numel()
+// (torch.index_select, paddle.index_select);
 // a 0-d `of` keeps its 0-d shape.
 std::optional<Shape> index_length_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of);
 // take_along_dim: with dim, the broadcast of `of`'s shape and the index
 // operand's apart from dim, the index's size along dim; without dim (None),
 // 1-D of index.numel().
 std::optional<Shape> broadcast_along_dim(const OpSpec& op, const OpCall& call, const Tensor& of);
+// paddle.gather: `of`'s shape with axis (default 0) replaced by len(index)
+// for a 1-D index, without axis for a 0-d one.
+std::optional<Shape> gather_along_axis(const OpSpec& op, const OpCall& call, const Tensor& of);
+// paddle.take_along_axis: broadcast=True (the default), the broadcast of
+// `of`'s shape and indices' apart from axis, indices' size along axis;
+// broadcast=False, indices' shape.
+std::optional<Shape> along_axis(const OpSpec& op, const OpCall& call, const Tensor& of);
 // ONNX GatherND: indices.shape[:-1] + data.shape[batch_dims + k:] with
 // k = indices.shape[-1] (batch dims counted once, from indices).
 std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data);
@@ -33,6 +41,10 @@ inline constexpr OutputShapeRule kIndexLengthAlongDim{index_length_along_dim,
 inline constexpr OutputShapeRule kBroadcastAlongDim{
     broadcast_along_dim,
     " broadcast with the index's apart from dim, the index's size along dim (no dim: 1-D of the index's numel)"};
+inline constexpr OutputShapeRule kGatherAlongAxis{gather_along_axis,
+                                                  " with axis replaced by len(index) (a 0-d index: without axis)"};
+inline constexpr OutputShapeRule kAlongAxis{
+    along_axis, " broadcast with indices' apart from axis, indices' size along axis (broadcast=False: indices' shape)"};
 inline constexpr OutputShapeRule kGatherND{
     gather_nd,
     " replaced by indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:] (each index tuple selects a "

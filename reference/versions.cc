@@ -48,6 +48,42 @@ constexpr VersionedRule kRules[] = {
      "a negative index value v in [-S, 0) addresses row v + S (S = x.shape[0]); PD-B2 (unspecified) holds before",
      "PaddlePaddle/Paddle PR #68780 (merged 2024-10-21, \"Support negative indices for all operators in the "
      "scatter/gather series\"), first released in 3.0; PaddlePaddle 3.3.1 measured"},
+    {"PD-PA10", "paddle", "3.0", "",
+     "put_along_axis: a negative index value v in [-S, 0) is v + S (S = arr.shape[axis]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 3.3.1 measured"},
+    {"PD-PA11", "paddle", "3.0", "",
+     "put_along_axis: arr dtypes int32, int64, uint8 documented besides float32, float64",
+     "PaddlePaddle docs 3.0 / 3.x put_along_axis page (2.6: \"Supported data types are float32 and float64\")"},
+    {"PD-PA14", "paddle", "3.0", "",
+     "put_along_axis: arr dtypes bfloat16 and float16 documented besides float32, float64",
+     "PaddlePaddle docs 3.0 / 3.x put_along_axis page (2.6: \"Supported data types are float32 and float64\")"},
+    {"PD-PA12", "paddle", "3.0", "",
+     "Tensor.put_along_axis_ takes the broadcast argument (2.6: put_along_axis_(arr, indices, values, axis, "
+     "reduce, include_self), always broadcasting)",
+     "PaddlePaddle docs 2.6 and 3.0, Tensor.put_along_axis_ pages; PaddlePaddle 2.6.2 measured (TypeError)"},
+    {"PD-TA7", "paddle", "3.0", "",
+     "take_along_axis: a negative index value v in [-S, 0) is v + S (S = arr.shape[axis]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 3.3.1 measured"},
+    {"PD-TA8", "paddle", "3.0", "",
+     "take_along_axis: arr dtypes bfloat16, float16, int32, int64, uint8 documented besides float32, float64",
+     "PaddlePaddle docs 3.0 / 3.x take_along_axis page (2.6: \"Supported data types are float32 and float64\")"},
+    {"PD-IA8", "paddle", "3.0", "",
+     "index_add: a negative index value v in [-S, 0) is v + S (S = x.shape[axis]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 2.6.2 refuses -1 ('expected >= 0 and < 3'), 3.0.0 and 3.3.1 wrap it"},
+    {"PD-IA10", "paddle", "3.3", "", "index_add / index_add_ take alpha (the value is scaled by it before the kernel)",
+     "PaddlePaddle 3.3.1's docstring ('alpha (Number, optional): Scaling factor for value'); 2.6.2 and 3.0.0 "
+     "measured: TypeError 'unexpected keyword argument alpha'; 3.1 and 3.2 not measured"},
+    {"PD-IS5", "paddle", "3.0", "",
+     "index_select: a negative index value v in [-S, 0) is v + S (S = x.shape[axis]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 2.6.2 refuses -1 ('expected >= 0 and < 3'), 3.0.0 and 3.3.1 wrap it"},
+    {"PD-GA5", "paddle", "3.0", "",
+     "gather: a negative index value v in [-S, 0) is v + S (S = x.shape[axis]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 2.6.2 refuses -1 ('must be greater than or equal to 0'), 3.3.1 wraps it"},
 };
 
 int64_t read_number(std::string_view s, size_t& i) {

@@ -29,7 +29,13 @@ TEST(OpTable, EveryEntryIsConsistent) {
     EXPECT_NE(op.operand(op.output_dtype_of), nullptr) << "output_dtype_of names an operand";
     EXPECT_NE(op.operand(op.data_operand), nullptr) << "data_operand names an operand";
     if (op.backward_of.empty()) {
-      EXPECT_EQ(op.output, op.in_place ? "self" : "out");
+      // In place: the operand written ("self", paddle's "arr"); else "out".
+      if (op.in_place) {
+        ASSERT_NE(op.operand(op.output), nullptr) << "an in-place op's output names its operand";
+        EXPECT_EQ(op.operand(op.output)->role, OperandRole::InPlace);
+      } else {
+        EXPECT_EQ(op.output, "out");
+      }
     } else {
       // A backward op: derived from a forward op with a backward reference;
       // its output names the first gradient.

@@ -92,6 +92,13 @@ class CpuContext {
 // `index` combines src into target[.., index, ..] along `dim` with `reduce`
 // (include_self=False: targets start from the identity), a target's terms in
 // index order. REQUIRES: the operands checked, index values in [0, size).
+// The index_add walk (ops/torch_index_add.cc): target's slice index[i]
+// along dim += alpha * source's slice i (alpha_bits: alpha in target's
+// dtype; each term rounded, then one rounded add), i in order. REQUIRES:
+// the operands checked, index values in [0, size) (wrapped by the caller).
+void index_add_into(CpuContext& cpu, const Tensor& target, std::vector<int64_t> index, const Tensor& source,
+                    int64_t dim, int64_t size, uint64_t alpha_bits);
+
 enum class Reduce;
 void scatter_reduce_into(CpuContext& cpu, const Tensor& target, const Tensor& index, const Tensor& src, int64_t dim,
                          Reduce reduce, bool include_self);

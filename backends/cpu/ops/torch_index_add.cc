@@ -83,23 +83,25 @@ Outcome index_add(CpuContext& cpu, const OpCall& call) {
     return Outcome::of_error(v->category, v->message);
   IndexTarget prepared = prepare_index_target(cpu, call);
   if (prepared.done) return *prepared.done;
-  const Tensor& target = prepared.target;
-  const Tensor& index = *call.tensor("index");
-  const int64_t dim = prepared.dim;
-
-  const Tensor source_read = read_before_writes(cpu, *call.tensor("source"), target);
-  const SliceWalk walk = make_slice_walk(target, &source_read, index_values(index), dim);
-  if (add_rows_sorted(cpu, walk, target.dtype(), prepared.size, *alpha_bits)) return Outcome::of_outputs({target});
-  dispatch_dtype(target.dtype(), [&](auto elem) {
-    using E = decltype(elem);
-    for_each_slice_part(cpu.pool(), walk, [&](int64_t o0, int64_t o1, int64_t l0, int64_t l1) {
-      run_part<E>(walk, *alpha_bits, o0, o1, l0, l1);
-    });
-  });
-  return Outcome::of_outputs({target});
+  index_add_into(cpu, prepared.target, index_values(*call.tensor("index")), *call.tensor("source"), prepared.dim,
+                 prepared.size, *alpha_bits);
+  return Outcome::of_outputs({prepared.target});
 }
 
 }  // namespace
+
+void index_add_into(CpuContext& cpu, const Tensor& target, std::vector<int64_t> index, const Tensor& source,
+                    int64_t dim, int64_t size, uint64_t alpha_bits) {
+  const Tensor source_read = read_before_writes(cpu, source, target);
+  const SliceWalk walk = make_slice_walk(target, &source_read, std::move(index), dim);
+  if (add_rows_sorted(cpu, walk, target.dtype(), size, alpha_bits)) return;
+  dispatch_dtype(target.dtype(), [&](auto elem) {
+    using E = decltype(elem);
+    for_each_slice_part(cpu.pool(), walk, [&](int64_t o0, int64_t o1, int64_t l0, int64_t l1) {
+      run_part<E>(walk, alpha_bits, o0, o1, l0, l1);
+    });
+  });
+}
 
 void register_torch_index_add(CpuOps& ops) { ops.add_twins("torch.index_add_", index_add); }
 
