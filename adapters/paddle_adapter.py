@@ -133,14 +133,11 @@ def bfloat16_bits(tensor):
 
 
 def from_paddle(tensor):
-    """The output as a wire tensor (bfloat16 as its bits). A 0-d result keeps its shape: encode_array's
-    np.ascontiguousarray makes a 0-d array 1-D (paddle.gather with a 0-d index into a 1-D x)."""
+    """The output as a wire tensor (bfloat16 as its bits; a 0-d result stays 0-d, as encode_array keeps it)."""
     bfloat16 = tensor.dtype == paddle.bfloat16
-    # bfloat16: the bits travel as int16 (uint16 is no wire dtype), then relabelled
+    # bfloat16: the bits travel as int16 (uint16 is a wire dtype of its own), then relabelled
     values = bfloat16_bits(tensor).view(np.int16) if bfloat16 else tensor.numpy()
     wire = encode_array(values)
-    if values.ndim == 0:
-        wire["shape"], wire["strides"] = [], []
     if bfloat16:
         wire["dtype"] = "bfloat16"
     return wire
