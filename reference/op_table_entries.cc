@@ -179,6 +179,11 @@ void add_mindspore_paddle_ops(std::vector<OpSpec>& t) {
                .data_operand = "x",
                .family = ShapeFamily::RowScatter,
                .reference = paddle_scatter});
+}
+
+// Paddle's family beyond paddle.scatter (issue 35): put_along_axis and
+// take_along_axis here, index_add, index_select and gather below.
+void add_paddle_along_axis_ops(std::vector<OpSpec>& t) {
   // Tensor.put_along_axis_ writes arr in place; paddle.put_along_axis is
   // its out-of-place twin (out = a copy of arr, then the same writes).
   OpSpec put_along_axis_ = {
@@ -236,6 +241,9 @@ void add_mindspore_paddle_ops(std::vector<OpSpec>& t) {
        .family = ShapeFamily::TakeAlongDim,
        .reference = paddle_take_along_axis,
        .output_shape = shape_rules::kAlongAxis});
+}
+
+void add_paddle_index_ops(std::vector<OpSpec>& t) {
   // Tensor.index_add_ writes x in place; paddle.index_add is its twin.
   OpSpec index_add_ = {
       .id = "paddle.index_add_",
@@ -386,6 +394,8 @@ std::vector<OpSpec> build_op_table() {
   std::vector<OpSpec> t;
   add_torch_ops(t);  // op_table_torch.cc
   add_mindspore_paddle_ops(t);
+  add_paddle_along_axis_ops(t);
+  add_paddle_index_ops(t);
   without_wide_unsigned(t);  // the torch, MindSpore and PaddlePaddle entries so far
   add_onnx_ops(t);
   add_stablehlo_ops(t);  // op_table_stablehlo.cc

@@ -57,6 +57,31 @@ Shape read_position(const Shape& s, const Shape& p, int64_t axis, int64_t along)
   return at;
 }
 
+// The result of a valid call: out[p] = arr[p with axis := indices[p]], both
+// read broadcast; an undocumented arr dtype also allows unsupported_dtype (PD-TA8).
+Expectation gathered(const Tensor& arr, const Tensor& indices, int64_t axis, int64_t size, const Shape& out_shape,
+                     std::vector<Note> notes, bool documented, Trace* trace) {
+  const Tensor empty = Tensor::zeros(arr.dtype(), out_shape);
+  OutputBuilder out("out", empty, trace);
+  if (checked_numel(out_shape) > 0) {
+    Shape p(out_shape.size(), 0);
+    do {
+      const Shape at_index = read_position(indices.shape(), p, axis, p[static_cast<size_t>(axis)]);
+      const ref::IndexPosition ip{at_index, at_index, ref::read_index(indices, at_index)};
+      const Shape at = read_position(arr.shape(), p, axis, ip.value < 0 ? ip.value + size : ip.value);
+      out.overwrite(p, arr.bits_at(at), ref::read_from(ip, "arr", arr, at));
+    } while (next_index(p, out_shape));
+  }
+  Expectation e = ref::outputs_expectation({out.finish()}, std::move(notes));
+  if (!documented) {
+    e.errors = {ErrorCategory::UnsupportedDtype};
+    e.error_clause = "PD-TA8";
+    e.error_message = "arr dtype " + std::string(dtype_name(arr.dtype())) + " is not documented";
+    e.notes.push_back({"PD-TA8", "undocumented arr dtype: the result and unsupported_dtype are both allowed"});
+  }
+  return e;
+}
+
 }  // namespace
 
 Expectation paddle_take_along_axis(const OpCall& call, Trace* trace) {
@@ -125,26 +150,7 @@ Expectation paddle_take_along_axis(const OpCall& call, Trace* trace) {
   if (negative && !negatives_wrap)
     return ref::unspecified_expectation("PD-TA7: a negative index value before Paddle 3.0 (PR #68780)", trace);
 
-  // out[p] = arr[p with axis := indices[p]], both read broadcast.
-  const Tensor empty = Tensor::zeros(arr.dtype(), *out_shape);
-  OutputBuilder out("out", empty, trace);
-  if (checked_numel(*out_shape) > 0) {
-    Shape p(out_shape->size(), 0);
-    do {
-      const Shape at_index = read_position(indices.shape(), p, axis, p[static_cast<size_t>(axis)]);
-      const ref::IndexPosition ip{at_index, at_index, ref::read_index(indices, at_index)};
-      const Shape at = read_position(arr.shape(), p, axis, ip.value < 0 ? ip.value + size : ip.value);
-      out.overwrite(p, arr.bits_at(at), ref::read_from(ip, "arr", arr, at));
-    } while (next_index(p, *out_shape));
-  }
-  Expectation e = ref::outputs_expectation({out.finish()}, std::move(notes));
-  if (!documented) {
-    e.errors = {ErrorCategory::UnsupportedDtype};
-    e.error_clause = "PD-TA8";
-    e.error_message = "arr dtype " + std::string(dtype_name(arr.dtype())) + " is not documented";
-    e.notes.push_back({"PD-TA8", "undocumented arr dtype: the result and unsupported_dtype are both allowed"});
-  }
-  return e;
+  return gathered(arr, indices, axis, size, *out_shape, std::move(notes), documented, trace);
 }
 
 }  // namespace sp
