@@ -80,6 +80,25 @@ CATEGORIES = [
     # "Framework Unexpected Exception" with no logged reason is MindSpore saying it failed internally: that is no
     # documented error, so it stays without a category.
     Row(RuntimeError, r"Framework Unexpected Exception", None),
+    # ops.tensor_scatter_* (ND, MS-TS*): the CPU kernel's index check, "For 'TensorScatterAdd', the 0-th value of
+    # 'indices'[0, 3] is out of range[2, 3]." (add, sub, mul, div, max, min; MS-TS8)
+    Row(RuntimeError, r"value of 'indices'.* is out of range", "index_out_of_bounds"),
+    # ops.tensor_scatter_update: "For 'TensorScatterUpdate', indices out of range for input_x. Please check the
+    # indices which is [const vector]{2, 0}" (a first component >= its size; MS-TS8)
+    Row(ValueError, r"indices out of range for input_x", "index_out_of_bounds"),
+    # "For TensorScatterAdd, the dimension of 'indices' cannot be less than 2,  but got 1" (MS-TS3)
+    Row(ValueError, r"the dimension of 'indices' cannot be less than 2", "invalid_argument"),
+    # "For TensorScatterAdd, the last dimension of 'indices' must be less than or equal to the dimension of
+    # 'input_x', but got ..." (MS-TS4)
+    Row(ValueError, r"the last dimension of 'indices' must be less than or equal", "shape_mismatch"),
+    # "For TensorScatterAdd, input_x_type cannot be bool." (MS-TS7: unspecified; a refusal is one outcome)
+    Row(TypeError, r"input_x_type cannot be bool", "unsupported_dtype"),
+    # "For primitive[TensorScatterSub], the input argument[input_x] must be a type of {Tensor[BFloat16], ...}, but
+    # got Tensor[Bool]." (no kernel for input_x's dtype)
+    Row(TypeError, r"the input argument\[input_x\] must be a type of", "unsupported_dtype"),
+    # "For TensorScatterAdd, input_x_type must equal to updates type, but got input_x_type: Float32, updates_type:
+    # Float64." (MS-TS5)
+    Row(TypeError, r"input_x_type must equal to updates type", "dtype_mismatch"),
     # Tensor.scatter_: 'Failed to convert the value "mean" of input 'reduce' of 'scatter_' to enum.'
     Row(ValueError, r"reduce", "invalid_reduce"),
     # "For primitive[TensorScatterElements], the input argument[indices type] must be a type of {Tensor[Int32],
@@ -119,6 +138,8 @@ BACKWARD = "mindspore.scatter_.backward"
 def run(op, args, tensors):
     if op == BACKWARD:
         return run_backward(args, tensors)
+    if op in ND_OPS:
+        return run_nd(op, args, tensors)
     if op != "mindspore.scatter_":
         raise Unsupported("the mindspore adapter runs mindspore.scatter_ only")
     self_wire = tensors["self"]
@@ -211,6 +232,27 @@ def run_backward(args, tensors):
     return with_kernel_log(gradients)  # fresh contiguous arrays: grad_self, grad_src
 
 
+# The ND ops: the documented function of each op id (mindspore.ops.<name>), called with the operands in
+# order. ops.tensor_scatter_update is an instance of the primitive TensorScatterUpdate (its documentation page).
+ND_OPS = {"mindspore.tensor_scatter_" + f: ("tensor_scatter_" + f, ("input_x", "indices", "updates"))
+          for f in ("update", "add", "sub", "mul", "div", "max", "min")}
+
+
+def run_nd(op, args, tensors):
+    """An ND op: mindspore.ops.<name>(*operands), on CPU; its result as
+    MindSpore returns it (operands are copies, tracked for "operands")."""
+    name, operands = ND_OPS[op]
+    inputs = [tracked(tensors[o]) for o in operands]
+    result = with_kernel_log(lambda: getattr(ops, name)(*inputs))
+    return [from_mindspore(result)]
+
+
+def from_mindspore(result):
+    """The result as a NumPy array of its own shape (a 0-d result stays 0-d)."""
+    array = result.asnumpy()
+    return array.reshape(tuple(result.shape))
+
+
 # MindSpore's C++ log line for a kernel error: "[ERROR] KERNEL(pid,thread,python):date
 # [mindspore/ops/kernel/cpu/native/scatter_cpu_kernel.cc:91] Resize] For 'TensorScatterElements', ..."
 _LOGGED_ERROR = re.compile(r"^\[ERROR\] [^\[]*\[[^\]]*\] \w+\] (.*)$", re.MULTILINE)
@@ -245,5 +287,6 @@ def with_kernel_log(call):
 
 
 serve("mindspore", mindspore.__version__ + " (Tensor.scatter_ has no CPU kernel: src overloads run ops.tensor_scatter_elements, written back)",
-      {"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"]}, run, classify,
+      dict({"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"]},
+           **{op: [] for op in ND_OPS}), run, classify,
       framework=("mindspore", mindspore.__version__), operands=True)

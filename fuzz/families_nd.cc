@@ -60,6 +60,20 @@ Tensor nd_index_tensor(Choices& c, const Shape& shape, const Shape& data, int64_
   return out;
 }
 
+// The drawn values in an index dtype drawn for the operand: int64 as they
+// are; int32 converted where the operand documents int32 (MindSpore's ND
+// ops); any other dtype (an index dtype error) zeros.
+Tensor nd_index_of_dtype(Choices& c, const OperandSpec& index, Tensor values) {
+  const DType t = pick_dtype_for(c, index);
+  if (t == DType::Int64) return values;
+  Tensor out = Tensor::zeros(t, values.shape());
+  if (t != DType::Int32 || !index.dtypes.contains(DType::Int32) || values.numel() == 0) return out;
+  Shape idx(values.shape().size(), 0);
+  do out.set_bits_at(idx, bits_from_value(t, values.value_at(idx)));
+  while (next_index(idx, values.shape()));
+  return out;
+}
+
 // A few leading index dims (0 to 2 of them, sizes 0..3), kept small.
 Shape nd_lead_dims(Choices& c) {
   Shape lead(c.below(3));
@@ -95,9 +109,7 @@ void gather_nd_case(Draw& g) {
   if (b != 0 || c.chance(50)) g.call.set_arg("batch_dims", Arg::of_int(b));
   g.put(*g.roles.data, data_tensor(c, t, data_shape));
   Tensor indices = nd_index_tensor(c, index_shape, data_shape, std::max<int64_t>(b, 0));
-  const DType index_t = pick_dtype_for(c, *g.roles.index);
-  if (index_t != DType::Int64) indices = Tensor::zeros(index_t, index_shape);  // an index dtype error
-  g.put(*g.roles.index, std::move(indices));
+  g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, std::move(indices)));
 }
 
 // ONNX ScatterND(data, indices, updates): indices.shape = lead ++ [k], k in
@@ -125,10 +137,7 @@ void scatter_nd_case(Draw& g) {
   }
   if (c.chance(3)) updates_shape = change_rank(c, updates_shape);
   g.put(*g.roles.data, data_tensor(c, t, data_shape));
-  Tensor indices = nd_index_tensor(c, index_shape, data_shape, 0);
-  const DType index_t = pick_dtype_for(c, *g.roles.index);
-  if (index_t != DType::Int64) indices = Tensor::zeros(index_t, index_shape);
-  g.put(*g.roles.index, std::move(indices));
+  g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, nd_index_tensor(c, index_shape, data_shape, 0)));
   const DType u_t = c.chance(3) ? pick_dtype_for(c, *g.roles.source) : t;
   g.put(*g.roles.source, data_tensor(c, u_t, updates_shape));
 }
