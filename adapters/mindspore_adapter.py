@@ -99,6 +99,16 @@ CATEGORIES = [
     # "For TensorScatterAdd, input_x_type must equal to updates type, but got input_x_type: Float32, updates_type:
     # Float64." (MS-TS5)
     Row(TypeError, r"input_x_type must equal to updates type", "dtype_mismatch"),
+    # ops.gather_nd: "For 'GatherNd', the indices[0]: [const vector]{0, 3}, does not index into input_shape: [const
+    # vector]{2, 3}." (a value outside [0, s), negatives too: MS-GND5, unspecified)
+    Row(RuntimeError, r"For 'GatherNd', the indices\[\d+\]: .* does not index into input_shape", "index_out_of_bounds"),
+    # "For primitive[GatherNd], the In GatherNd, the input of indices data must be greater than or equal to 3, but
+    # got 2." (indices.shape[-1] 3 on a rank-2 input_x: MS-GND4)
+    Row(ValueError, r"In GatherNd, the input of indices data must be greater than or equal to", "shape_mismatch"),
+    # "Kernel select failed: Select CPU operator[GatherNd] fail! Unsupported data type! The supported data types are
+    # input[Float16 Int32], ..." (GatherNd's CPU kernels take every input_x dtype with int32 / int64 indices: the
+    # indices' dtype is the one refused; MS-GND2)
+    Row(TypeError, r"Select CPU operator\[GatherNd\] fail! Unsupported data type", "index_dtype"),
     # Tensor.scatter_: 'Failed to convert the value "mean" of input 'reduce' of 'scatter_' to enum.'
     Row(ValueError, r"reduce", "invalid_reduce"),
     # "For primitive[TensorScatterElements], the input argument[indices type] must be a type of {Tensor[Int32],
@@ -236,6 +246,7 @@ def run_backward(args, tensors):
 # order. ops.tensor_scatter_update is an instance of the primitive TensorScatterUpdate (its documentation page).
 ND_OPS = {"mindspore.tensor_scatter_" + f: ("tensor_scatter_" + f, ("input_x", "indices", "updates"))
           for f in ("update", "add", "sub", "mul", "div", "max", "min")}
+ND_OPS["mindspore.gather_nd"] = ("gather_nd", ("input_x", "indices"))
 
 
 def run_nd(op, args, tensors):

@@ -48,4 +48,16 @@ MINDSPORE_ND_TEXTS = [
      "For TensorScatterUpdate, updates_shape = indices_shape[:-1] + x_shape[indices_shape[-1]:], but got x_shape: "
      "(2, 3), indices_shape: (1, 2), updates_shape: (2).", "shape_mismatch",
      "mindspore/tensor_scatter_update/updates-shape-mismatch"),
+    # ops.gather_nd
+    ((M210, M27), RuntimeError,
+     "For 'GatherNd', the indices[0]: [const vector]{0, 3}, does not index into input_shape: [const vector]{2, 3}.",
+     "index_out_of_bounds", "mindspore/gather_nd/index-upper-bound"),
+    ((M210, M27), ValueError,
+     "For primitive[GatherNd], the In GatherNd, the input of indices data must be greater than or equal to 3, but "
+     "got 2.", "shape_mismatch", "mindspore/gather_nd/tuple-longer-than-rank"),
+    ((M210, M27), TypeError,
+     "\n----------------------------------------------------\n- Kernel select failed:\n"
+     "----------------------------------------------------\nSelect CPU operator[GatherNd] fail! Unsupported data "
+     "type!\nThe supported data types are input[Float16 Int32], output[Float16]; input[Int8 Int32], output[Int8];",
+     "index_dtype", "mindspore/gather_nd/float-indices"),
 ]

@@ -95,8 +95,9 @@ void gather_nd_case(Draw& g) {
   if (rank > 4 && !c.chance(30)) rank = 3;
   Shape data_shape = data_shape_of_rank(c, rank);
   int64_t b = 0;
-  if (rank >= 2 && c.chance(35)) b = c.between(1, rank - 1);
-  if (c.chance(4)) b = c.below(2) ? -1 : rank;  // outside [0, min(q, r)): an error
+  const bool has_batch_dims = g.op.arg("batch_dims") != nullptr;  // MindSpore's gather_nd has none
+  if (has_batch_dims && rank >= 2 && c.chance(35)) b = c.between(1, rank - 1);
+  if (has_batch_dims && c.chance(4)) b = c.below(2) ? -1 : rank;  // outside [0, min(q, r)): an error
   const int64_t room = std::max<int64_t>(rank - std::max<int64_t>(b, 0), 0);
   int64_t k = room == 0 ? 1 : c.between(1, room);
   if (c.chance(4)) k = c.below(2) ? 0 : room + 1;  // an error
@@ -106,7 +107,7 @@ void gather_nd_case(Draw& g) {
   for (int64_t d : nd_lead_dims(c)) index_shape.push_back(d);
   index_shape.push_back(k);
   clamp_numel(index_shape);
-  if (b != 0 || c.chance(50)) g.call.set_arg("batch_dims", Arg::of_int(b));
+  if (has_batch_dims && (b != 0 || c.chance(50))) g.call.set_arg("batch_dims", Arg::of_int(b));
   g.put(*g.roles.data, data_tensor(c, t, data_shape));
   Tensor indices = nd_index_tensor(c, index_shape, data_shape, std::max<int64_t>(b, 0));
   g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, std::move(indices)));

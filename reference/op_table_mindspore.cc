@@ -4,8 +4,11 @@
 // reference, reference/mindspore_tensor_scatter.cc, and the one cpu kernel
 // read with tensor_scatter_combiner, dialect_mindspore_nd.h). Their operands are the functions' own names
 // (input_x, indices, updates); the output is a fresh tensor shaped and typed
-// like input_x. Source: the MindSpore 2.10.0 docstrings (the r2.10 pages).
+// like input_x; and ops.gather_nd(input_x, indices), shaped by the ND
+// gather rule (kGatherND, no batch dims). Source: the MindSpore 2.10.0
+// docstrings (the r2.10 pages).
 #include "reference/op_table.h"
+#include "reference/output_shapes.h"
 
 // The entries name only the fields that differ from OpSpec's defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -13,12 +16,16 @@
 namespace sp {
 
 Expectation mindspore_tensor_scatter(const OpCall& call, Trace* trace);  // mindspore_tensor_scatter.cc
+Expectation mindspore_gather_nd(const OpCall& call, Trace* trace);       // mindspore_gather_nd.cc
 
 namespace {
 
 using R = OperandRole;
 
 const DTypeSet kInt32Or64{DType::Int32, DType::Int64};
+// gather_nd's "K-dimensional integer tensor" (MS-GND2: int32 / int64 held,
+// the other integer dtypes allow the result or index_dtype).
+const DTypeSet kIntegers{DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64};
 
 // ops.tensor_scatter_<combiner>(input_x, indices, updates).
 OpSpec tensor_scatter(const char* combiner, const char* summary, const char* source) {
@@ -62,6 +69,21 @@ void add_mindspore_nd_ops(std::vector<OpSpec>& t) {
       "max", "ops.tensor_scatter_max: out = input_x; out[indices[i]] = max(out[indices[i]], updates[i])", kFunctions));
   t.push_back(tensor_scatter(
       "min", "ops.tensor_scatter_min: out = input_x; out[indices[i]] = min(out[indices[i]], updates[i])", kFunctions));
+  t.push_back(
+      {.id = "mindspore.gather_nd",
+       .dialect = "mindspore",
+       .summary = "ops.gather_nd: out[i] = input_x[indices[i]] for index tuples in indices' last dim (a "
+                  "tuple shorter than input_x's rank selects a slice)",
+       .source = "MindSpore 2.10.0 docstring of mindspore.ops.gather_nd (gen_ops_def.py; the r2.10 page)",
+       .operands = {{.name = "input_x", .role = R::Read}, {.name = "indices", .role = R::Index, .dtypes = kIntegers}},
+       .in_place = false,
+       .output = "out",
+       .output_shape_of = "input_x",
+       .output_dtype_of = "input_x",
+       .data_operand = "input_x",
+       .family = ShapeFamily::GatherND,
+       .reference = mindspore_gather_nd,
+       .output_shape = shape_rules::kGatherND});
 }
 
 }  // namespace sp
