@@ -109,6 +109,19 @@ CATEGORIES = [
     # input[Float16 Int32], ..." (GatherNd's CPU kernels take every input_x dtype with int32 / int64 indices: the
     # indices' dtype is the one refused; MS-GND2)
     Row(TypeError, r"Select CPU operator\[GatherNd\] fail! Unsupported data type", "index_dtype"),
+    # ops.scatter_nd: "For 'ScatterNd', each element in 'indices' should be smaller than the value of shape, but got
+    # 3 and got the value of shape 3" and "each element in 'indice' must be greater than or equal to 0, but got -1"
+    # (MS-SND8, unspecified)
+    Row(RuntimeError, r"For 'ScatterNd', each element in 'indices?' (should be smaller|must be greater)",
+        "index_out_of_bounds"),
+    # "For 'ScatterNd', the input [shape] should be a tuple with all positive item. But got: { 2, 0 }" (MS-SND5)
+    Row(ValueError, r"For 'ScatterNd', the input \[shape\] should be a tuple with all positive item", "invalid_argument"),
+    # "For primitive[ScatterNd], the rank(indices) must be greater than or equal to 2, but got 1." (MS-SND3)
+    Row(ValueError, r"the rank\(indices\) must be greater than or equal to 2", "invalid_argument"),
+    # "Select CPU operator[ScatterNd] fail! Unsupported data type! The supported data types are input[Int16 Float64
+    # Int32], ..." (updates of bool, uint8, int8, int16, int32, int64, float16, float32, float64 measured to have
+    # kernels with int32 indices: the indices' dtype is the one refused; MS-SND2)
+    Row(TypeError, r"Select CPU operator\[ScatterNd\] fail! Unsupported data type", "index_dtype"),
     # Tensor.scatter_: 'Failed to convert the value "mean" of input 'reduce' of 'scatter_' to enum.'
     Row(ValueError, r"reduce", "invalid_reduce"),
     # "For primitive[TensorScatterElements], the input argument[indices type] must be a type of {Tensor[Int32],
@@ -247,13 +260,16 @@ def run_backward(args, tensors):
 ND_OPS = {"mindspore.tensor_scatter_" + f: ("tensor_scatter_" + f, ("input_x", "indices", "updates"))
           for f in ("update", "add", "sub", "mul", "div", "max", "min")}
 ND_OPS["mindspore.gather_nd"] = ("gather_nd", ("input_x", "indices"))
+ND_OPS["mindspore.scatter_nd"] = ("scatter_nd", ("indices", "updates"), "shape")  # shape: a tuple argument
 
 
 def run_nd(op, args, tensors):
     """An ND op: mindspore.ops.<name>(*operands), on CPU; its result as
     MindSpore returns it (operands are copies, tracked for "operands")."""
-    name, operands = ND_OPS[op]
+    name, operands = ND_OPS[op][:2]
     inputs = [tracked(tensors[o]) for o in operands]
+    if len(ND_OPS[op]) > 2:
+        inputs.append(tuple(args[ND_OPS[op][2]]))
     result = with_kernel_log(lambda: getattr(ops, name)(*inputs))
     return [from_mindspore(result)]
 
@@ -299,5 +315,5 @@ def with_kernel_log(call):
 
 serve("mindspore", mindspore.__version__ + " (Tensor.scatter_ has no CPU kernel: src overloads run ops.tensor_scatter_elements, written back)",
       dict({"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"]},
-           **{op: [] for op in ND_OPS}), run, classify,
+           **{op: list(ND_OPS[op][2:]) for op in ND_OPS}), run, classify,
       framework=("mindspore", mindspore.__version__), operands=True)

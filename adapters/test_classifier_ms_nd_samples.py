@@ -60,4 +60,21 @@ MINDSPORE_ND_TEXTS = [
      "----------------------------------------------------\nSelect CPU operator[GatherNd] fail! Unsupported data "
      "type!\nThe supported data types are input[Float16 Int32], output[Float16]; input[Int8 Int32], output[Int8];",
      "index_dtype", "mindspore/gather_nd/float-indices"),
+    # ops.scatter_nd
+    ((M210,), RuntimeError,
+     "For 'ScatterNd', each element in 'indices' should be smaller than the value of shape, but got 3 and got the "
+     "value of shape 3", "index_out_of_bounds", "mindspore/scatter_nd/index-upper-bound"),
+    ((M210,), RuntimeError, "For 'ScatterNd', each element in 'indice' must be greater than or equal to 0, but got -1",
+     "index_out_of_bounds", "mindspore/scatter_nd/negative-index"),
+    ((M210,), ValueError,
+     "For 'ScatterNd', the input [shape] should be a tuple with all positive item. But got: { 2, 0 }",
+     "invalid_argument", "mindspore/scatter_nd/shape-zero"),
+    ((M210,), ValueError,
+     "For primitive[ScatterNd], the rank(indices) must be greater than or equal to 2, but got 1.", "invalid_argument",
+     "mindspore/scatter_nd/indices-rank-1"),
+    ((M210,), TypeError,
+     "----------------------------------------------------\n- Kernel select failed:\n"
+     "----------------------------------------------------\nSelect CPU operator[ScatterNd] fail! Unsupported data "
+     "type!\nThe supported data types are input[Int16 Float64 Int32], output[Float64];", "index_dtype",
+     "mindspore/scatter_nd/float-indices"),
 ]

@@ -4,8 +4,8 @@
 // reference, reference/mindspore_tensor_scatter.cc, and the one cpu kernel
 // read with tensor_scatter_combiner, dialect_mindspore_nd.h). Their operands are the functions' own names
 // (input_x, indices, updates); the output is a fresh tensor shaped and typed
-// like input_x; and ops.gather_nd(input_x, indices), shaped by the ND
-// gather rule (kGatherND, no batch dims). Source: the MindSpore 2.10.0
+// like input_x; ops.gather_nd(input_x, indices), shaped by the ND gather
+// rule (kGatherND, no batch dims); ops.scatter_nd(indices, updates, shape). Source: the MindSpore 2.10.0
 // docstrings (the r2.10 pages).
 #include "reference/op_table.h"
 #include "reference/output_shapes.h"
@@ -17,6 +17,7 @@ namespace sp {
 
 Expectation mindspore_tensor_scatter(const OpCall& call, Trace* trace);  // mindspore_tensor_scatter.cc
 Expectation mindspore_gather_nd(const OpCall& call, Trace* trace);       // mindspore_gather_nd.cc
+Expectation mindspore_scatter_nd(const OpCall& call, Trace* trace);      // mindspore_scatter_nd.cc
 
 namespace {
 
@@ -84,6 +85,23 @@ void add_mindspore_nd_ops(std::vector<OpSpec>& t) {
        .family = ShapeFamily::GatherND,
        .reference = mindspore_gather_nd,
        .output_shape = shape_rules::kGatherND});
+  // No input tensor: the ScatterND family's builder draws `shape` (and the
+  // generator takes updates as both its data and its source).
+  t.push_back(
+      {.id = "mindspore.scatter_nd",
+       .dialect = "mindspore",
+       .summary = "ops.scatter_nd: out = zeros(shape); out[indices[i]] += updates[i] (duplicates summed)",
+       .source = "MindSpore 2.10.0 docstring of mindspore.ops.scatter_nd (gen_ops_def.py; the r2.10 page)",
+       .operands = {{.name = "indices", .role = R::Index, .dtypes = kIntegers}, {.name = "updates", .role = R::Read}},
+       .args = {{.name = "shape", .type = Arg::Type::IntList, .required = true}},
+       .in_place = false,
+       .output = "out",
+       .output_shape_of = "updates",
+       .output_dtype_of = "updates",
+       .data_operand = "updates",
+       .family = ShapeFamily::ScatterND,
+       .reference = mindspore_scatter_nd,
+       .output_shape = shape_rules::kShapeArgument});
 }
 
 }  // namespace sp

@@ -103,6 +103,14 @@ std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tenso
   return shape;
 }
 
+std::optional<Shape> shape_argument(const OpSpec&, const OpCall& call, const Tensor&) {
+  const std::optional<std::vector<int64_t>> shape = call.ints_arg("shape");
+  if (!shape) return std::nullopt;
+  for (const int64_t s : *shape)
+    if (s < 0) return std::nullopt;
+  return Shape(shape->begin(), shape->end());
+}
+
 // nullopt unless the call's dimension numbers pass the spec's constraints.
 std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, const Tensor&) {
   namespace sh = ref::stablehlo;
