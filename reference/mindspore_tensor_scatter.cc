@@ -204,25 +204,23 @@ Expectation mindspore_tensor_scatter(const OpCall& call, Trace* trace) {
   if (f != "mul" && rank_ok && dtype_ok && indices.shape().back() <= input.rank())
     if (auto o = rules::first_value_out_of_range(input.shape(), indices))
       log.check(false, "MS-TS8", *o, ErrorCategory::IndexOutOfBounds, *o);
+  // MS-TS14: an input_x without elements is a note on every answer, the
+  // unspecified ones included (campaigns key by it).
+  const auto noted = [&](Expectation e) {
+    if (input.numel() == 0) e.notes.push_back({"MS-TS14", "input_x has no element: every rule still applies"});
+    return e;
+  };
   // No arithmetic on bool is defined (MS-TS7): the whole call, whatever
   // else it breaks.
   if (f != "update" && input.dtype() == DType::Bool)
-    return ref::unspecified_expectation("MS-TS7: a bool input_x under tensor_scatter_" + f + " (no arithmetic on bool)",
-                                        trace);
+    return noted(ref::unspecified_expectation(
+        "MS-TS7: a bool input_x under tensor_scatter_" + f + " (no arithmetic on bool)", trace));
   // So is a division by 0 (MS-TS12: "the user needs to make sure"), a
   // precondition of every call.
   if (f == "div")
-    if (auto why = undefined_division(input, updates)) return ref::unspecified_expectation(*why, trace);
-  // MS-TS14: an input_x without elements is a note on every answer (campaigns key by it).
-  const std::vector<Note> empty_note{{"MS-TS14", "input_x has no element: every rule still applies"}};
-  if (!log.passed()) {
-    Expectation e = log.error_expectation();
-    if (input.numel() == 0) e.notes.insert(e.notes.end(), empty_note.begin(), empty_note.end());
-    return e;
-  }
-  Expectation e = writes(f, input, indices, updates, trace);
-  if (input.numel() == 0) e.notes.insert(e.notes.end(), empty_note.begin(), empty_note.end());
-  return e;
+    if (auto why = undefined_division(input, updates)) return noted(ref::unspecified_expectation(*why, trace));
+  if (!log.passed()) return noted(log.error_expectation());
+  return noted(writes(f, input, indices, updates, trace));
 }
 
 }  // namespace sp
