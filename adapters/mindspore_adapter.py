@@ -80,6 +80,48 @@ CATEGORIES = [
     # "Framework Unexpected Exception" with no logged reason is MindSpore saying it failed internally: that is no
     # documented error, so it stays without a category.
     Row(RuntimeError, r"Framework Unexpected Exception", None),
+    # ops.tensor_scatter_* (ND, MS-TS*): the CPU kernel's index check, "For 'TensorScatterAdd', the 0-th value of
+    # 'indices'[0, 3] is out of range[2, 3]." (add, sub, mul, div, max, min; MS-TS8)
+    Row(RuntimeError, r"value of 'indices'.* is out of range", "index_out_of_bounds"),
+    # ops.tensor_scatter_update: "For 'TensorScatterUpdate', indices out of range for input_x. Please check the
+    # indices which is [const vector]{2, 0}" (a first component >= its size; MS-TS8)
+    Row(ValueError, r"indices out of range for input_x", "index_out_of_bounds"),
+    # "For TensorScatterAdd, the dimension of 'indices' cannot be less than 2,  but got 1" (MS-TS3)
+    Row(ValueError, r"the dimension of 'indices' cannot be less than 2", "invalid_argument"),
+    # "For TensorScatterAdd, the last dimension of 'indices' must be less than or equal to the dimension of
+    # 'input_x', but got ..." (MS-TS4)
+    Row(ValueError, r"the last dimension of 'indices' must be less than or equal", "shape_mismatch"),
+    # "For TensorScatterAdd, input_x_type cannot be bool." (MS-TS7: unspecified; a refusal is one outcome)
+    Row(TypeError, r"input_x_type cannot be bool", "unsupported_dtype"),
+    # "For primitive[TensorScatterSub], the input argument[input_x] must be a type of {Tensor[BFloat16], ...}, but
+    # got Tensor[Bool]." (no kernel for input_x's dtype)
+    Row(TypeError, r"the input argument\[input_x\] must be a type of", "unsupported_dtype"),
+    # "For TensorScatterAdd, input_x_type must equal to updates type, but got input_x_type: Float32, updates_type:
+    # Float64." (MS-TS5)
+    Row(TypeError, r"input_x_type must equal to updates type", "dtype_mismatch"),
+    # ops.gather_nd: "For 'GatherNd', the indices[0]: [const vector]{0, 3}, does not index into input_shape: [const
+    # vector]{2, 3}." (a value outside [0, s), negatives too: MS-GND5, unspecified)
+    Row(RuntimeError, r"For 'GatherNd', the indices\[\d+\]: .* does not index into input_shape", "index_out_of_bounds"),
+    # "For primitive[GatherNd], the In GatherNd, the input of indices data must be greater than or equal to 3, but
+    # got 2." (indices.shape[-1] 3 on a rank-2 input_x: MS-GND4)
+    Row(ValueError, r"In GatherNd, the input of indices data must be greater than or equal to", "shape_mismatch"),
+    # "Kernel select failed: Select CPU operator[GatherNd] fail! Unsupported data type! The supported data types are
+    # input[Float16 Int32], ..." (GatherNd's CPU kernels take every input_x dtype with int32 / int64 indices: the
+    # indices' dtype is the one refused; MS-GND2)
+    Row(TypeError, r"Select CPU operator\[GatherNd\] fail! Unsupported data type", "index_dtype"),
+    # ops.scatter_nd: "For 'ScatterNd', each element in 'indices' should be smaller than the value of shape, but got
+    # 3 and got the value of shape 3" and "each element in 'indice' must be greater than or equal to 0, but got -1"
+    # (MS-SND8, unspecified)
+    Row(RuntimeError, r"For 'ScatterNd', each element in 'indices?' (should be smaller|must be greater)",
+        "index_out_of_bounds"),
+    # "For 'ScatterNd', the input [shape] should be a tuple with all positive item. But got: { 2, 0 }" (MS-SND5)
+    Row(ValueError, r"For 'ScatterNd', the input \[shape\] should be a tuple with all positive item", "invalid_argument"),
+    # "For primitive[ScatterNd], the rank(indices) must be greater than or equal to 2, but got 1." (MS-SND3)
+    Row(ValueError, r"the rank\(indices\) must be greater than or equal to 2", "invalid_argument"),
+    # "Select CPU operator[ScatterNd] fail! Unsupported data type! The supported data types are input[Int16 Float64
+    # Int32], ..." (updates of bool, uint8, int8, int16, int32, int64, float16, float32, float64 measured to have
+    # kernels with int32 indices: the indices' dtype is the one refused; MS-SND2)
+    Row(TypeError, r"Select CPU operator\[ScatterNd\] fail! Unsupported data type", "index_dtype"),
     # Tensor.scatter_: 'Failed to convert the value "mean" of input 'reduce' of 'scatter_' to enum.'
     Row(ValueError, r"reduce", "invalid_reduce"),
     # "For primitive[TensorScatterElements], the input argument[indices type] must be a type of {Tensor[Int32],
@@ -119,6 +161,8 @@ BACKWARD = "mindspore.scatter_.backward"
 def run(op, args, tensors):
     if op == BACKWARD:
         return run_backward(args, tensors)
+    if op in ND_OPS:
+        return run_nd(op, args, tensors)
     if op != "mindspore.scatter_":
         raise Unsupported("the mindspore adapter runs mindspore.scatter_ only")
     self_wire = tensors["self"]
@@ -211,6 +255,31 @@ def run_backward(args, tensors):
     return with_kernel_log(gradients)  # fresh contiguous arrays: grad_self, grad_src
 
 
+# The ND ops: the documented function of each op id (mindspore.ops.<name>), called with the operands in
+# order. ops.tensor_scatter_update is an instance of the primitive TensorScatterUpdate (its documentation page).
+ND_OPS = {"mindspore.tensor_scatter_" + f: ("tensor_scatter_" + f, ("input_x", "indices", "updates"))
+          for f in ("update", "add", "sub", "mul", "div", "max", "min")}
+ND_OPS["mindspore.gather_nd"] = ("gather_nd", ("input_x", "indices"))
+ND_OPS["mindspore.scatter_nd"] = ("scatter_nd", ("indices", "updates"), "shape")  # shape: a tuple argument
+
+
+def run_nd(op, args, tensors):
+    """An ND op: mindspore.ops.<name>(*operands), on CPU; its result as
+    MindSpore returns it (operands are copies, tracked for "operands")."""
+    name, operands = ND_OPS[op][:2]
+    inputs = [tracked(tensors[o]) for o in operands]
+    if len(ND_OPS[op]) > 2:
+        inputs.append(tuple(args[ND_OPS[op][2]]))
+    result = with_kernel_log(lambda: getattr(ops, name)(*inputs))
+    return [from_mindspore(result)]
+
+
+def from_mindspore(result):
+    """The result as a NumPy array of its own shape (a 0-d result stays 0-d)."""
+    array = result.asnumpy()
+    return array.reshape(tuple(result.shape))
+
+
 # MindSpore's C++ log line for a kernel error: "[ERROR] KERNEL(pid,thread,python):date
 # [mindspore/ops/kernel/cpu/native/scatter_cpu_kernel.cc:91] Resize] For 'TensorScatterElements', ..."
 _LOGGED_ERROR = re.compile(r"^\[ERROR\] [^\[]*\[[^\]]*\] \w+\] (.*)$", re.MULTILINE)
@@ -245,5 +314,6 @@ def with_kernel_log(call):
 
 
 serve("mindspore", mindspore.__version__ + " (Tensor.scatter_ has no CPU kernel: src overloads run ops.tensor_scatter_elements, written back)",
-      {"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"]}, run, classify,
+      dict({"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"]},
+           **{op: list(ND_OPS[op][2:]) for op in ND_OPS}), run, classify,
       framework=("mindspore", mindspore.__version__), operands=True)

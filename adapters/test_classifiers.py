@@ -19,7 +19,8 @@ that printed it or the direct call). The checks:
     gets None;
   * versions are read as the frameworks print them.
 
-A new row needs a sample in test_classifier_samples.py, copied from a real
+A new row needs a sample in test_classifier_samples.py (MindSpore's ND ops:
+test_classifier_ms_nd_samples.py), copied from a real
 run (results.jsonl's "outcome" after the exception's class name, or the
 framework's str(exc)).
 """
@@ -36,6 +37,9 @@ sys.path.insert(0, HERE)
 import common  # noqa: E402
 from common import Row, classifier, compare_versions, parse_version, rows_for  # noqa: E402
 from test_classifier_samples import T211, T215, EVERY, UNMEASURED_TORCH, TORCH_CUDA, SAMPLES  # noqa: E402
+from test_classifier_ms_nd_samples import MINDSPORE_ND_TEXTS  # noqa: E402
+
+SAMPLES["mindspore_adapter.py"] = SAMPLES["mindspore_adapter.py"] + MINDSPORE_ND_TEXTS  # MindSpore's ND ops
 
 # The flags each adapter compiles its table with (its classifier(...) call).
 FLAGS = {"torch_adapter.py": 0, "paddle_adapter.py": re.IGNORECASE, "mindspore_adapter.py": re.IGNORECASE,

@@ -60,6 +60,20 @@ Tensor nd_index_tensor(Choices& c, const Shape& shape, const Shape& data, int64_
   return out;
 }
 
+// The drawn values in an index dtype drawn for the operand: int64 as they
+// are; int32 converted where the operand documents int32 (MindSpore's ND
+// ops); any other dtype (an index dtype error) zeros.
+Tensor nd_index_of_dtype(Choices& c, const OperandSpec& index, Tensor values) {
+  const DType t = pick_dtype_for(c, index);
+  if (t == DType::Int64) return values;
+  Tensor out = Tensor::zeros(t, values.shape());
+  if (t != DType::Int32 || !index.dtypes.contains(DType::Int32) || values.numel() == 0) return out;
+  Shape idx(values.shape().size(), 0);
+  do out.set_bits_at(idx, bits_from_value(t, values.value_at(idx)));
+  while (next_index(idx, values.shape()));
+  return out;
+}
+
 // A few leading index dims (0 to 2 of them, sizes 0..3), kept small.
 Shape nd_lead_dims(Choices& c) {
   Shape lead(c.below(3));
@@ -81,8 +95,9 @@ void gather_nd_case(Draw& g) {
   if (rank > 4 && !c.chance(30)) rank = 3;
   Shape data_shape = data_shape_of_rank(c, rank);
   int64_t b = 0;
-  if (rank >= 2 && c.chance(35)) b = c.between(1, rank - 1);
-  if (c.chance(4)) b = c.below(2) ? -1 : rank;  // outside [0, min(q, r)): an error
+  const bool has_batch_dims = g.op.arg("batch_dims") != nullptr;  // MindSpore's gather_nd has none
+  if (has_batch_dims && rank >= 2 && c.chance(35)) b = c.between(1, rank - 1);
+  if (has_batch_dims && c.chance(4)) b = c.below(2) ? -1 : rank;  // outside [0, min(q, r)): an error
   const int64_t room = std::max<int64_t>(rank - std::max<int64_t>(b, 0), 0);
   int64_t k = room == 0 ? 1 : c.between(1, room);
   if (c.chance(4)) k = c.below(2) ? 0 : room + 1;  // an error
@@ -90,20 +105,58 @@ void gather_nd_case(Draw& g) {
   for (int64_t d = 0; d < b && d < rank; ++d) index_shape.push_back(data_shape[static_cast<size_t>(d)]);
   if (b > 0 && c.chance(5)) index_shape[c.below(static_cast<uint32_t>(index_shape.size()))] += 1;  // batch mismatch
   for (int64_t d : nd_lead_dims(c)) index_shape.push_back(d);
+  // Many batch dims and lead dims could pass the generator's rank bound.
+  while (std::ssize(index_shape) > kMaxGeneratedRank) index_shape.pop_back();
   index_shape.push_back(k);
   clamp_numel(index_shape);
-  if (b != 0 || c.chance(50)) g.call.set_arg("batch_dims", Arg::of_int(b));
+  if (has_batch_dims && (b != 0 || c.chance(50))) g.call.set_arg("batch_dims", Arg::of_int(b));
   g.put(*g.roles.data, data_tensor(c, t, data_shape));
   Tensor indices = nd_index_tensor(c, index_shape, data_shape, std::max<int64_t>(b, 0));
-  const DType index_t = pick_dtype_for(c, *g.roles.index);
-  if (index_t != DType::Int64) indices = Tensor::zeros(index_t, index_shape);  // an index dtype error
-  g.put(*g.roles.index, std::move(indices));
+  g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, std::move(indices)));
 }
+
+namespace {
+
+// MindSpore scatter_nd(indices, updates, shape): no data tensor; shape (P
+// dims, mostly >= 1) drawn as the int-list argument, indices.shape = lead ++
+// [k] with lead mostly non-empty, k in [1, P]; updates.shape = lead ++
+// shape[k:]. Sometimes an empty shape or a 0 in it, k of 0 or P + 1, a
+// 1-D indices or updates one off (errors, or k = 0 the whole tensor).
+void shape_scatter_nd_case(Draw& g) {
+  Choices& c = g.c;
+  const DType t = pick_dtype_for(c, *g.roles.data);
+  int64_t rank = pick_rank(c);
+  if (rank == 0 && !c.chance(30)) rank = 1;  // an empty shape is an error: keep it rarer
+  if (rank > 4 && !c.chance(30)) rank = 3;
+  Shape shape = data_shape_of_rank(c, rank);
+  for (auto& d : shape)
+    if (d == 0 && !c.chance(10)) d = 1;  // a 0 in shape is an error
+  int64_t k = rank == 0 ? 1 : c.between(1, rank);
+  if (c.chance(6)) k = c.below(2) && rank <= 4 ? 0 : rank + 1;  // k = 0 keeps updates' rank bounded
+  Shape lead = nd_lead_dims(c);
+  if (lead.empty() && !c.chance(10)) lead.push_back(c.between(1, 3));  // a 1-D indices is an error
+  Shape index_shape = lead;
+  index_shape.push_back(k);
+  clamp_numel(index_shape);
+  Shape updates_shape(index_shape.begin(), index_shape.end() - 1);
+  for (int64_t d = std::min(k, rank); d < rank; ++d) updates_shape.push_back(shape[static_cast<size_t>(d)]);
+  clamp_numel(updates_shape);
+  if (!updates_shape.empty() && c.chance(5)) {
+    const size_t d = c.below(static_cast<uint32_t>(updates_shape.size()));
+    updates_shape[d] = std::max<int64_t>(0, updates_shape[d] + (c.below(2) ? 1 : -1));
+  }
+  g.call.set_arg("shape", Arg::of_ints(std::vector<int64_t>(shape.begin(), shape.end())));
+  g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, nd_index_tensor(c, index_shape, shape, 0)));
+  g.put(*g.roles.data, data_tensor(c, t, updates_shape));
+}
+
+}  // namespace
 
 // ONNX ScatterND(data, indices, updates): indices.shape = lead ++ [k], k in
 // [1, r]; updates.shape = lead ++ data[k:], its dtype data's; sometimes k of
 // r + 1, updates one off in a dim or of another rank or dtype (errors).
 void scatter_nd_case(Draw& g) {
+  if (g.op.arg("shape")) return shape_scatter_nd_case(g);  // mindspore.scatter_nd
   Choices& c = g.c;
   const DType t = pick_dtype_for(c, *g.roles.data);
   int64_t rank = pick_rank(c);
@@ -125,10 +178,7 @@ void scatter_nd_case(Draw& g) {
   }
   if (c.chance(3)) updates_shape = change_rank(c, updates_shape);
   g.put(*g.roles.data, data_tensor(c, t, data_shape));
-  Tensor indices = nd_index_tensor(c, index_shape, data_shape, 0);
-  const DType index_t = pick_dtype_for(c, *g.roles.index);
-  if (index_t != DType::Int64) indices = Tensor::zeros(index_t, index_shape);
-  g.put(*g.roles.index, std::move(indices));
+  g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, nd_index_tensor(c, index_shape, data_shape, 0)));
   const DType u_t = c.chance(3) ? pick_dtype_for(c, *g.roles.source) : t;
   g.put(*g.roles.source, data_tensor(c, u_t, updates_shape));
 }

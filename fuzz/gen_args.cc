@@ -230,6 +230,9 @@ Roles roles_of(const OpSpec& op) {
   }
   for (const OperandSpec& o : op.operands)
     if (o.role == OperandRole::Read && &o != r.data && !r.source) r.source = &o;
+  // An ND scatter into a fresh tensor of a `shape` argument (mindspore.scatter_nd)
+  // has no data operand: its updates are both.
+  if (!r.source && op.family == ShapeFamily::ScatterND && op.arg("shape")) r.source = r.data;
   const bool needs_source = family_gen(op).source == FamilyGen::Source::Required;
   if (!r.data || !r.index || (needs_source && !r.source))
     throw std::logic_error("op table entry " + op.id + " lacks the operands its shape family needs");

@@ -50,9 +50,10 @@ Expectation paddle_scatter_backward(const OpCall& call,
 Expectation mindspore_scatter_backward(const OpCall& call,
                                        Trace* trace);  // mindspore_scatter_backward.cc
 
-void add_torch_ops(std::vector<OpSpec>& t);      // op_table_torch.cc
-void add_stablehlo_ops(std::vector<OpSpec>& t);  // op_table_stablehlo.cc
-void add_jax_ops(std::vector<OpSpec>& t);        // op_table_jax.cc
+void add_torch_ops(std::vector<OpSpec>& t);         // op_table_torch.cc
+void add_stablehlo_ops(std::vector<OpSpec>& t);     // op_table_stablehlo.cc
+void add_jax_ops(std::vector<OpSpec>& t);           // op_table_jax.cc
+void add_mindspore_nd_ops(std::vector<OpSpec>& t);  // op_table_mindspore.cc
 
 namespace {
 
@@ -396,6 +397,7 @@ std::vector<OpSpec> build_op_table() {
   add_mindspore_paddle_ops(t);
   add_paddle_along_axis_ops(t);
   add_paddle_index_ops(t);
+  add_mindspore_nd_ops(t);   // op_table_mindspore.cc
   without_wide_unsigned(t);  // the torch, MindSpore and PaddlePaddle entries so far
   add_onnx_ops(t);
   add_stablehlo_ops(t);  // op_table_stablehlo.cc

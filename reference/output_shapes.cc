@@ -93,13 +93,22 @@ std::optional<Shape> along_axis(const OpSpec& op, const OpCall& call, const Tens
 // nullopt when the shapes cannot make one (the reference says why).
 std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data) {
   const Tensor* indices = index_operand(op, call);
-  const int64_t batch_dims = op.arg_or_default(call, "batch_dims")->i;
+  const std::optional<Arg> b = op.arg_or_default(call, "batch_dims");  // none: 0 (mindspore.gather_nd)
+  const int64_t batch_dims = b ? b->i : 0;
   if (!indices || indices->rank() < 1 || batch_dims < 0) return std::nullopt;
   const int64_t k = indices->shape().back();
   if (batch_dims + k > data.rank() || batch_dims >= indices->rank()) return std::nullopt;
   Shape shape(indices->shape().begin(), indices->shape().end() - 1);
   shape.insert(shape.end(), data.shape().begin() + batch_dims + k, data.shape().end());
   return shape;
+}
+
+std::optional<Shape> shape_argument(const OpSpec&, const OpCall& call, const Tensor&) {
+  const std::optional<std::vector<int64_t>> shape = call.ints_arg("shape");
+  if (!shape) return std::nullopt;
+  for (const int64_t s : *shape)
+    if (s < 0) return std::nullopt;
+  return Shape(shape->begin(), shape->end());
 }
 
 // nullopt unless the call's dimension numbers pass the spec's constraints.
