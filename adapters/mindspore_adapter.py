@@ -77,6 +77,12 @@ CATEGORIES = [
     # custom function, grad tensor should be broadcast to expected shape, but got [const vector]{} vs [const
     # vector]{1}" (MS-GR3: grad_output has the output's shape)
     Row(RuntimeError, r"grad tensor should be broadcast to expected shape", "shape_mismatch"),
+    # The element-wise index ops (ops.gather_elements's GatherD, ops.gather's Gather, mint.scatter's Scatter,
+    # mint.scatter_add's ScatterAddExt), measured on MindSpore 2.10.0; before the rows below: their InferShape
+    # texts end in a C++ call stack naming "InferShape" (the last row would read it as a shape rule), and the
+    # kernel's logged reasons come with "Framework Unexpected Exception" (the None row).
+    Row(ValueError, r"For primitive\[GatherD\], the x_rank must be equal to", "rank_mismatch"),
+    Row(ValueError, r"For primitive\[GatherD\], the dim value must be in \[", "dim_out_of_range"),
     # "Framework Unexpected Exception" with no logged reason is MindSpore saying it failed internally: that is no
     # documented error, so it stays without a category.
     Row(RuntimeError, r"Framework Unexpected Exception", None),
@@ -117,6 +123,8 @@ BACKWARD = "mindspore.scatter_.backward"
 
 
 def run(op, args, tensors):
+    if op in ELEMENT_OPS:
+        return ELEMENT_OPS[op](args, tensors)
     if op == BACKWARD:
         return run_backward(args, tensors)
     if op != "mindspore.scatter_":
@@ -211,6 +219,23 @@ def run_backward(args, tensors):
     return with_kernel_log(gradients)  # fresh contiguous arrays: grad_self, grad_src
 
 
+# MindSpore's element-wise index ops (MindSpore API documentation r2.10), each called as its page
+# writes it, on tensors built from copies of the wire arrays (tracked: the operands read back after
+# the call). Out of place: the result is a fresh tensor. Kernel errors logged by Resize are read
+# back by with_kernel_log, as for scatter_.
+def gather_elements(args, tensors):
+    inp, index = tracked(tensors["input"]), tracked(tensors["index"])
+    return [with_kernel_log(lambda: ops.gather_elements(inp, args["dim"], index)).asnumpy()]
+
+
+ELEMENT_OPS = {
+    "mindspore.ops.gather_elements": gather_elements,
+}
+ELEMENT_OP_ARGS = {
+    "mindspore.ops.gather_elements": ["dim"],
+}
+
+
 # MindSpore's C++ log line for a kernel error: "[ERROR] KERNEL(pid,thread,python):date
 # [mindspore/ops/kernel/cpu/native/scatter_cpu_kernel.cc:91] Resize] For 'TensorScatterElements', ..."
 _LOGGED_ERROR = re.compile(r"^\[ERROR\] [^\[]*\[[^\]]*\] \w+\] (.*)$", re.MULTILINE)
@@ -245,5 +270,6 @@ def with_kernel_log(call):
 
 
 serve("mindspore", mindspore.__version__ + " (Tensor.scatter_ has no CPU kernel: src overloads run ops.tensor_scatter_elements, written back)",
-      {"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"]}, run, classify,
+      {"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"], **ELEMENT_OP_ARGS},
+      run, classify,
       framework=("mindspore", mindspore.__version__), operands=True)

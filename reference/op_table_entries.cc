@@ -54,6 +54,9 @@ void add_torch_ops(std::vector<OpSpec>& t);      // op_table_torch.cc
 void add_stablehlo_ops(std::vector<OpSpec>& t);  // op_table_stablehlo.cc
 void add_jax_ops(std::vector<OpSpec>& t);        // op_table_jax.cc
 
+// op_table_mindspore_elements.cc
+void add_mindspore_element_ops(std::vector<OpSpec>& t);
+
 namespace {
 
 using T = Arg::Type;
@@ -396,6 +399,7 @@ std::vector<OpSpec> build_op_table() {
   add_mindspore_paddle_ops(t);
   add_paddle_along_axis_ops(t);
   add_paddle_index_ops(t);
+  add_mindspore_element_ops(t);
   without_wide_unsigned(t);  // the torch, MindSpore and PaddlePaddle entries so far
   add_onnx_ops(t);
   add_stablehlo_ops(t);  // op_table_stablehlo.cc
