@@ -83,6 +83,9 @@ CATEGORIES = [
     # kernel's logged reasons come with "Framework Unexpected Exception" (the None row).
     Row(ValueError, r"For primitive\[GatherD\], the x_rank must be equal to", "rank_mismatch"),
     Row(ValueError, r"For primitive\[GatherD\], the dim value must be in \[", "dim_out_of_range"),
+    # ops.tensor_scatter_elements' reduction enum also takes 'multiply' (and any case: 'None', 'ADD'); the
+    # kernel then fails at launch ("Launch kernel failed, name:Default/TensorScatterElements-op0") and logs why
+    Row(RuntimeError, r"For 'TensorScatterElements', reduce_type: \d+ not support now", "invalid_reduce"),
     # "Framework Unexpected Exception" with no logged reason is MindSpore saying it failed internally: that is no
     # documented error, so it stays without a category.
     Row(RuntimeError, r"Framework Unexpected Exception", None),
@@ -228,11 +231,19 @@ def gather_elements(args, tensors):
     return [with_kernel_log(lambda: ops.gather_elements(inp, args["dim"], index)).asnumpy()]
 
 
+def tensor_scatter_elements(args, tensors):
+    input_x, indices, updates = (tracked(tensors[n]) for n in ("input_x", "indices", "updates"))
+    return [with_kernel_log(lambda: ops.tensor_scatter_elements(
+        input_x, indices, updates, args.get("axis", 0), args.get("reduction", "none"))).asnumpy()]
+
+
 ELEMENT_OPS = {
     "mindspore.ops.gather_elements": gather_elements,
+    "mindspore.ops.tensor_scatter_elements": tensor_scatter_elements,
 }
 ELEMENT_OP_ARGS = {
     "mindspore.ops.gather_elements": ["dim"],
+    "mindspore.ops.tensor_scatter_elements": ["axis", "reduction"],
 }
 
 
@@ -246,7 +257,8 @@ def with_kernel_log(call):
     arguments in Resize raises only "Framework Unexpected Exception ... CPU
     kernel op [...] resize failed"; the reason ("For 'TensorScatterElements',
     the 'axis' should be less than input dims ...") goes to MindSpore's C++
-    log. The exception is re-raised with the logged reasons first, so
+    log (likewise a kernel that fails at launch, "Launch kernel failed ...").
+    The exception is re-raised with the logged reasons first, so
     classify() sees MindSpore's own words. The log is passed on to stderr."""
     sys.stderr.flush()
     saved = os.dup(2)
@@ -264,7 +276,7 @@ def with_kernel_log(call):
             sys.stderr.write(logged)
             sys.stderr.flush()
     reasons = _LOGGED_ERROR.findall(logged)
-    if reasons and "resize failed" in str(failure):
+    if reasons and ("resize failed" in str(failure) or "Launch kernel failed" in str(failure)):
         raise RuntimeError("\n".join(reasons) + "\n(MindSpore's log; the exception: " + str(failure).strip() + ")")
     raise failure
 

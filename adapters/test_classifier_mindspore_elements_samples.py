@@ -20,4 +20,8 @@ MINDSPORE_ELEMENT_TEXTS = [
      "For primitive[GatherD], the dim value must be in [-2,2], but got 2." + _STACK +
      "mindspore/ops/infer/ops_func_impl//gather_d.cc:89 CheckValidation", "dim_out_of_range",
      "mindspore/gather_elements/dim-too-large"),
+    ((MINDSPORE,), RuntimeError,
+     "For 'TensorScatterElements', reduce_type: 2 not support now.\n(MindSpore's log; the exception: Launch kernel "
+     "failed, name:Default/TensorScatterElements-op0" + _STACK[1:] + "mindspore/ccsrc", "invalid_reduce",
+     "fuzz repro-mindspore-087fc0caee0c (reduction='multiply', MS-TSE8)"),
 ]

@@ -1,5 +1,5 @@
 // mindspore_elements.cc — cpu kernels for MindSpore's element-wise index ops
-// (MindSpore API documentation r2.10): ops.gather_elements.
+// (MindSpore API documentation r2.10): ops.gather_elements, ops.tensor_scatter_elements.
 //
 // Validate in the reference's order (reference/dialect_mindspore_elements.h
 // states each rule), scan the index values against [-s, s), then a
@@ -7,10 +7,17 @@
 // (CpuContext::wrapped_indices, shared with the ONNX kernels) and the torch
 // kernels' walk along dim:
 //   gather_elements: gather_kernel (as torch.gather);
+//   tensor_scatter_elements: its update of an index value outside [-s, s)
+//     is dropped (MS-TSE10). Without one: "none" the scatter kernel's
+//     overwrite, "add" the scatter_reduce walk (sum, include_self), as
+//     onnx.ScatterElements. With one: "none" an element loop in index
+//     order, "add" the same walk with each dropped update replaced by the
+//     exact additive identity (-0.0; 0; false) at index 0.
 // The output is a fresh contiguous tensor.
 #include <string>
 
 #include "backends/cpu/cpu_context.h"
+#include "backends/cpu/reduce_ops.h"
 #include "reference/op_table.h"
 
 namespace sp::cpu {
@@ -53,8 +60,89 @@ Outcome gather_elements(CpuContext& cpu, const OpCall& call) {
   return Outcome::of_outputs({out});
 }
 
+// The exact additive identity of a dtype: x + (-0.0) == x bit for bit,
+// -0.0 included; 0 for integers, false for bool.
+uint64_t additive_identity(DType t) {
+  switch (t) {
+    case DType::Float16:
+    case DType::BFloat16:
+      return 0x8000u;
+    case DType::Float32:
+      return 0x80000000u;
+    case DType::Float64:
+      return uint64_t{1} << 63;
+    default:
+      return 0;
+  }
+}
+
+// The drop path of tensor_scatter_elements (some index value outside
+// [-s, s)): "none" writes in index order; "add" sums with every dropped
+// update made the identity at index 0.
+Outcome scatter_dropping(CpuContext& cpu, Tensor& out, const Tensor& indices, const Tensor& updates, int64_t axis,
+                         bool add) {
+  const int64_t size = out.size(axis);
+  if (size == 0) return Outcome::of_outputs({out});  // every update dropped (and no walk along an empty axis)
+  Tensor index = Tensor::zeros(DType::Int64, indices.shape());
+  Tensor terms = cpu.fresh_copy(updates);
+  Shape p(static_cast<size_t>(indices.rank()), 0);
+  do {
+    const int64_t v = indices.value_at(p).i;
+    const bool inside = v >= -size && v < size;
+    const int64_t w = inside ? (v < 0 ? v + size : v) : 0;
+    if (!add) {
+      if (!inside) continue;
+      Shape target = p;
+      target[static_cast<size_t>(axis)] = w;
+      out.set_bits_at(target, updates.bits_at(p));
+      continue;
+    }
+    index.set_bits_at(p, static_cast<uint64_t>(w));
+    if (!inside) terms.set_bits_at(p, additive_identity(out.dtype()));
+  } while (next_index(p, indices.shape()));
+  if (add) scatter_reduce_into(cpu, out, index, terms, axis, Reduce::Sum, true);
+  return Outcome::of_outputs({out});
+}
+
+// MS-TSE2..MS-TSE9 (MS-TSE9, unspecified, refused cleanly), then output =
+// input_x with updates written (or added) at indices along axis.
+Outcome tensor_scatter_elements(CpuContext& cpu, const OpCall& call) {
+  const OpSpec& op = op_spec(call);
+  const Tensor &input = *call.tensor("input_x"), &indices = *call.tensor("indices"), &updates = *call.tensor("updates");
+  const int64_t r = input.rank(), axis_arg = op.arg_or_default(call, "axis")->i;
+  const std::string reduction = op.arg_or_default(call, "reduction")->s;
+  if (r < 1 || indices.rank() < 1 || updates.rank() < 1)
+    return fail(ErrorCategory::RankMismatch, "input_x, indices and updates must have rank >= 1");
+  if (!int32_or_64(indices)) return fail(ErrorCategory::IndexDtype, "indices must be int32 or int64");
+  if (indices.rank() != r || updates.rank() != r)
+    return fail(ErrorCategory::RankMismatch, "indices and updates must have input_x's rank");
+  if (updates.shape() != indices.shape()) return fail(ErrorCategory::ShapeMismatch, "updates must have indices' shape");
+  if (updates.dtype() != input.dtype()) return fail(ErrorCategory::DtypeMismatch, "updates must have input_x's dtype");
+  if (axis_arg < -r || axis_arg >= r) return fail(ErrorCategory::DimOutOfRange, "axis out of range");
+  if (reduction != "none" && reduction != "add")
+    return fail(ErrorCategory::InvalidReduce, "reduction must be 'none' or 'add'");
+  const int64_t axis = wrap_dim(axis_arg, r), size = input.size(axis);
+  if (!fits(indices, input, axis))
+    return fail(ErrorCategory::ShapeMismatch, "indices larger than input_x apart from axis");
+  Tensor out = cpu.fresh_copy(input);
+  if (indices.numel() == 0) return Outcome::of_outputs({out});
+  const bool add = reduction == "add";
+  if (find_bad_index(indices.dtype(), data(indices), indices.shape(), indices.strides(), -size, size, cpu.pool()))
+    return scatter_dropping(cpu, out, indices, updates, axis, add);
+  const Tensor index = cpu.wrapped_indices(indices, size);
+  if (add)
+    scatter_reduce_into(cpu, out, index, updates, axis, Reduce::Sum, true);
+  else
+    cpu.scatter_into(out, index, index.shape(), index.strides(), &updates, std::nullopt, axis, ScatterOp::Overwrite,
+                     false);
+  return Outcome::of_outputs({out});
+}
+
 }  // namespace
 
-void register_mindspore_elements(CpuOps& ops) { ops.add("mindspore.ops.gather_elements", gather_elements); }
+void register_mindspore_elements(CpuOps& ops) {
+  ops.add("mindspore.ops.gather_elements", gather_elements);
+  ops.add("mindspore.ops.tensor_scatter_elements", tensor_scatter_elements);
+}
 
 }  // namespace sp::cpu
