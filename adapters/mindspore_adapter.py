@@ -81,6 +81,19 @@ CATEGORIES = [
     # mint.scatter_add's ScatterAddExt), measured on MindSpore 2.10.0; before the rows below: their InferShape
     # texts end in a C++ call stack naming "InferShape" (the last row would read it as a shape rule), and the
     # kernel's logged reasons come with "Framework Unexpected Exception" (the None row).
+    Row(RuntimeError, r"For 'Gather', the 'input_indices' should be in the range \[", "index_out_of_bounds"),
+    # a float or int8 input_indices: no CPU kernel takes that index dtype ("Select CPU operator[Gather] fail!
+    # Unsupported data type! The supported data types are input[UInt8 Int32 Int64 Int64] ...")
+    Row(TypeError, r"Select CPU operator\[Gather\] fail! Unsupported data type", "index_dtype"),
+    Row(ValueError, r"For primitive\[Gather\], the axis must be in \[", "dim_out_of_range"),
+    Row(ValueError, r"For primitive\[Gather\], the batch_dims must be in \[", "invalid_argument"),
+    Row(ValueError, r"For primitive\[Gather\], the axis must be greater than or equal to", "invalid_argument"),
+    Row(RuntimeError, r"For 'Gather', params.shape\[\d+\] should be equal to indices.shape", "shape_mismatch"),
+    # batch_dims above the rank of input_indices (MS-G4), and a batch_dims below -rank (wrapped, still negative)
+    Row(ValueError, r"For primitive\[Gather\], the indices shape size must be greater than or equal to",
+        "invalid_argument"),
+    Row(RuntimeError, r"The int64_t value\(-\d+\) is less than 0", "invalid_argument"),
+    Row(RuntimeError, r"For 'Gather', the dimension of 'input_params' should be \d+D or lower", "rank_limit"),
     Row(ValueError, r"For primitive\[GatherD\], the x_rank must be equal to", "rank_mismatch"),
     Row(ValueError, r"For primitive\[GatherD\], the dim value must be in \[", "dim_out_of_range"),
     # ops.tensor_scatter_elements' reduction enum also takes 'multiply' (and any case: 'None', 'ADD'); the
@@ -237,13 +250,20 @@ def tensor_scatter_elements(args, tensors):
         input_x, indices, updates, args.get("axis", 0), args.get("reduction", "none"))).asnumpy()]
 
 
+def gather(args, tensors):
+    params, indices = tracked(tensors["input_params"]), tracked(tensors["input_indices"])
+    return [with_kernel_log(lambda: ops.gather(params, indices, args["axis"], args.get("batch_dims", 0))).asnumpy()]
+
+
 ELEMENT_OPS = {
     "mindspore.ops.gather_elements": gather_elements,
     "mindspore.ops.tensor_scatter_elements": tensor_scatter_elements,
+    "mindspore.ops.gather": gather,
 }
 ELEMENT_OP_ARGS = {
     "mindspore.ops.gather_elements": ["dim"],
     "mindspore.ops.tensor_scatter_elements": ["axis", "reduction"],
+    "mindspore.ops.gather": ["axis", "batch_dims"],
 }
 
 

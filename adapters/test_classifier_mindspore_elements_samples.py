@@ -12,6 +12,31 @@ _UNEXPECTED = "\n(MindSpore's log; the exception: ------------------------------
               "This exception is caused by framework's unexpected error."
 
 MINDSPORE_ELEMENT_TEXTS = [
+    ((MINDSPORE,), RuntimeError,
+     "For 'Gather', the 'input_indices' should be in the range [0, 7), but got 7, error_code[58]" + _STACK +
+     "mindspore/ops/kernel/cpu/native/gather_cpu_kernel.cc:119 operator()", "index_out_of_bounds",
+     "mindspore/gather/index-too-large"),
+    ((MINDSPORE,), TypeError,
+     "----------------------------------------------------\n- Kernel select failed:\n"
+     "----------------------------------------------------\nSelect CPU operator[Gather] fail! Unsupported data type!\n"
+     "The supported data types are input[UInt8 Int32 Int64 Int64], output[UInt8]; input[UInt16 Int32 Int64 Int64], "
+     "output[UInt16];", "index_dtype", "mindspore/gather/indices-float32"),
+    ((MINDSPORE,), ValueError,
+     "For primitive[Gather], the axis must be in [-2,2], but got 2." + _STACK +
+     "mindspore/ops/infer/ops_func_impl//gather.cc:142 InferShape", "dim_out_of_range", "mindspore/gather/axis-too-large"),
+    ((MINDSPORE,), ValueError,
+     "For primitive[Gather], the batch_dims must be in [-2,2), but got 2." + _STACK +
+     "mindspore/ops/infer/ops_func_impl//gather.cc:113 InferShape", "invalid_argument",
+     "mindspore/gather/batch-dims-above-rank"),
+    ((MINDSPORE,), ValueError,
+     "For primitive[Gather], the axis must be greater than or equal to 1, but got 0." + _STACK +
+     "mindspore/ops/infer/ops_func_impl//gather.cc:29 CalcuateGatherWithBatchDims", "invalid_argument",
+     "mindspore/gather/axis-below-batch-dims"),
+    ((MINDSPORE,), RuntimeError,
+     "For 'Gather', params.shape[0] should be equal to indices.shape[0] but got param.shape: [const vector]{3, 4}, "
+     "indices.shape: [const vector]{2}" + _STACK +
+     "mindspore/ops/infer/ops_func_impl//gather.cc:43 CalcuateGatherWithBatchDims", "shape_mismatch",
+     "mindspore/gather/batch-dims-differ"),
     ((MINDSPORE,), ValueError,
      "For primitive[GatherD], the x_rank must be equal to 1, but got 2." + _STACK +
      "mindspore/ops/infer/ops_func_impl//gather_d.cc:73 CheckValidation", "rank_mismatch",
@@ -24,4 +49,17 @@ MINDSPORE_ELEMENT_TEXTS = [
      "For 'TensorScatterElements', reduce_type: 2 not support now.\n(MindSpore's log; the exception: Launch kernel "
      "failed, name:Default/TensorScatterElements-op0" + _STACK[1:] + "mindspore/ccsrc", "invalid_reduce",
      "fuzz repro-mindspore-087fc0caee0c (reduction='multiply', MS-TSE8)"),
+    ((MINDSPORE,), ValueError,
+     "For primitive[Gather], the indices shape size must be greater than or equal to 2, but got 1." + _STACK +
+     "mindspore/ops/infer/ops_func_impl//gather.cc:31 CalcuateGatherWithBatchDims", "invalid_argument",
+     "fuzz repro-mindspore-02f4ca242494 (batch_dims 2 above the indices' rank, MS-G4)"),
+    ((MINDSPORE,), RuntimeError,
+     "The int64_t value(-1) is less than 0.\n\n----------------------------------------------------\n"
+     "- Framework Unexpected Exception Raised:\n----------------------------------------------------\n"
+     "This exception is caused by framework's unexpected error.", "invalid_argument",
+     "fuzz repro-mindspore-405095f3af3f (batch_dims -2, MS-G4)"),
+    ((MINDSPORE,), RuntimeError,
+     "For 'Gather', the dimension of 'input_params' should be 8D or lower, but got 10." + _STACK +
+     "mindspore/ops/infer/ops_func_impl//gather.cc:96 InferShape", "rank_limit",
+     "fuzz repro-mindspore-1c7a1d36a93a (MS-G9)"),
 ]

@@ -1,10 +1,11 @@
 // op_table_mindspore_elements.cc — MindSpore's element-wise index ops in
 // the op table (op_table.h), from the MindSpore API documentation r2.10
-// (mindspore 2.10.0's docstrings): ops.gather_elements, ops.tensor_scatter_elements. The entries take
+// (mindspore 2.10.0's docstrings): ops.gather_elements, ops.tensor_scatter_elements, ops.gather. The entries take
 // the pages' own parameter names; the references are
 // reference/mindspore_<op>.cc, the shared rules
 // reference/dialect_mindspore_elements.*.
 #include "reference/op_table.h"
+#include "reference/output_shapes.h"
 
 // The entries name only the fields that differ from OpSpec's defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -13,7 +14,12 @@ namespace sp {
 
 Expectation mindspore_gather_elements(const OpCall& call, Trace* trace);  // mindspore_gather_elements.cc
 Expectation mindspore_tensor_scatter_elements(const OpCall& call,
-                                              Trace* trace);               // mindspore_tensor_scatter_elements.cc
+                                              Trace* trace);     // mindspore_tensor_scatter_elements.cc
+Expectation mindspore_gather(const OpCall& call, Trace* trace);  // mindspore_gather.cc
+namespace shape_rules {
+std::optional<Shape> take_along_axis_batched(const OpSpec& op, const OpCall& call,
+                                             const Tensor& of);  // mindspore_gather.cc
+}  // namespace shape_rules
 
 namespace {
 
@@ -22,9 +28,15 @@ using R = OperandRole;
 
 const DTypeSet kInt32Or64{DType::Int32, DType::Int64};
 
+// ops.gather's out shape (the rule beside its reference, not in
+// output_shapes.h: no other op has it).
+constexpr OutputShapeRule kTakeAlongAxisBatched{
+    shape_rules::take_along_axis_batched,
+    " replaced by input_params.shape[:axis] + input_indices.shape[batch_dims:] + input_params.shape[axis + 1:]"};
+
 constexpr const char* kPages = "MindSpore API documentation r2.10 (mindspore 2.10.0's docstrings)";
 
-// ops.gather_elements, ops.tensor_scatter_elements.
+// ops.gather_elements, ops.tensor_scatter_elements, ops.gather.
 void add_ops_entries(std::vector<OpSpec>& t) {
   t.push_back(
       {.id = "mindspore.ops.gather_elements",
@@ -61,12 +73,27 @@ void add_ops_entries(std::vector<OpSpec>& t) {
                .data_operand = "input_x",
                .family = ShapeFamily::ScatterElements,
                .reference = mindspore_tensor_scatter_elements});
+  t.push_back({.id = "mindspore.ops.gather",
+               .dialect = "mindspore",
+               .summary = "mindspore.ops.gather: slices of input_params along axis at input_indices (any rank), "
+                          "batch_dims leading dims shared",
+               .source = kPages,
+               .operands = {{.name = "input_params", .role = R::Read},
+                            {.name = "input_indices", .role = R::Index, .dtypes = kInt32Or64}},
+               .args = {{.name = "axis", .type = T::Int, .required = true},
+                        {.name = "batch_dims", .type = T::Int, .default_value = Arg::of_int(0)}},
+               .in_place = false,
+               .output = "out",
+               .output_shape_of = "input_params",
+               .output_dtype_of = "input_params",
+               .data_operand = "input_params",
+               .family = ShapeFamily::IndexAlongDim,
+               .reference = mindspore_gather,
+               .output_shape = kTakeAlongAxisBatched});
 }
 
 }  // namespace
 
-void add_mindspore_element_ops(std::vector<OpSpec>& t) {
-  add_ops_entries(t);
-}
+void add_mindspore_element_ops(std::vector<OpSpec>& t) { add_ops_entries(t); }
 
 }  // namespace sp

@@ -1,5 +1,5 @@
 // mindspore_elements.cc — cpu kernels for MindSpore's element-wise index ops
-// (MindSpore API documentation r2.10): ops.gather_elements, ops.tensor_scatter_elements.
+// (MindSpore API documentation r2.10): ops.gather_elements, ops.tensor_scatter_elements, ops.gather.
 //
 // Validate in the reference's order (reference/dialect_mindspore_elements.h
 // states each rule), scan the index values against [-s, s), then a
@@ -13,6 +13,10 @@
 //     onnx.ScatterElements. With one: "none" an element loop in index
 //     order, "add" the same walk with each dropped update replaced by the
 //     exact additive identity (-0.0; 0; false) at index 0.
+//   gather: input_params (contiguous) read as [B, pre, s, post] and the
+//     index as [B, K] (B the batch dims' product), gather_kernel along s
+//     with the index expanded over pre and post, the result [B, pre, K,
+//     post] viewed as out's shape.
 // The output is a fresh contiguous tensor.
 #include <string>
 
@@ -138,9 +142,51 @@ Outcome tensor_scatter_elements(CpuContext& cpu, const OpCall& call) {
   return Outcome::of_outputs({out});
 }
 
+int64_t product(const Shape& s, int64_t from, int64_t to) {
+  int64_t n = 1;
+  for (int64_t d = from; d < to; ++d) n *= s[static_cast<size_t>(d)];
+  return n;
+}
+
+// MS-G2..MS-G7 (MS-G6, unspecified, refused cleanly), then out =
+// input_params' slices along axis at input_indices.
+Outcome gather(CpuContext& cpu, const OpCall& call) {
+  const OpSpec& op = op_spec(call);
+  const Tensor &params = *call.tensor("input_params"), &indices = *call.tensor("input_indices");
+  const int64_t R = params.rank(), S = indices.rank(), axis_arg = *call.int_arg("axis");
+  const int64_t b = op.arg_or_default(call, "batch_dims")->i;
+  if (!int32_or_64(indices)) return fail(ErrorCategory::IndexDtype, "input_indices must be int32 or int64");
+  if (axis_arg < -R || axis_arg >= R) return fail(ErrorCategory::DimOutOfRange, "axis out of range");
+  if (b < 0 || b > S) return fail(ErrorCategory::InvalidArgument, "batch_dims outside [0, rank of input_indices]");
+  const int64_t a = wrap_dim(axis_arg, R), size = params.size(a);
+  if (a < b) return fail(ErrorCategory::InvalidArgument, "axis must be >= batch_dims");
+  if (auto bad =
+          find_bad_index(indices.dtype(), data(indices), indices.shape(), indices.strides(), 0, size, cpu.pool()))
+    return index_outside(indices, *bad, 0, size);
+  for (int64_t d = 0; d < b; ++d)
+    if (params.size(d) != indices.size(d)) return fail(ErrorCategory::ShapeMismatch, "batch dims differ");
+  Shape out_shape(params.shape().begin(), params.shape().begin() + a);
+  out_shape.insert(out_shape.end(), indices.shape().begin() + b, indices.shape().end());
+  out_shape.insert(out_shape.end(), params.shape().begin() + a + 1, params.shape().end());
+  const int64_t B = product(params.shape(), 0, b), pre = product(params.shape(), b, a);
+  const int64_t K = product(indices.shape(), b, S), post = product(params.shape(), a + 1, R);
+  const Shape walk_shape{B, pre, K, post};
+  Tensor out = cpu.uninitialized(params.dtype(), walk_shape);
+  if (checked_numel(walk_shape) > 0) {
+    const Tensor source = cpu.fresh_copy(params), index = cpu.wrapped_indices(indices, size);
+    const Shape source_strides{pre * size * post, size * post, post, 1}, index_strides{K, 0, 1, 0};
+    const IndexWalk walk = make_walk(walk_shape, 2, source_strides, index_strides, out.strides(), size);
+    if (!gather_kernel(params.dtype(), index.dtype(), data(source), data(index), data(out), walk, cpu.pool()))
+      return Outcome::harness_error("cpu backend: gather_kernel rejected a scanned MindSpore index");
+  }
+  return Outcome::of_outputs(
+      {Tensor::view(params.dtype(), out_shape, contiguous_strides(out_shape), out.offset(), out.storage())});
+}
+
 }  // namespace
 
 void register_mindspore_elements(CpuOps& ops) {
+  ops.add("mindspore.ops.gather", gather);
   ops.add("mindspore.ops.gather_elements", gather_elements);
   ops.add("mindspore.ops.tensor_scatter_elements", tensor_scatter_elements);
 }
