@@ -99,6 +99,22 @@ CATEGORIES = [
     # ops.tensor_scatter_elements' reduction enum also takes 'multiply' (and any case: 'None', 'ADD'); the
     # kernel then fails at launch ("Launch kernel failed, name:Default/TensorScatterElements-op0") and logs why
     Row(RuntimeError, r"For 'TensorScatterElements', reduce_type: \d+ not support now", "invalid_reduce"),
+    # mint.scatter runs Scatter with a tensor src, ScatterValue with a float one
+    Row(RuntimeError, r"For 'Scatter(Value)?', the 'dim' should be less than input dims", "dim_out_of_range"),
+    Row(RuntimeError, r"For 'Scatter', the shape of 'index' and the shape of 'src' should be same", "shape_mismatch"),
+    Row(RuntimeError, r"For 'Scatter(Value)?', the dimension of 'input' should be greater than or equal to 1",
+        "rank_mismatch"),
+    Row(RuntimeError, r"For 'Scatter', the indices dims should be less than input dims", "shape_mismatch"),
+    # an empty index or src: MindSpore's own argument rule, no page states it
+    Row(RuntimeError, r"For Scatter(Value)?, \[input\]( or \[src\])? got empty tensor, which is not allowed",
+        "invalid_argument"),
+    Row(ValueError, r"For primitive\[ScatterAddExt\], the dim must be in \[", "dim_out_of_range"),
+    # a rank-0 input, index or src (MS-MSA2: rank >= 1), as TensorScatterElements' "dims must be greater than 1"
+    Row(ValueError, r"For ScatterAddExt, dimension size of 'input', 'index' and 'src' must be greater than or equal to 1",
+        "rank_mismatch"),
+    # a float index (Scatter); an input dtype the float-src kernel lacks, int64 among them (ScatterValue)
+    Row(TypeError, r"Select CPU operator\[Scatter\] fail! Unsupported data type", "index_dtype"),
+    Row(TypeError, r"Select CPU operator\[ScatterValue\] fail! Unsupported data type", "unsupported_dtype"),
     # "Framework Unexpected Exception" with no logged reason is MindSpore saying it failed internally: that is no
     # documented error, so it stays without a category.
     Row(RuntimeError, r"Framework Unexpected Exception", None),
@@ -255,12 +271,32 @@ def gather(args, tensors):
     return [with_kernel_log(lambda: ops.gather(params, indices, args["axis"], args.get("batch_dims", 0))).asnumpy()]
 
 
+def mint_scatter(args, tensors, add=False):
+    """mint.scatter / mint.scatter_add (their pages list Ascend only): a MindSpore without a CPU kernel for
+    them is reported unsupported, with MindSpore's words."""
+    from mindspore import mint
+    inp, index = tracked(tensors["input"]), tracked(tensors["index"])
+    src = tracked(tensors["src"]) if "src" in tensors else args["value"]
+    fn = mint.scatter_add if add else mint.scatter
+    try:
+        return [with_kernel_log(lambda: fn(inp, args["dim"], index, src)).asnumpy()]
+    except RuntimeError as exc:
+        if not no_cpu_kernel(exc):
+            raise
+        raise Unsupported("mint.%s has no CPU kernel in MindSpore %s (its page lists Ascend only): %s"
+                          % ("scatter_add" if add else "scatter", mindspore.__version__, str(exc).splitlines()[0]))
+
+
 ELEMENT_OPS = {
+    "mindspore.mint.scatter": mint_scatter,
+    "mindspore.mint.scatter_add": lambda args, tensors: mint_scatter(args, tensors, add=True),
     "mindspore.ops.gather_elements": gather_elements,
     "mindspore.ops.tensor_scatter_elements": tensor_scatter_elements,
     "mindspore.ops.gather": gather,
 }
 ELEMENT_OP_ARGS = {
+    "mindspore.mint.scatter": ["dim", "value"],
+    "mindspore.mint.scatter_add": ["dim"],
     "mindspore.ops.gather_elements": ["dim"],
     "mindspore.ops.tensor_scatter_elements": ["axis", "reduction"],
     "mindspore.ops.gather": ["axis", "batch_dims"],

@@ -1,9 +1,8 @@
 // op_table_mindspore_elements.cc — MindSpore's element-wise index ops in
 // the op table (op_table.h), from the MindSpore API documentation r2.10
-// (mindspore 2.10.0's docstrings): ops.gather_elements, ops.tensor_scatter_elements, ops.gather. The entries take
-// the pages' own parameter names; the references are
-// reference/mindspore_<op>.cc, the shared rules
-// reference/dialect_mindspore_elements.*.
+// (mindspore 2.10.0's docstrings): ops.gather_elements, ops.tensor_scatter_elements, ops.gather, mint.scatter,
+// mint.scatter_add. The entries take the pages' own parameter names; the references are reference/mindspore_<op>.cc,
+// the shared rules reference/dialect_mindspore_elements.*.
 #include "reference/op_table.h"
 #include "reference/output_shapes.h"
 
@@ -14,8 +13,10 @@ namespace sp {
 
 Expectation mindspore_gather_elements(const OpCall& call, Trace* trace);  // mindspore_gather_elements.cc
 Expectation mindspore_tensor_scatter_elements(const OpCall& call,
-                                              Trace* trace);     // mindspore_tensor_scatter_elements.cc
-Expectation mindspore_gather(const OpCall& call, Trace* trace);  // mindspore_gather.cc
+                                              Trace* trace);               // mindspore_tensor_scatter_elements.cc
+Expectation mindspore_gather(const OpCall& call, Trace* trace);            // mindspore_gather.cc
+Expectation mindspore_mint_scatter(const OpCall& call, Trace* trace);      // mindspore_mint_scatter.cc
+Expectation mindspore_mint_scatter_add(const OpCall& call, Trace* trace);  // mindspore_mint_scatter.cc
 namespace shape_rules {
 std::optional<Shape> take_along_axis_batched(const OpSpec& op, const OpCall& call,
                                              const Tensor& of);  // mindspore_gather.cc
@@ -92,8 +93,48 @@ void add_ops_entries(std::vector<OpSpec>& t) {
                .output_shape = kTakeAlongAxisBatched});
 }
 
+// mint.scatter and mint.scatter_add.
+void add_mint_ops(std::vector<OpSpec>& t) {
+  // mint.scatter's src is a tensor or a float (`value` here).
+  t.push_back({.id = "mindspore.mint.scatter",
+               .dialect = "mindspore",
+               .summary = "mindspore.mint.scatter: out = input with out[i][index[i][j][k]][k] = src[i][j][k] (dim 1); "
+                          "src a tensor or a float",
+               .source = kPages,
+               .operands = {{.name = "input", .role = R::Read},
+                            {.name = "index", .role = R::Index, .dtypes = kInt32Or64},
+                            {.name = "src", .role = R::Read, .or_arg = "value"}},
+               .args = {{.name = "dim", .type = T::Int, .required = true}, {.name = "value", .type = T::Scalar}},
+               .in_place = false,
+               .output = "out",
+               .output_shape_of = "input",
+               .output_dtype_of = "input",
+               .data_operand = "input",
+               .family = ShapeFamily::ScatterElements,
+               .reference = mindspore_mint_scatter});
+  t.push_back(
+      {.id = "mindspore.mint.scatter_add",
+       .dialect = "mindspore",
+       .summary = "mindspore.mint.scatter_add: out = input with out[i][index[i][j][k]][k] += src[i][j][k] (dim 1)",
+       .source = kPages,
+       .operands = {{.name = "input", .role = R::Read},
+                    {.name = "index", .role = R::Index, .dtypes = kInt32Or64},
+                    {.name = "src", .role = R::Read}},
+       .args = {{.name = "dim", .type = T::Int, .required = true}},
+       .in_place = false,
+       .output = "out",
+       .output_shape_of = "input",
+       .output_dtype_of = "input",
+       .data_operand = "input",
+       .family = ShapeFamily::ScatterElements,
+       .reference = mindspore_mint_scatter_add});
+}
+
 }  // namespace
 
-void add_mindspore_element_ops(std::vector<OpSpec>& t) { add_ops_entries(t); }
+void add_mindspore_element_ops(std::vector<OpSpec>& t) {
+  add_ops_entries(t);
+  add_mint_ops(t);
+}
 
 }  // namespace sp

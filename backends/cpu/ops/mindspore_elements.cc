@@ -1,5 +1,6 @@
 // mindspore_elements.cc — cpu kernels for MindSpore's element-wise index ops
-// (MindSpore API documentation r2.10): ops.gather_elements, ops.tensor_scatter_elements, ops.gather.
+// (MindSpore API documentation r2.10): ops.gather_elements, ops.tensor_scatter_elements, ops.gather, mint.scatter,
+// mint.scatter_add.
 //
 // Validate in the reference's order (reference/dialect_mindspore_elements.h
 // states each rule), scan the index values against [-s, s), then a
@@ -17,11 +18,16 @@
 //     index as [B, K] (B the batch dims' product), gather_kernel along s
 //     with the index expanded over pre and post, the result [B, pre, K,
 //     post] viewed as out's shape.
+//   mint.scatter / mint.scatter_add: the scatter kernel's overwrite / add
+//     into a copy of input (as torch.scatter / scatter_add); what their pages
+//     leave undefined (index values outside [0, s), index larger than src
+//     or input, a float src that does not fit) is refused cleanly.
 // The output is a fresh contiguous tensor.
 #include <string>
 
 #include "backends/cpu/cpu_context.h"
 #include "backends/cpu/reduce_ops.h"
+#include "reference/dialect_torch.h"
 #include "reference/op_table.h"
 
 namespace sp::cpu {
@@ -183,9 +189,47 @@ Outcome gather(CpuContext& cpu, const OpCall& call) {
       {Tensor::view(params.dtype(), out_shape, contiguous_strides(out_shape), out.offset(), out.storage())});
 }
 
+// MS-MS2..MS-MS9 / MS-MSA2..MS-MSA8, then out = input with src written
+// (added) at index along dim.
+Outcome mint_scatter(CpuContext& cpu, const OpCall& call, bool add) {
+  const Tensor &input = *call.tensor("input"), &index = *call.tensor("index");
+  const Tensor* src = call.tensor("src");
+  const int64_t r = input.rank(), dim_arg = *call.int_arg("dim");
+  if (r < 1 || index.rank() < 1 || (src && src->rank() < 1))
+    return fail(ErrorCategory::RankMismatch, "input, index and src must have rank >= 1");
+  if (dim_arg < -r || dim_arg >= r) return fail(ErrorCategory::DimOutOfRange, "dim out of range");
+  if (!int32_or_64(index)) return fail(ErrorCategory::IndexDtype, "index must be int32 or int64");
+  if (index.rank() != r || (src && src->rank() != r))
+    return fail(ErrorCategory::RankMismatch, "index and src must have input's rank");
+  if (src && src->dtype() != input.dtype()) return fail(ErrorCategory::DtypeMismatch, "src must have input's dtype");
+  const int64_t dim = wrap_dim(dim_arg, r), size = input.size(dim);
+  if (!fits(index, input, dim) || (src && !fits(index, *src, -1)))
+    return fail(ErrorCategory::ShapeMismatch, "index larger than src, or than input apart from dim");
+  if (auto bad = find_bad_index(index.dtype(), data(index), index.shape(), index.strides(), 0, size, cpu.pool()))
+    return index_outside(index, *bad, 0, size);
+  std::optional<uint64_t> value;
+  if (!src) {
+    const Scalar v = *call.scalar_arg("value");
+    if (ref::torch_rules::scalar_overflows(v, input.dtype()) ||
+        ref::torch_rules::value_conversion_is_undefined(v, input.dtype()))
+      return fail(ErrorCategory::ValueOutOfRange, "src " + v.to_string() + " does not fit input's dtype");
+    value = ref::torch_rules::scalar_to_bits(v, input.dtype());
+  }
+  Tensor out = cpu.fresh_copy(input);
+  if (index.numel() > 0)
+    cpu.scatter_into(out, index, index.shape(), index.strides(), src, value, dim,
+                     add ? ScatterOp::Add : ScatterOp::Overwrite, false);
+  return Outcome::of_outputs({out});
+}
+
+Outcome mint_scatter_src(CpuContext& cpu, const OpCall& call) { return mint_scatter(cpu, call, false); }
+Outcome mint_scatter_add(CpuContext& cpu, const OpCall& call) { return mint_scatter(cpu, call, true); }
+
 }  // namespace
 
 void register_mindspore_elements(CpuOps& ops) {
+  ops.add("mindspore.mint.scatter", mint_scatter_src);
+  ops.add("mindspore.mint.scatter_add", mint_scatter_add);
   ops.add("mindspore.ops.gather", gather);
   ops.add("mindspore.ops.gather_elements", gather_elements);
   ops.add("mindspore.ops.tensor_scatter_elements", tensor_scatter_elements);
