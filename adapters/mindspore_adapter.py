@@ -104,7 +104,7 @@ CATEGORIES = [
     Row(RuntimeError, r"For 'Scatter', the shape of 'index' and the shape of 'src' should be same", "shape_mismatch"),
     Row(RuntimeError, r"For 'Scatter(Value)?', the dimension of 'input' should be greater than or equal to 1",
         "rank_mismatch"),
-    Row(RuntimeError, r"For 'Scatter', the indices dims should be less than input dims", "shape_mismatch"),
+    Row(RuntimeError, r"For 'Scatter(Value)?', the indices dims should be less than input dims", "shape_mismatch"),
     # an empty index or src: MindSpore's own argument rule, no page states it
     Row(RuntimeError, r"For Scatter(Value)?, \[input\]( or \[src\])? got empty tensor, which is not allowed",
         "invalid_argument"),

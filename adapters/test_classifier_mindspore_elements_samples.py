@@ -105,4 +105,7 @@ MINDSPORE_ELEMENT_TEXTS = [
      "For ScatterAddExt, dimension size of 'input', 'index' and 'src' must be greater than or equal to 1. But got "
      "input_shape: [const vector]{1}, index_shape: [const vector]{}, src_shape: [const vector]{1}." + _STACK,
      "rank_mismatch", "fuzz repro-mindspore-1de0e1cfcd4f (a 0-d index, MS-MSA2)"),
+    ((MINDSPORE,), RuntimeError,
+     "For 'ScatterValue', the indices dims should be less than input dims, but got indices dim is: 2 at axis: 1, "
+     "while input dim is:1" + _UNEXPECTED, "shape_mismatch", "fuzz repro-mindspore-9374845f1283 (campaign 2026-12-07)"),
 ]
