@@ -77,6 +77,44 @@ CATEGORIES = [
     # custom function, grad tensor should be broadcast to expected shape, but got [const vector]{} vs [const
     # vector]{1}" (MS-GR3: grad_output has the output's shape)
     Row(RuntimeError, r"grad tensor should be broadcast to expected shape", "shape_mismatch"),
+    # The element-wise index ops (ops.gather_elements's GatherD, ops.gather's Gather, mint.scatter's Scatter,
+    # mint.scatter_add's ScatterAddExt), measured on MindSpore 2.10.0; before the rows below: their InferShape
+    # texts end in a C++ call stack naming "InferShape" (the last row would read it as a shape rule), and the
+    # kernel's logged reasons come with "Framework Unexpected Exception" (the None row).
+    Row(RuntimeError, r"For 'Gather', the 'input_indices' should be in the range \[", "index_out_of_bounds"),
+    # a float or int8 input_indices: no CPU kernel takes that index dtype ("Select CPU operator[Gather] fail!
+    # Unsupported data type! The supported data types are input[UInt8 Int32 Int64 Int64] ...")
+    Row(TypeError, r"Select CPU operator\[Gather\] fail! Unsupported data type", "index_dtype"),
+    Row(ValueError, r"For primitive\[Gather\], the axis must be in \[", "dim_out_of_range"),
+    Row(ValueError, r"For primitive\[Gather\], the batch_dims must be in \[", "invalid_argument"),
+    Row(ValueError, r"For primitive\[Gather\], the axis must be greater than or equal to", "invalid_argument"),
+    Row(RuntimeError, r"For 'Gather', params.shape\[\d+\] should be equal to indices.shape", "shape_mismatch"),
+    # batch_dims above the rank of input_indices (MS-G4), and a batch_dims below -rank (wrapped, still negative)
+    Row(ValueError, r"For primitive\[Gather\], the indices shape size must be greater than or equal to",
+        "invalid_argument"),
+    Row(RuntimeError, r"The int64_t value\(-\d+\) is less than 0", "invalid_argument"),
+    Row(RuntimeError, r"For 'Gather', the dimension of 'input_params' should be \d+D or lower", "rank_limit"),
+    Row(ValueError, r"For primitive\[GatherD\], the x_rank must be equal to", "rank_mismatch"),
+    Row(ValueError, r"For primitive\[GatherD\], the dim value must be in \[", "dim_out_of_range"),
+    # ops.tensor_scatter_elements' reduction enum also takes 'multiply' (and any case: 'None', 'ADD'); the
+    # kernel then fails at launch ("Launch kernel failed, name:Default/TensorScatterElements-op0") and logs why
+    Row(RuntimeError, r"For 'TensorScatterElements', reduce_type: \d+ not support now", "invalid_reduce"),
+    # mint.scatter runs Scatter with a tensor src, ScatterValue with a float one
+    Row(RuntimeError, r"For 'Scatter(Value)?', the 'dim' should be less than input dims", "dim_out_of_range"),
+    Row(RuntimeError, r"For 'Scatter', the shape of 'index' and the shape of 'src' should be same", "shape_mismatch"),
+    Row(RuntimeError, r"For 'Scatter(Value)?', the dimension of 'input' should be greater than or equal to 1",
+        "rank_mismatch"),
+    Row(RuntimeError, r"For 'Scatter(Value)?', the indices dims should be less than input dims", "shape_mismatch"),
+    # an empty index or src: MindSpore's own argument rule, no page states it
+    Row(RuntimeError, r"For Scatter(Value)?, \[input\]( or \[src\])? got empty tensor, which is not allowed",
+        "invalid_argument"),
+    Row(ValueError, r"For primitive\[ScatterAddExt\], the dim must be in \[", "dim_out_of_range"),
+    # a rank-0 input, index or src (MS-MSA2: rank >= 1), as TensorScatterElements' "dims must be greater than 1"
+    Row(ValueError, r"For ScatterAddExt, dimension size of 'input', 'index' and 'src' must be greater than or equal to 1",
+        "rank_mismatch"),
+    # a float index (Scatter); an input dtype the float-src kernel lacks, int64 among them (ScatterValue)
+    Row(TypeError, r"Select CPU operator\[Scatter\] fail! Unsupported data type", "index_dtype"),
+    Row(TypeError, r"Select CPU operator\[ScatterValue\] fail! Unsupported data type", "unsupported_dtype"),
     # "Framework Unexpected Exception" with no logged reason is MindSpore saying it failed internally: that is no
     # documented error, so it stays without a category.
     Row(RuntimeError, r"Framework Unexpected Exception", None),
@@ -159,6 +197,8 @@ BACKWARD = "mindspore.scatter_.backward"
 
 
 def run(op, args, tensors):
+    if op in ELEMENT_OPS:
+        return ELEMENT_OPS[op](args, tensors)
     if op == BACKWARD:
         return run_backward(args, tensors)
     if op in ND_OPS:
@@ -280,6 +320,58 @@ def from_mindspore(result):
     return array.reshape(tuple(result.shape))
 
 
+# MindSpore's element-wise index ops (MindSpore API documentation r2.10), each called as its page
+# writes it, on tensors built from copies of the wire arrays (tracked: the operands read back after
+# the call). Out of place: the result is a fresh tensor. Kernel errors logged by Resize are read
+# back by with_kernel_log, as for scatter_.
+def gather_elements(args, tensors):
+    inp, index = tracked(tensors["input"]), tracked(tensors["index"])
+    return [with_kernel_log(lambda: ops.gather_elements(inp, args["dim"], index)).asnumpy()]
+
+
+def tensor_scatter_elements(args, tensors):
+    input_x, indices, updates = (tracked(tensors[n]) for n in ("input_x", "indices", "updates"))
+    return [with_kernel_log(lambda: ops.tensor_scatter_elements(
+        input_x, indices, updates, args.get("axis", 0), args.get("reduction", "none"))).asnumpy()]
+
+
+def gather(args, tensors):
+    params, indices = tracked(tensors["input_params"]), tracked(tensors["input_indices"])
+    return [with_kernel_log(lambda: ops.gather(params, indices, args["axis"], args.get("batch_dims", 0))).asnumpy()]
+
+
+def mint_scatter(args, tensors, add=False):
+    """mint.scatter / mint.scatter_add (their pages list Ascend only): a MindSpore without a CPU kernel for
+    them is reported unsupported, with MindSpore's words."""
+    from mindspore import mint
+    inp, index = tracked(tensors["input"]), tracked(tensors["index"])
+    src = tracked(tensors["src"]) if "src" in tensors else args["value"]
+    fn = mint.scatter_add if add else mint.scatter
+    try:
+        return [with_kernel_log(lambda: fn(inp, args["dim"], index, src)).asnumpy()]
+    except RuntimeError as exc:
+        if not no_cpu_kernel(exc):
+            raise
+        raise Unsupported("mint.%s has no CPU kernel in MindSpore %s (its page lists Ascend only): %s"
+                          % ("scatter_add" if add else "scatter", mindspore.__version__, str(exc).splitlines()[0]))
+
+
+ELEMENT_OPS = {
+    "mindspore.mint.scatter": mint_scatter,
+    "mindspore.mint.scatter_add": lambda args, tensors: mint_scatter(args, tensors, add=True),
+    "mindspore.ops.gather_elements": gather_elements,
+    "mindspore.ops.tensor_scatter_elements": tensor_scatter_elements,
+    "mindspore.ops.gather": gather,
+}
+ELEMENT_OP_ARGS = {
+    "mindspore.mint.scatter": ["dim", "value"],
+    "mindspore.mint.scatter_add": ["dim"],
+    "mindspore.ops.gather_elements": ["dim"],
+    "mindspore.ops.tensor_scatter_elements": ["axis", "reduction"],
+    "mindspore.ops.gather": ["axis", "batch_dims"],
+}
+
+
 # MindSpore's C++ log line for a kernel error: "[ERROR] KERNEL(pid,thread,python):date
 # [mindspore/ops/kernel/cpu/native/scatter_cpu_kernel.cc:91] Resize] For 'TensorScatterElements', ..."
 _LOGGED_ERROR = re.compile(r"^\[ERROR\] [^\[]*\[[^\]]*\] \w+\] (.*)$", re.MULTILINE)
@@ -290,7 +382,8 @@ def with_kernel_log(call):
     arguments in Resize raises only "Framework Unexpected Exception ... CPU
     kernel op [...] resize failed"; the reason ("For 'TensorScatterElements',
     the 'axis' should be less than input dims ...") goes to MindSpore's C++
-    log. The exception is re-raised with the logged reasons first, so
+    log (likewise a kernel that fails at launch, "Launch kernel failed ...").
+    The exception is re-raised with the logged reasons first, so
     classify() sees MindSpore's own words. The log is passed on to stderr."""
     sys.stderr.flush()
     saved = os.dup(2)
@@ -308,12 +401,12 @@ def with_kernel_log(call):
             sys.stderr.write(logged)
             sys.stderr.flush()
     reasons = _LOGGED_ERROR.findall(logged)
-    if reasons and "resize failed" in str(failure):
+    if reasons and ("resize failed" in str(failure) or "Launch kernel failed" in str(failure)):
         raise RuntimeError("\n".join(reasons) + "\n(MindSpore's log; the exception: " + str(failure).strip() + ")")
     raise failure
 
 
 serve("mindspore", mindspore.__version__ + " (Tensor.scatter_ has no CPU kernel: src overloads run ops.tensor_scatter_elements, written back)",
-      dict({"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"]},
+      dict({"mindspore.scatter_": ["dim", "value", "reduce"], BACKWARD: ["dim", "value", "reduce"], **ELEMENT_OP_ARGS},
            **{op: list(ND_OPS[op][2:]) for op in ND_OPS}), run, classify,
       framework=("mindspore", mindspore.__version__), operands=True)

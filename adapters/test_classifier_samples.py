@@ -15,10 +15,10 @@ EVERY = (T113, T20, T24, T28, T211, T215)  # every torch release measured
 UNMEASURED_TORCH = ("1.12.1", "2.3.0", "2.9.0", "2.10.1", "2.13.0", "2.16.0", "3.0.0", "unknown")  # known texts hold
 PADDLE = "3.3.1"
 MINDSPORE = "2.10.0"
-# Other PaddlePaddle and MindSpore releases (scripts/version-matrix), and the texts they printed that no sample
-# below has for them
+# Other PaddlePaddle and MindSpore releases (scripts/version-matrix) and their texts no sample below has
 from test_classifier_matrix_samples import (M27, P26, P30, P31, P32, MINDSPORE_MATRIX_TEXTS,  # noqa: E402,F401
                                             PADDLE_MATRIX_TEXTS)
+from test_classifier_mindspore_elements_samples import MINDSPORE_ELEMENT_TEXTS  # noqa: E402
 ORT = "1.32.0"  # onnxruntime in .venv-current
 ONNX = "1.23.2"  # onnx (onnx.reference) in .venv-current
 
@@ -422,7 +422,7 @@ SAMPLES = {
          "AbstractScalar(Type: Float64, Value: ValueAny, Shape: NoShape), value_ptr: 0x2ca47d30, value: "
          "Tensor(shape=[2, 3], dtype=Float64, value=",
          "dtype_mismatch", "mindspore/backward/grad-output-dtype-mismatch"),
-    ] + MINDSPORE_MATRIX_TEXTS,
+    ] + MINDSPORE_MATRIX_TEXTS + MINDSPORE_ELEMENT_TEXTS,
     "onnxruntime_adapter.py": [
         ((ORT,), Exception,
          "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running GatherND node. Name:'' Status Message: invalid index found, index = 2",

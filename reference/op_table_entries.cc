@@ -55,6 +55,9 @@ void add_stablehlo_ops(std::vector<OpSpec>& t);     // op_table_stablehlo.cc
 void add_jax_ops(std::vector<OpSpec>& t);           // op_table_jax.cc
 void add_mindspore_nd_ops(std::vector<OpSpec>& t);  // op_table_mindspore.cc
 
+// op_table_mindspore_elements.cc
+void add_mindspore_element_ops(std::vector<OpSpec>& t);
+
 namespace {
 
 using T = Arg::Type;
@@ -397,7 +400,8 @@ std::vector<OpSpec> build_op_table() {
   add_mindspore_paddle_ops(t);
   add_paddle_along_axis_ops(t);
   add_paddle_index_ops(t);
-  add_mindspore_nd_ops(t);   // op_table_mindspore.cc
+  add_mindspore_nd_ops(t);  // op_table_mindspore.cc
+  add_mindspore_element_ops(t);
   without_wide_unsigned(t);  // the torch, MindSpore and PaddlePaddle entries so far
   add_onnx_ops(t);
   add_stablehlo_ops(t);  // op_table_stablehlo.cc

@@ -44,6 +44,16 @@ constexpr VersionedRule kRules[] = {
     {"MS-N2", "mindspore", "2.10", "",
      "the value overloads are removed: invalid_argument \"value overload removed after 2.9\"",
      "SEMANTICS-NOTES: later MindSpore docs \"drop the value overloads after 2.9\""},
+    {"MS-TSE14", "mindspore", "2.10", "",
+     "ops.tensor_scatter_elements: a negative index value makes the call unspecified; before, v in [-s, 0) is v + s "
+     "and v < -s is dropped like v >= s (MS-TSE10)",
+     "mindspore 2.10.0's docstring: \"Negative `indices` are illegal input and will lead to undefined behavior\"; "
+     "2.7.2's: \"If some values of the `indices` exceed the upper or lower bounds ... the corresponding `updates` "
+     "will not be updated\" (the r2.3-r2.5 pages: indices in [-s, s)); 2.8 and 2.9 not read"},
+    {"MS-MS11", "mindspore", "2.10", "",
+     "mint.scatter: a negative index value makes the call unspecified; before, it is index_out_of_bounds",
+     "mindspore 2.10.0's docstring: \"Negative or out-of-range `index` values are illegal input and will lead to "
+     "undefined behavior\"; 2.7.2's: \"RuntimeError: If `index` has negative elements\"; 2.8 and 2.9 not read"},
     {"PD-B3", "paddle", "3.0", "",
      "a negative index value v in [-S, 0) addresses row v + S (S = x.shape[0]); PD-B2 (unspecified) holds before",
      "PaddlePaddle/Paddle PR #68780 (merged 2024-10-21, \"Support negative indices for all operators in the "

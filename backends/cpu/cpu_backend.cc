@@ -60,6 +60,27 @@ bool CpuContext::scatter_into(const Tensor& target, const Tensor& index, const S
   return scatter_kernel(args, pool_);
 }
 
+namespace {
+
+template <class I>
+void wrap_values(std::byte* p, int64_t n, int64_t size) {
+  I* v = reinterpret_cast<I*>(p);
+  for (int64_t i = 0; i < n; ++i)
+    if (v[i] < 0) v[i] = static_cast<I>(v[i] + size);
+}
+
+}  // namespace
+
+Tensor CpuContext::wrapped_indices(const Tensor& indices, int64_t size) {
+  Tensor w = Tensor::zeros(indices.dtype(), indices.shape());
+  copy_to_contiguous(indices, data(w), pool_);
+  if (indices.dtype() == DType::Int32)
+    wrap_values<int32_t>(data(w), w.numel(), size);
+  else
+    wrap_values<int64_t>(data(w), w.numel(), size);
+  return w;
+}
+
 Outcome CpuContext::first_bad_index_error(const Tensor& index, const Shape& shape, const Shape& strides, int64_t lo,
                                           int64_t size, int64_t dim) {
   const auto bad = find_bad_index(index.dtype(), data(index), shape, strides, lo, size, pool_);

@@ -75,6 +75,11 @@ class CpuContext {
                     const Tensor* src, std::optional<uint64_t> value, int64_t dim, ScatterOp op, bool zero_first,
                     std::optional<int64_t> check_index_from = std::nullopt);
 
+  // A contiguous copy of `indices` (int32 or int64, its own dtype) with
+  // every value in [-size, 0) replaced by value + size (ONNX's and
+  // MindSpore's negative indices). REQUIRES: the values scanned.
+  Tensor wrapped_indices(const Tensor& indices, int64_t size);
+
   // index_out_of_bounds naming the first index value (row-major) outside
   // [lo, size) of `index` (logical shape/strides), PyTorch's wording.
   Outcome first_bad_index_error(const Tensor& index, const Shape& shape, const Shape& strides, int64_t lo, int64_t size,

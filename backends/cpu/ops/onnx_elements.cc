@@ -31,24 +31,6 @@ Outcome bad_index_error(const Tensor& indices, const BadIndex& bad, int64_t lo, 
                                                                 std::to_string(size) + " (" + indices.describe() + ")");
 }
 
-// A contiguous copy of `indices` (its dtype) with every value in [-size, 0)
-// replaced by value + size. REQUIRES: values scanned.
-template <class I>
-void wrap_values(std::byte* p, int64_t n, int64_t size) {
-  I* v = reinterpret_cast<I*>(p);
-  for (int64_t i = 0; i < n; ++i)
-    if (v[i] < 0) v[i] = static_cast<I>(v[i] + size);
-}
-Tensor wrapped_indices(CpuContext& cpu, const Tensor& indices, int64_t size) {
-  Tensor w = Tensor::zeros(indices.dtype(), indices.shape());
-  copy_to_contiguous(indices, data(w), cpu.pool());
-  if (indices.dtype() == DType::Int32)
-    wrap_values<int32_t>(data(w), w.numel(), size);
-  else
-    wrap_values<int64_t>(data(w), w.numel(), size);
-  return w;
-}
-
 Outcome onnx_gather_elements(CpuContext& cpu, const OpCall& call) {
   if (auto v = backend_rules::check_onnx_gather_elements(call)) return Outcome::of_error(v->category, v->message);
   const Tensor& input = *call.tensor("data");
@@ -60,7 +42,7 @@ Outcome onnx_gather_elements(CpuContext& cpu, const OpCall& call) {
           find_bad_index(indices.dtype(), data(indices), indices.shape(), indices.strides(), -size, size, cpu.pool()))
     return bad_index_error(indices, *bad, -size, size, axis);
   if (auto v = backend_rules::check_onnx_indices_fit(call)) return Outcome::of_error(v->category, v->message);
-  const Tensor index = wrapped_indices(cpu, indices, size);
+  const Tensor index = cpu.wrapped_indices(indices, size);
   Tensor out = cpu.uninitialized(input.dtype(), indices.shape());
   const IndexWalk walk = make_walk(index.shape(), axis, input.strides(), index.strides(), out.strides(), size);
   if (!gather_kernel(input.dtype(), index.dtype(), data(input), data(index), data(out), walk, cpu.pool()))
@@ -82,7 +64,7 @@ Outcome onnx_scatter_elements(CpuContext& cpu, const OpCall& call) {
           find_bad_index(indices.dtype(), data(indices), indices.shape(), indices.strides(), lo, size, cpu.pool()))
     return bad_index_error(indices, *bad, lo, size, axis);
   if (auto v = backend_rules::check_onnx_indices_fit(call)) return Outcome::of_error(v->category, v->message);
-  const Tensor index = wrapped_indices(cpu, indices, size);
+  const Tensor index = cpu.wrapped_indices(indices, size);
   const OpSpec& op = op_spec(call);
   const std::string reduction = op.arg("reduction") ? op.arg_or_default(call, "reduction")->s : "none";
   if (reduction == "none") {
