@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -280,6 +281,7 @@ struct RunArgs {
   std::vector<std::string> paths, backends, layouts, expectation_files, framework_versions;
   std::string xpass_mode = "fail";
   std::string shard;
+  std::string allow_huge;
   CLI::App* app = nullptr;
 };
 
@@ -320,12 +322,69 @@ void add_run_options(RunArgs& a) {
                   "case's source.doc_version. A framework backend is always answered for its own version. "
                   "Repeatable")
       ->allow_extra_args(false);
+  run->add_option("--allow-huge", a.allow_huge,
+                  "BUDGET (e.g. 10G, 512M, bytes): run the cases tagged huge, which may exceed the element and "
+                  "storage limits, within BUDGET bytes of memory, shared by --threads (specs/FORMAT.md, \"Huge "
+                  "cases\"); without it they are not_applicable")
+      ->allow_extra_args(false);
   run->add_option("--shard", a.shard,
                   "i/n: run the i-th of n slices of the cases (1-based; default from GTEST_SHARD_INDEX and "
                   "GTEST_TOTAL_SHARDS)");
   run->add_option("paths", a.paths,
                   "spec files or directories (without --backend: default ./specs, else the installed "
                   "<prefix>/share/scatterproof/specs)");
+}
+
+// "10G", "512M", "64K" (powers of 1024) or a plain number of bytes.
+std::optional<int64_t> parse_byte_size(const std::string& text) {
+  size_t used = 0;
+  long double value = 0;
+  try {
+    value = std::stold(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  const std::string unit = text.substr(used);
+  const int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : unit == "T" ? 40 : -1;
+  if (shift < 0 || !(value >= 0)) return std::nullopt;
+  const long double bytes = value * static_cast<long double>(int64_t{1} << shift);
+  if (bytes >= 9.2e18L) return std::nullopt;
+  return static_cast<int64_t>(bytes);
+}
+
+// MemAvailable of /proc/meminfo in bytes; 0 where it cannot be read.
+int64_t memory_available_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  int64_t kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024;
+    meminfo.ignore(256, '\n');
+  }
+  return 0;
+}
+
+// --allow-huge BUDGET: "10G", "512M", "64K" or bytes, at least
+// kMinHugeBudget and at most the memory available now; each of `threads`
+// concurrent cases gets its share. False (after saying why) otherwise.
+bool allow_huge_from_text(const std::string& text, int threads) {
+  int64_t budget = -1;
+  const std::optional<int64_t> parsed = parse_byte_size(text);
+  if (parsed) budget = *parsed;
+  if (budget < kMinHugeBudget) {
+    fmt::print(stderr,
+               "scatterproof: --allow-huge '{}': expected a memory budget of at least {} bytes (1G), e.g. 10G\n", text,
+               kMinHugeBudget);
+    return false;
+  }
+  const int64_t available = memory_available_bytes();
+  if (available > 0 && budget > available) {
+    fmt::print(stderr, "scatterproof: --allow-huge {}: only {:.1f} GiB of memory is available now (MemAvailable)\n",
+               text, static_cast<double>(available) / (1 << 30));
+    return false;
+  }
+  allow_huge_cases(budget / std::max(threads, 1));
+  return true;
 }
 
 // --layouts and --framework-version into the run's options; false (after
@@ -388,6 +447,7 @@ int dispatch_run(RunArgs& a, const std::vector<std::string>& argv) {
     return exit_code::kBadSpecInput;
   }
   if (!parse_shard(a.shard, &run_options)) return exit_code::kUsage;
+  if (!a.allow_huge.empty() && !allow_huge_from_text(a.allow_huge, run_options.threads)) return exit_code::kUsage;
   if (plan) return command_run_plan(a.paths, paths_given, run_options, argv);
   return command_run(a.paths, run_options, a.report_dir);
 }

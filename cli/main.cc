@@ -77,12 +77,13 @@ int command_list(const std::vector<std::string>& paths, const std::vector<std::s
 
 // Streams: memory holds one case at a time, however many there are.
 int command_validate(const std::vector<std::string>& paths) {
-  size_t cases = 0, errors = 0;
+  size_t cases = 0, errors = 0, not_built = 0;
   std::set<std::string> files;
   stream_specs(
       paths,
       [&](Case&& c) {
         ++cases;
+        not_built += !c.not_run.empty();
         if (files.empty() || *files.rbegin() != c.file) files.insert(c.file);
       },
       [&](SpecError&& e) {
@@ -90,6 +91,9 @@ int command_validate(const std::vector<std::string>& paths) {
         print_spec_errors({e});
       });
   fmt::print("{} valid case(s) in {} file(s), {} spec error(s)\n", cases, files.size(), errors);
+  if (not_built)
+    fmt::print("{} of them tagged huge: checked up to their tensors, which are built only under --allow-huge\n",
+               not_built);
   return errors == 0 ? exit_code::kOk : exit_code::kBadSpecInput;
 }
 
@@ -110,24 +114,32 @@ Expectation print_explanation(const Case& c) {
   return exp;
 }
 
-int command_explain(const std::string& target, const std::string& case_id_option, std::vector<std::string> paths) {
-  // The target is a spec file or a case id. A path that exists but is no
-  // regular file (a directory, a FIFO — never opened: it would block —, a
-  // device, a dangling or looping symlink) is neither: a usage error.
+// What `target` is when it exists but is no regular file ("a directory",
+// "a FIFO", ...), for explain's usage error; empty when it is a regular
+// file or does not exist.
+std::string not_a_spec_file(const std::string& target) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status own = fs::symlink_status(target, ec);
   const fs::file_status st = fs::status(target, ec);
-  const bool target_is_file = fs::is_regular_file(st);
-  if (!target_is_file && fs::exists(own)) {
-    const std::string what = fs::is_directory(st)                    ? "a directory"
-                             : fs::is_fifo(st)                       ? "a FIFO"
-                             : fs::is_socket(st)                     ? "a socket"
-                             : fs::is_character_file(st)             ? "a character device"
-                             : fs::is_block_file(st)                 ? "a block device"
-                             : st.type() == fs::file_type::not_found ? "a dangling symlink"
-                             : fs::is_symlink(own) && ec ? "a symlink that cannot be resolved (" + ec.message() + ")"
-                                                         : "not a regular file";
+  if (fs::is_regular_file(st) || !fs::exists(own)) return "";
+  return fs::is_directory(st)                    ? "a directory"
+         : fs::is_fifo(st)                       ? "a FIFO"
+         : fs::is_socket(st)                     ? "a socket"
+         : fs::is_character_file(st)             ? "a character device"
+         : fs::is_block_file(st)                 ? "a block device"
+         : st.type() == fs::file_type::not_found ? "a dangling symlink"
+         : fs::is_symlink(own) && ec             ? "a symlink that cannot be resolved (" + ec.message() + ")"
+                                                 : "not a regular file";
+}
+
+int command_explain(const std::string& target, const std::string& case_id_option, std::vector<std::string> paths) {
+  // The target is a spec file or a case id. A path that exists but is no
+  // regular file (a directory, a FIFO — never opened: it would block —, a
+  // device, a dangling or looping symlink) is neither: a usage error.
+  std::error_code ec;
+  const bool target_is_file = std::filesystem::is_regular_file(std::filesystem::status(target, ec));
+  if (const std::string what = not_a_spec_file(target); !what.empty()) {
     fmt::print(stderr, "scatterproof: explain: {} is {}: give a spec file (with --case ID) or a case id\n", target,
                what);
     return exit_code::kUsage;
@@ -160,6 +172,10 @@ int command_explain(const std::string& target, const std::string& case_id_option
     return errors.empty() ? exit_code::kUsage : exit_code::kBadSpecInput;
   }
   const Case& c = *found;
+  if (!c.not_run.empty()) {
+    fmt::print(stderr, "scatterproof: case {} ({}): {}\n", c.id, c.file, c.not_run);
+    return exit_code::kUsage;
+  }
   fmt::print("case {} ({})\n", c.id, c.file);
   fmt::print("source: {}{}{}{}\n", c.source.document, c.source.example.empty() ? "" : ", " + c.source.example,
              c.source.doc_version.empty() ? "" : ", doc version " + c.source.doc_version,

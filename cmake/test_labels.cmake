@@ -32,8 +32,9 @@ set(SP_GTEST_PER_CASE_SUITES CpuBackendTest)
 set(SP_TIER_RULES
     # nightly: the emulated OSS-Fuzz build (two clang trees, 10+ minutes);
     # the @cpu device variant of torch 1.13 (the current torch's variant,
-    # the one GPU hosts run, stays on every submission)
-    "^(oss_fuzz_build|real_torch_python_at_cpu|real_torch_compile_current_dynamic)$=nightly"
+    # the one GPU hosts run, stays on every submission); the 2^31 boundary
+    # (about 12 GiB, minutes)
+    "^(oss_fuzz_build|real_torch_python_at_cpu|real_torch_compile_current_dynamic|huge_2p31)$=nightly"
     # framework: adapters and the out-of-process LibTorch
     "^(real_|numpy_adapter|onnx_|adapter_|fuzz_smoke_torch_python|ProcessAdapters\\.|OnnxAdapterOperands\\.)=framework"
     "^(bench_libtorch_current_int32|device_assert_emulated)$=framework"

@@ -61,6 +61,11 @@ struct Case {
   // FORMAT.md: ">=2.8", "<2.10", ">=1.13,<2.0"); empty: every version. A
   // backend answering for a version outside it gets not_applicable.
   std::string versions;
+  // Why nothing of the case runs in this process (a case tagged `huge`
+  // loaded without --allow-huge: its tensors are not built); empty: it runs.
+  // The runner answers not_applicable with it, for the reference and each
+  // backend.
+  std::string not_run;
 };
 
 // A problem with spec input. what() is "FILE: case ID: field FIELD: message".

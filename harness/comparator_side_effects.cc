@@ -14,14 +14,24 @@ namespace sp {
 
 namespace {
 
-// Every element (storage offset) a view reaches.
-std::vector<int64_t> reached_offsets(const Tensor& t) {
-  std::vector<int64_t> out;
-  if (t.numel() <= 0) return out;
-  Shape idx(t.shape().size(), 0);
-  do out.push_back(t.element_offset(idx));
-  while (next_index(idx, t.shape()));
-  return out;
+// Marks every byte of every element a view reaches (a stride-0 dim walked
+// once; no list of offsets: a huge case's view reaches 2^31 of them).
+void mark_reached(const Tensor& t, std::vector<bool>& bytes) {
+  if (t.numel() <= 0) return;
+  const size_t size = dtype_size(t.dtype());
+  if (t.is_contiguous()) {
+    const auto from = static_cast<std::ptrdiff_t>(static_cast<size_t>(t.offset()) * size);
+    std::fill_n(bytes.begin() + from, static_cast<size_t>(t.numel()) * size, true);
+    return;
+  }
+  Shape shape = t.shape();
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (t.stride(static_cast<int64_t>(d)) == 0) shape[d] = 1;
+  Shape idx(shape.size(), 0);
+  do {
+    const auto at = static_cast<std::ptrdiff_t>(static_cast<size_t>(t.element_offset(idx)) * size);
+    std::fill_n(bytes.begin() + at, size, true);
+  } while (next_index(idx, shape));
 }
 
 // The multi-index of `t` whose element covers storage byte `byte`, if any.
@@ -93,9 +103,7 @@ std::optional<SideEffect> side_effect_violation(const OpCall& before, const OpCa
         written_view = &other;
         if (no_write) continue;
         if (written_resized) std::fill(writable.begin(), writable.end(), true);
-        const size_t size = dtype_size(other.dtype());
-        for (int64_t off : reached_offsets(other))
-          std::fill_n(writable.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(off) * size), size, true);
+        mark_reached(other, writable);
       } else {
         views.emplace_back(other_name, &other);
       }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <exception>
 #include <vector>
 
@@ -52,6 +53,44 @@ std::string outcome_summary(const Outcome& o) {
     default:
       return fmt::format("{}: {}", outcome_kind_name(o.kind), o.message);
   }
+}
+
+namespace {
+
+// The same elements, bit for bit (shapes and dtypes equal): one comparison
+// of the bytes where both are contiguous, else element by element.
+bool same_elements(const Tensor& a, const Tensor& b) {
+  if (a.is_contiguous() && b.is_contiguous()) {
+    const size_t bytes = static_cast<size_t>(a.numel()) * dtype_size(a.dtype());
+    return bytes == 0 || std::memcmp(a.element_ptr(a.offset()), b.element_ptr(b.offset()), bytes) == 0;
+  }
+  return a.to_bits() == b.to_bits();
+}
+
+}  // namespace
+
+// Where two expectations of the same call under different layouts differ;
+// nullopt when they allow exactly the same outcomes.
+std::optional<std::string> expectation_difference(const Expectation& a, const Expectation& b) {
+  if (a.unspecified != b.unspecified) return "unspecified on one layout only";
+  if (a.errors != b.errors) return fmt::format("errors {} vs {}", a.summary(), b.summary());
+  if (a.outputs.has_value() != b.outputs.has_value() || (a.outputs && a.outputs->size() != b.outputs->size()))
+    return fmt::format("{} vs {}", a.summary(), b.summary());
+  if (!a.outputs) return std::nullopt;
+  for (size_t i = 0; i < a.outputs->size(); ++i) {
+    const ExpectedTensor& x = (*a.outputs)[i];
+    const ExpectedTensor& y = (*b.outputs)[i];
+    if (x.exact.shape() != y.exact.shape() || x.exact.dtype() != y.exact.dtype())
+      return "output shape or dtype differs";
+    if (!same_elements(x.exact, y.exact)) return "output " + x.name + " differs";
+    if (x.loose.size() != y.loose.size()) return "output " + x.name + " has different loose elements";
+    for (const auto& [linear, allowed] : x.loose) {
+      auto it = y.loose.find(linear);
+      if (it == y.loose.end() || it->second.describe(x.exact.dtype()) != allowed.describe(x.exact.dtype()))
+        return fmt::format("output {} element {} allows differently", x.name, linear);
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace sp

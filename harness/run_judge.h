@@ -12,6 +12,7 @@
 // Thread-safety: as the backend's (one thread per Backend instance).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "backends/backend.h"
@@ -39,5 +40,9 @@ std::string cited_clauses(const Expectation& e);
 // One line: "outputs [[1, 2]]", "error index_out_of_bounds: ...",
 // "unsupported: ...".
 std::string outcome_summary(const Outcome& o);
+
+// Where two expectations of the same call under different layouts differ;
+// nullopt when they allow exactly the same outcomes.
+std::optional<std::string> expectation_difference(const Expectation& a, const Expectation& b);
 
 }  // namespace sp

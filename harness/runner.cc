@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -44,30 +45,6 @@ std::string document_expectation_summary(const CaseExpect& e) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Where two expectations of the same call under different layouts differ;
-// nullopt when they allow exactly the same outcomes.
-std::optional<std::string> expectation_difference(const Expectation& a, const Expectation& b) {
-  if (a.unspecified != b.unspecified) return "unspecified on one layout only";
-  if (a.errors != b.errors) return fmt::format("errors {} vs {}", a.summary(), b.summary());
-  if (a.outputs.has_value() != b.outputs.has_value() || (a.outputs && a.outputs->size() != b.outputs->size()))
-    return fmt::format("{} vs {}", a.summary(), b.summary());
-  if (!a.outputs) return std::nullopt;
-  for (size_t i = 0; i < a.outputs->size(); ++i) {
-    const ExpectedTensor& x = (*a.outputs)[i];
-    const ExpectedTensor& y = (*b.outputs)[i];
-    if (x.exact.shape() != y.exact.shape() || x.exact.dtype() != y.exact.dtype())
-      return "output shape or dtype differs";
-    if (x.exact.to_bits() != y.exact.to_bits()) return "output " + x.name + " differs";
-    if (x.loose.size() != y.loose.size()) return "output " + x.name + " has different loose elements";
-    for (const auto& [linear, allowed] : x.loose) {
-      auto it = y.loose.find(linear);
-      if (it == y.loose.end() || it->second.describe(x.exact.dtype()) != allowed.describe(x.exact.dtype()))
-        return fmt::format("output {} element {} allows differently", x.name, linear);
-    }
-  }
-  return std::nullopt;
-}
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -191,6 +168,7 @@ class CaseRunner {
   }
 
   void run_case(const Case& c, BackendSet& backends) {
+    if (!c.not_run.empty()) return answer_not_run(c, backends);
     if (c.is_program())  // harness/program_run.h
       return run_program_case(
           c, backends,
@@ -223,9 +201,27 @@ class CaseRunner {
       emit(doc);
     }
     judge_backends(c, exp ? &*exp : nullptr, backends, [&](ResultRecord& r) { r.erratum = erratum; });
-    if (exp)
+    // A huge case runs as written: a re-laid-out copy would double its memory.
+    const bool huge = std::find(c.tags.begin(), c.tags.end(), kHugeTag) != c.tags.end();
+    if (exp && !huge)
       for (const std::string& layout : options_.layouts)
         if (!stopping()) run_layout_variant(c, layout, *exp, backends);
+  }
+
+  // A case the loader did not build (Case::not_run): not_applicable, with
+  // the reason, for the reference and every backend; nothing runs.
+  void answer_not_run(const Case& c, BackendSet& backends) {
+    ResultRecord doc = record_for(c, "reference", "document");
+    doc.verdict = Verdict::Kind::NotApplicable;
+    doc.detail = c.not_run;
+    emit(doc);
+    for (std::unique_ptr<Backend>& backend : backends) {
+      ResultRecord r = record_for(c, backend->name(), "differential");
+      r.verdict = Verdict::Kind::NotApplicable;
+      r.detail = c.not_run;
+      stamp_backend(r, *backend);
+      emit(r);
+    }
   }
 
   // The case with its operands re-laid out: the reference must answer the

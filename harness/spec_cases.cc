@@ -79,6 +79,13 @@ class CaseBuilder {
     c.call.op = j_.at("op").get<std::string>();
     const OpSpec* op = find_op(c.call.op);  // the id is the input here
     if (!op) fail(field("op"), "unknown op \"" + excerpt(c.call.op) + "\"");
+    if (j_.contains("tags")) c.tags = j_["tags"].get<std::vector<std::string>>();
+    if (std::find(c.tags.begin(), c.tags.end(), kHugeTag) != c.tags.end()) {
+      if (huge_case_budget() == 0) return not_run_huge(std::move(c));
+      limits_ = huge_case_limits(huge_case_budget());
+      element_budget_ = limits_.case_elements;
+      storage_budget_ = limits_.case_storage_bytes;
+    }
     if (!op->backward_of.empty())
       fail(field("op"), c.call.op + " is a backward op: name the forward op " + op->backward_of +
                             " and ask for its gradients with a backward block");
@@ -110,8 +117,16 @@ class CaseBuilder {
         erratum.claimed_output = tensor(e["claimed_output"], join_path(path_, "erratum.claimed_output"), output_dtype);
       c.erratum = std::move(erratum);
     }
-    if (j_.contains("tags")) c.tags = j_["tags"].get<std::vector<std::string>>();
     if (j_.contains("versions")) read_versions(*op, c);
+    return c;
+  }
+
+  // A huge case in a run that does not allow them: what identifies it, and
+  // why it does not run; its tensors are never built.
+  Case not_run_huge(Case c) const {
+    c.source = provenance();
+    c.not_run = "a huge case (tag huge: beyond the limit of " + std::to_string(kMaxTensorElements) +
+                " elements a tensor): not run without --allow-huge BUDGET (specs/FORMAT.md, \"Huge cases\")";
     return c;
   }
 
@@ -178,9 +193,15 @@ class CaseBuilder {
     if (!shape) return;  // the call is invalid: the reference says which rule it breaks
     int64_t numel = 1;
     for (int64_t d : *shape)
-      if (d < 0 || __builtin_mul_overflow(numel, d, &numel) || numel > kMaxOutputElements)
+      if (d < 0 || __builtin_mul_overflow(numel, d, &numel) || numel > limits_.output_elements)
         fail(field("inputs"), op.id + "'s output would have shape " + format_shape(*shape) + ", over the limit of " +
-                                  std::to_string(kMaxOutputElements) + " elements for an output");
+                                  std::to_string(limits_.output_elements) + " elements for an output");
+    const Tensor* like = call.tensor(op.output_dtype_of);
+    const int64_t bytes_each = like ? static_cast<int64_t>(dtype_size(like->dtype())) : 8;
+    if (numel > limits_.output_bytes / bytes_each)
+      fail(field("inputs"), op.id + "'s output would take " + std::to_string(numel) + " x " +
+                                std::to_string(bytes_each) + " bytes, over the huge-case budget's quarter (" +
+                                std::to_string(limits_.output_bytes) + " bytes)");
   }
 
   // The case's source over the file's default source, field by field.
@@ -302,7 +323,7 @@ class CaseBuilder {
     const int64_t numel = checked_numel(shape);
     if (numel < 0 || numel > element_budget_)
       fail(join_path(path, "shape"),
-           "the case's tensors hold more than " + std::to_string(kMaxCaseElements) + " elements in all");
+           "the case's tensors hold more than " + std::to_string(limits_.case_elements) + " elements in all");
     element_budget_ -= numel;
     const Shape strides =
         v.contains("strides") ? json_dims(v["strides"], join_path(path, "strides")) : contiguous_strides(shape);
@@ -356,7 +377,7 @@ class CaseBuilder {
       if (!dtype) fail(join_path(path, "dtype"), "unknown dtype \"" + excerpt(name) + "\"");
     }
     if (!dtype) fail(join_path(path, "dtype"), "missing, and there is no operand to take it from");
-    Tensor built = build_tensor(t, path, *dtype, element_budget_);
+    Tensor built = build_tensor(t, path, *dtype, element_budget_, limits_);
     // Each tensor built here owns its storage (a view_of operand shares
     // another's and is not counted); the per-tensor limit bounded what this
     // allocation cost, the case's total is checked now.
@@ -365,7 +386,7 @@ class CaseBuilder {
       fail(join_path(path, t.contains("storage")  ? "storage"
                            : t.contains("offset") ? "offset"
                                                   : "shape"),
-           "the case's tensors need more than " + std::to_string(kMaxCaseStorageBytes) +
+           "the case's tensors need more than " + std::to_string(limits_.case_storage_bytes) +
                " bytes of storage in all (this one " + std::to_string(bytes) + ")");
     storage_budget_ -= bytes;
     return built;
@@ -375,6 +396,7 @@ class CaseBuilder {
   const std::string path_;
   const json& file_source_;
   const std::string& file_;
+  CaseLimits limits_;
   int64_t element_budget_ = kMaxCaseElements;
   int64_t storage_budget_ = kMaxCaseStorageBytes;
 };

@@ -7,6 +7,7 @@
 #include <sys/stat.h>  // find_spec_files: directories by device and inode
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -272,6 +273,24 @@ std::vector<std::string> find_spec_files(const std::vector<std::string>& paths) 
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
   return files;
+}
+
+namespace {
+std::atomic<int64_t> g_huge_budget{0};
+}  // namespace
+
+void allow_huge_cases(int64_t budget_bytes) { g_huge_budget = std::max<int64_t>(budget_bytes, 0); }
+int64_t huge_case_budget() { return g_huge_budget; }
+
+CaseLimits huge_case_limits(int64_t budget_bytes) {
+  CaseLimits l;
+  l.tensor_elements = kMaxHugeElements;
+  l.case_elements = kMaxHugeElements;
+  l.storage_bytes = budget_bytes / 4;
+  l.case_storage_bytes = budget_bytes / 2;
+  l.output_elements = kMaxHugeElements;
+  l.output_bytes = budget_bytes / 4;
+  return l;
 }
 
 }  // namespace sp

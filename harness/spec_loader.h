@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -52,6 +53,37 @@ inline constexpr int64_t kMaxCaseStorageBytes = int64_t{1} << 24;
 // Elements of an op's output, by the op table's shape rule, which can
 // exceed its operands' (index_select, take_along_dim, GatherND).
 inline constexpr int64_t kMaxOutputElements = int64_t{1} << 22;
+// The limits one case is held to: the defaults above, or for a case tagged
+// `huge` in a run that allows huge cases (`--allow-huge BUDGET`, FORMAT.md
+// "Huge cases") ones set by the memory budget.
+struct CaseLimits {
+  int64_t tensor_elements = kMaxTensorElements;
+  int64_t case_elements = kMaxCaseElements;
+  int64_t storage_bytes = kMaxStorageBytes;
+  int64_t case_storage_bytes = kMaxCaseStorageBytes;
+  int64_t output_elements = kMaxOutputElements;
+  int64_t output_bytes = std::numeric_limits<int64_t>::max();  // beside output_elements
+};
+inline constexpr std::string_view kHugeTag = "huge";
+// Logical elements a huge case's tensor may have (its storage is what the
+// budget bounds: an expanded view counts its shape, not its storage).
+inline constexpr int64_t kMaxHugeElements = int64_t{1} << 36;
+// A huge case's tensors (inputs and written expectations) may take half the
+// budget, one tensor or the output a quarter: while a backend runs, the
+// runner holds the case as written, the backend's copy of the inputs and an
+// untouched one for the storage guards, and the reference's output beside
+// the backend's (a 2 GiB in-place self and its 2 GiB written expectation:
+// about 12 GiB).
+CaseLimits huge_case_limits(int64_t budget_bytes);
+// Process-wide, set once by the CLI before loading (0: huge cases are not
+// allowed; the loader then keeps such a case's id, op, source and tags and
+// marks it Case::not_run, and the runner answers not_applicable for it).
+void allow_huge_cases(int64_t budget_bytes);
+int64_t huge_case_budget();
+// The smallest budget --allow-huge takes (a 2^31-element int8 output, with
+// the copies above, needs 8 GiB).
+inline constexpr int64_t kMinHugeBudget = int64_t{1} << 30;
+
 // JSON values one case may hold (numbers, strings, arrays, objects...):
 // room for every element the element limit allows twice (inputs and the
 // document's expected outputs) and the case's own fields. Counted while

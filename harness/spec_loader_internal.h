@@ -90,8 +90,10 @@ int64_t json_int64(const json& v, const std::string& field);
 // An array of non-negative sizes (shape, strides), at most kMaxRank long.
 Shape json_dims(const json& a, const std::string& field);
 // One tensor of a case, elements checked against `dtype`; `case_budget` is
-// the case's remaining element allowance (decremented).
-Tensor build_tensor(const json& j, const std::string& path, DType dtype, int64_t& case_budget);
+// the case's remaining element allowance (decremented); `limits` the case's
+// (CaseLimits: the defaults, or a huge case's).
+Tensor build_tensor(const json& j, const std::string& path, DType dtype, int64_t& case_budget,
+                    const CaseLimits& limits);
 
 // --- stage 3 (spec_cases.cc) ---
 // A Python scalar: true/false, a number, or "nan", "inf", "-inf", "-0.0".

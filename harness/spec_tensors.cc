@@ -2,9 +2,11 @@
 // element values (specs/FORMAT.md "Element values") and tensors (data,
 // values, fill or storage, with strides and offset), every count and extent
 // computed overflow-checked before anything is allocated.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -163,12 +165,15 @@ Shape infer_shape(const json& data, const std::string& field) {
   return shape;
 }
 
-int64_t checked_element_count(const Shape& shape, const std::string& field) {
+int64_t checked_element_count(const Shape& shape, const std::string& field, const CaseLimits& limits) {
   const int64_t n = checked_numel(shape);
   if (n < 0) fail(field, "shape " + format_shape(shape) + " has more elements than int64 can count");
-  if (n > kMaxTensorElements)
-    fail(field, "shape " + format_shape(shape) + " has " + std::to_string(n) + " elements; the limit is " +
-                    std::to_string(kMaxTensorElements));
+  if (n > limits.tensor_elements)
+    fail(field,
+         "shape " + format_shape(shape) + " has " + std::to_string(n) + " elements; the limit is " +
+             std::to_string(limits.tensor_elements) +
+             (limits.tensor_elements == kMaxTensorElements ? " (a case tagged huge may exceed it under --allow-huge)"
+                                                           : ""));
   return n;
 }
 
@@ -194,8 +199,8 @@ int64_t required_storage(const Shape& shape, const Shape& strides, int64_t offse
 
 class TensorBuilder {
  public:
-  TensorBuilder(const json& j, std::string path, DType dtype, int64_t& case_budget)
-      : j_(j), path_(std::move(path)), dtype_(dtype), case_budget_(case_budget) {}
+  TensorBuilder(const json& j, std::string path, DType dtype, int64_t& case_budget, const CaseLimits& limits)
+      : j_(j), path_(std::move(path)), dtype_(dtype), case_budget_(case_budget), limits_(limits) {}
 
   Tensor build() {
     if (j_.contains("storage")) return build_from_storage();
@@ -231,9 +236,9 @@ class TensorBuilder {
 
  private:
   void count_elements(const std::string& field) {
-    numel_ = checked_element_count(shape_, field);
+    numel_ = checked_element_count(shape_, field, limits_);
     if (numel_ > case_budget_)
-      fail(field, "the case's tensors hold more than " + std::to_string(kMaxCaseElements) + " elements in all");
+      fail(field, "the case's tensors hold more than " + std::to_string(limits_.case_elements) + " elements in all");
     case_budget_ -= numel_;
   }
 
@@ -250,9 +255,9 @@ class TensorBuilder {
 
   std::shared_ptr<std::vector<std::byte>> allocate(int64_t storage_elements, const std::string& field) const {
     const auto size = static_cast<int64_t>(dtype_size(dtype_));
-    if (storage_elements < 0 || storage_elements > kMaxStorageBytes / size)
+    if (storage_elements < 0 || storage_elements > limits_.storage_bytes / size)
       fail(field, "the view needs " + std::to_string(storage_elements) + " storage elements of " +
-                      std::to_string(size) + " bytes; the limit is " + std::to_string(kMaxStorageBytes) +
+                      std::to_string(size) + " bytes; the limit is " + std::to_string(limits_.storage_bytes) +
                       " bytes per tensor");
     return std::make_shared<std::vector<std::byte>>(static_cast<size_t>(storage_elements) * dtype_size(dtype_),
                                                     kGapSentinel);
@@ -275,12 +280,18 @@ class TensorBuilder {
     const Shape strides = strides_or_contiguous();
     const int64_t start = offset();
     // The field to blame: the offset when it alone is past the limit, else the strides.
-    const bool offset_too_far = start > kMaxStorageBytes / static_cast<int64_t>(dtype_size(dtype_));
+    const bool offset_too_far = start > limits_.storage_bytes / static_cast<int64_t>(dtype_size(dtype_));
     const std::string strides_field =
         join_path(path_, j_.contains("offset") && (offset_too_far || !j_.contains("strides")) ? "offset"
                          : j_.contains("strides")                                             ? "strides"
                                                                                               : "shape");
     auto storage = allocate(required_storage(shape_, strides, start, numel_, strides_field), strides_field);
+    if (form == "fill") {
+      fill_view(*storage, strides, start, element_bits(*elements[0], dtype_, element_field(form, 0)));
+      Tensor t = make_view(strides, start, std::move(storage));
+      if (j_.contains("set")) apply_set(t);
+      return t;
+    }
     std::vector<bool> written(storage->size() / dtype_size(dtype_), false);
     const uint64_t fill_bits = form == "fill" ? element_bits(*elements[0], dtype_, element_field(form, 0)) : 0;
     Shape idx(shape_.size(), 0);
@@ -325,10 +336,62 @@ class TensorBuilder {
     }
   }
 
+  // Every storage element the view reaches gets `bits`: one pass over the
+  // distinct positions (a stride-0 dim is walked once), a contiguous run by
+  // doubling copies (a huge case's 2 GiB fill in well under a second).
+  void fill_view(std::vector<std::byte>& storage, const Shape& strides, int64_t start, uint64_t bits) const {
+    if (numel_ == 0) return;
+    const size_t size = dtype_size(dtype_);
+    Shape shape = shape_;
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (strides[d] == 0) shape[d] = 1;
+    // The innermost run of unit stride (after dropping size-1 dims): its length.
+    int64_t run = 1;
+    size_t outer = shape.size();
+    while (outer > 0 && (shape[outer - 1] == 1 || strides[outer - 1] == run)) run *= shape[--outer];
+    shape.resize(outer);
+    Shape idx(outer, 0);
+    do {
+      int64_t at = start;
+      for (size_t d = 0; d < outer; ++d) at += idx[d] * strides[d];
+      std::byte* p = storage.data() + static_cast<size_t>(at) * size;
+      store_bits(dtype_, p, bits);
+      for (size_t done = size, total = static_cast<size_t>(run) * size; done < total; done *= 2)
+        std::memcpy(p + done, p, std::min(done, total - done));
+    } while (next_index(idx, shape));
+  }
+
+  // "set": [{"at": [i, j, ...], "value": v}, ...] over a filled tensor (a
+  // huge case's few distinct elements). Each position inside the shape, at
+  // most once, and not on a view whose elements share storage.
+  void apply_set(const Tensor& t) const {
+    const std::string path = join_path(path_, "set");
+    const json& set = j_["set"];
+    if (!set.empty() && t.has_internal_overlap())
+      fail(path, "sets elements of a view whose elements share storage (stride 0 or overlapping strides)");
+    std::vector<int64_t> done;
+    for (size_t k = 0; k < set.size(); ++k) {
+      const std::string at_path = join_path(indexed(path, k), "at");
+      const Shape at = json_dims(set[k]["at"], at_path);
+      if (at.size() != shape_.size())
+        fail(at_path, "has " + std::to_string(at.size()) + " entries for rank " + std::to_string(shape_.size()));
+      for (size_t d = 0; d < at.size(); ++d)
+        if (at[d] >= shape_[d])
+          fail(indexed(at_path, d), std::to_string(at[d]) + " is outside the shape " + format_shape(shape_));
+      const int64_t offset = t.element_offset(at);
+      if (std::find(done.begin(), done.end(), offset) != done.end())
+        fail(at_path, "sets element " + format_index(at) + " a second time");
+      done.push_back(offset);
+      store_bits(dtype_, t.element_ptr(offset),
+                 element_bits(set[k]["value"], dtype_, join_path(indexed(path, k), "value")));
+    }
+  }
+
   const json& j_;
   const std::string path_;
   const DType dtype_;
   int64_t& case_budget_;
+  const CaseLimits& limits_;
   Shape shape_;
   int64_t numel_ = 0;
 };
@@ -347,8 +410,9 @@ Shape json_dims(const json& a, const std::string& field) {
   return dims;
 }
 
-Tensor build_tensor(const json& j, const std::string& path, DType dtype, int64_t& case_budget) {
-  return TensorBuilder(j, path, dtype, case_budget).build();
+Tensor build_tensor(const json& j, const std::string& path, DType dtype, int64_t& case_budget,
+                    const CaseLimits& limits) {
+  return TensorBuilder(j, path, dtype, case_budget, limits).build();
 }
 
 }  // namespace sp::spec_internal

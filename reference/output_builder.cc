@@ -81,15 +81,33 @@ uint64_t reduce_once(DType t, ReduceMode mode, Value a, Value b) {
 OutputBuilder::OutputBuilder(std::string name, const Tensor& initial, Trace* trace)
     : name_(std::move(name)), initial_(initial.contiguous()), trace_(trace) {}
 
-OutputBuilder::Slot& OutputBuilder::slot(const Shape& target) {
-  if (slot_of_.empty()) slot_of_.assign(static_cast<size_t>(initial_.numel()), kNoSlot);
-  uint32_t& at = slot_of_[static_cast<size_t>(initial_.element_offset(target))];
-  if (at == kNoSlot) {
-    if (slots_.size() >= kNoSlot) throw std::length_error("output builder: more written elements than slots");
-    at = static_cast<uint32_t>(slots_.size());
-    slots_.emplace_back();
+OutputBuilder::Slot& OutputBuilder::slot_at(int64_t linear) {
+  uint32_t* at = nullptr;
+  if (initial_.numel() <= kDenseSlotElements) {
+    if (slot_of_.empty()) slot_of_.assign(static_cast<size_t>(initial_.numel()), kNoSlot);
+    at = &slot_of_[static_cast<size_t>(linear)];
+  } else {
+    at = &sparse_slot_of_.try_emplace(linear, kNoSlot).first->second;
   }
-  return slots_[at];
+  if (*at == kNoSlot) {
+    if (slots_.size() >= kNoSlot) throw std::length_error("output builder: more written elements than slots");
+    *at = static_cast<uint32_t>(slots_.size());
+    slots_.emplace_back();
+    // An element written once so far: that write is the slot's first.
+    const size_t word = static_cast<size_t>(linear) / 64;
+    const uint64_t bit = uint64_t{1} << (linear % 64);
+    if (word < written_once_.size() && (written_once_[word] & bit)) {
+      written_once_[word] &= ~bit;
+      slots_.back().overwrites.push_back(load_bits(initial_.dtype(), initial_.element_ptr(linear)));
+    }
+  }
+  return slots_[*at];
+}
+
+uint32_t OutputBuilder::slot_index(int64_t linear) const {
+  if (!slot_of_.empty()) return slot_of_[static_cast<size_t>(linear)];
+  const auto it = sparse_slot_of_.find(linear);
+  return it == sparse_slot_of_.end() ? kNoSlot : it->second;
 }
 
 void OutputBuilder::record(const Shape& target, ReduceMode mode, uint64_t bits, const WriteOrigin& from) {
@@ -104,8 +122,18 @@ void OutputBuilder::record(const Shape& target, ReduceMode mode, uint64_t bits, 
 }
 
 void OutputBuilder::overwrite(const Shape& target, uint64_t bits, const WriteOrigin& from) {
-  slot(target).overwrites.push_back(bits);
   record(target, ReduceMode::None, bits, from);
+  const int64_t linear = initial_.element_offset(target);
+  const DType t = initial_.dtype();
+  if (slot_index(linear) != kNoSlot) return slot_at(linear).overwrites.push_back(bits);
+  if (written_once_.empty()) written_once_.assign(static_cast<size_t>(initial_.numel() + 63) / 64, 0);
+  uint64_t& word = written_once_[static_cast<size_t>(linear) / 64];
+  const uint64_t bit = uint64_t{1} << (linear % 64);
+  if (!(word & bit)) {  // the first write: straight into the output
+    word |= bit;
+    return store_bits(t, initial_.element_ptr(linear), bits);
+  }
+  slot_at(linear).overwrites.push_back(bits);  // the second: both into a slot
 }
 
 void OutputBuilder::reduce(const Shape& target, ReduceMode mode, Value term, const WriteOrigin& from) {
@@ -216,12 +244,19 @@ void OutputBuilder::resolve_reduction(int64_t linear, const Slot& s, ExpectedTen
 }
 
 ExpectedTensor OutputBuilder::finish() {
+  if (finished_) throw std::logic_error("output builder: finish() called twice");
+  finished_ = true;
   ExpectedTensor out;
   out.name = name_;
-  out.exact = initial_.clone_storage();
+  // The builder's own contiguous copy becomes the answer (a huge case's
+  // output is not copied again); nothing writes to it after this.
+  out.exact = initial_;
   // In element order, so that explain's final lines read in index order.
   for (size_t linear = 0; linear < slot_of_.size(); ++linear)
     if (slot_of_[linear] != kNoSlot) resolve(static_cast<int64_t>(linear), slots_[slot_of_[linear]], out);
+  std::vector<std::pair<int64_t, uint32_t>> sparse(sparse_slot_of_.begin(), sparse_slot_of_.end());
+  std::sort(sparse.begin(), sparse.end());
+  for (const auto& [linear, at] : sparse) resolve(linear, slots_[at], out);
   return out;
 }
 

@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "reference/expectation.h"
@@ -78,6 +79,7 @@ class OutputBuilder {
   // term (scatter_reduce include_self=False). Call before the first write.
   void exclude_initial_from_reductions() { include_initial_ = false; }
 
+  // The answer. Once: the output's storage is the builder's own.
   ExpectedTensor finish();
 
   const Tensor& initial() const { return initial_; }
@@ -89,23 +91,39 @@ class OutputBuilder {
     std::vector<Value> terms;
     bool zeroed = false;
   };
-  Slot& slot(const Shape& target);
+  Slot& slot(const Shape& target) { return slot_at(initial_.element_offset(target)); }
   void record(const Shape& target, ReduceMode mode, uint64_t bits, const WriteOrigin& from);
   void resolve(int64_t linear, const Slot& s, ExpectedTensor& out);
   void resolve_reduction(int64_t linear, const Slot& s, ExpectedTensor& out);
   std::string element_name(int64_t linear) const;
 
+  // The slot of the element at `linear`, made if it has none; its index in
+  // slots_ for an element that has one, else kNoSlot.
+  Slot& slot_at(int64_t linear);
+  uint32_t slot_index(int64_t linear) const;
+
   std::string name_;
   Tensor initial_;
   Trace* trace_;
   bool include_initial_ = true;
-  // Slots of the elements written so far, and each element's slot number
-  // (kNoSlot: untouched). The map is dense over the output's elements and is
-  // made at the first write: 4 bytes an element, against a node allocation a
-  // write that an ordered map cost (the reference's hot spot in large cases).
+  bool finished_ = false;
+  // An element overwritten exactly once needs no slot: its bits go straight
+  // into initial_ (its old value is never read again: overwrites and
+  // reductions do not mix on one element) and its bit in written_once_ is
+  // set; a second write moves both into a slot. A gather's output, every
+  // element written once, thus costs one bit an element beyond the output.
+  std::vector<uint64_t> written_once_;
+  // Slots of the elements written twice or reduced into, and each element's
+  // slot number (kNoSlot: none). Up to kDenseSlotElements output elements
+  // the map is dense over them, made at the first slot: 4 bytes an element,
+  // against a node allocation a write that an ordered map cost (the
+  // reference's hot spot in large cases); beyond (a huge case's output,
+  // --allow-huge) a hash map of the slotted elements alone.
   static constexpr uint32_t kNoSlot = UINT32_MAX;
+  static constexpr int64_t kDenseSlotElements = int64_t{1} << 24;
   std::vector<Slot> slots_;
   std::vector<uint32_t> slot_of_;
+  std::unordered_map<int64_t, uint32_t> sparse_slot_of_;
 };
 
 // Exact result of a single reduction op `a (+|*|max|min) b` in dtype t, as

@@ -17,7 +17,10 @@ Shape logical_shape(const Tensor& t) { return t.rank() == 0 ? Shape{1} : t.shape
 int64_t logical_rank(const Tensor& t) { return t.rank() == 0 ? 1 : t.rank(); }
 int64_t logical_size(const Tensor& t, int64_t d) { return t.rank() == 0 ? 1 : t.size(d); }
 Shape logical_index(const Tensor& t, const Shape& physical) { return t.rank() == 0 ? Shape{0} : physical; }
-Shape physical_index(const Tensor& t, const Shape& logical) { return t.rank() == 0 ? Shape{} : logical; }
+Shape physical_index(const Tensor& t, Shape logical) {
+  if (t.rank() == 0) logical.clear();
+  return logical;
+}
 
 int64_t wrap_dim(int64_t dim, int64_t rank) { return dim < 0 ? dim + rank : dim; }
 
@@ -29,7 +32,12 @@ void for_each_index_position(const Tensor& index, const std::function<void(const
   if (index.numel() == 0) return;
   IndexPosition p{Shape(static_cast<size_t>(index.rank()), 0), {}, 0};
   do {
-    p.logical = logical_index(index, p.pos);
+    // Into the same buffer (no allocation an element: a huge case's index
+    // has 2^31 positions).
+    if (index.rank() == 0)
+      p.logical.assign(1, 0);
+    else
+      p.logical.assign(p.pos.begin(), p.pos.end());
     p.value = read_index(index, p.pos);
     visit(p);
   } while (next_index(p.pos, index.shape()));
@@ -38,7 +46,7 @@ void for_each_index_position(const Tensor& index, const std::function<void(const
 Shape position_along_dim(const Tensor& t, const IndexPosition& p, int64_t dim, int64_t along_dim) {
   Shape at = p.logical;
   at[static_cast<size_t>(dim)] = along_dim;
-  return physical_index(t, at);
+  return physical_index(t, std::move(at));
 }
 
 Shape same_position(const Tensor& t, const IndexPosition& p) { return physical_index(t, p.logical); }

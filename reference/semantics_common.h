@@ -41,7 +41,7 @@ int64_t logical_size(const Tensor& t, int64_t d);
 Shape logical_index(const Tensor& t, const Shape& physical);
 // Maps a logical multi-index back to the tensor's own (drops the [0] of a
 // rank-0 tensor).
-Shape physical_index(const Tensor& t, const Shape& logical);
+Shape physical_index(const Tensor& t, Shape logical);
 
 // Whether an index's values can be compared with a bound: an integral,
 // non-bool dtype. The bounds rules run whenever this holds, the dim is valid

@@ -1,6 +1,7 @@
 #include "reference/tensor.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -149,8 +150,26 @@ std::vector<uint64_t> Tensor::to_bits() const {
 
 Tensor Tensor::contiguous() const {
   Tensor out = zeros(dtype_, shape_);
-  const std::vector<uint64_t> bits = to_bits();
-  for (size_t i = 0; i < bits.size(); ++i) store_bits(dtype_, out.element_ptr(static_cast<int64_t>(i)), bits[i]);
+  const int64_t n = numel();
+  if (n <= 0) return out;
+  const size_t size = dtype_size(dtype_);
+  if (is_contiguous()) {  // one copy of the bytes (a huge case's 2 GiB output: no per-element walk)
+    std::memcpy(out.storage_->data(), element_ptr(offset_), static_cast<size_t>(n) * size);
+    return out;
+  }
+  // Row by row along the last dim: element bytes copied, no intermediate
+  // list of every element's bits (8 bytes an element).
+  const size_t rank = shape_.size();
+  const int64_t inner = rank ? shape_[rank - 1] : 1, inner_stride = rank ? strides_[rank - 1] : 0;
+  Shape idx(rank, 0);
+  std::byte* to = out.storage_->data();
+  for (int64_t row = 0; row < n / inner; ++row) {
+    const std::byte* from = element_ptr(element_offset(idx));
+    for (int64_t i = 0; i < inner; ++i, to += size)
+      std::memcpy(to, from + static_cast<size_t>(i * inner_stride) * size, size);
+    if (rank) idx[rank - 1] = inner - 1;
+    next_index(idx, shape_);
+  }
   return out;
 }
 
