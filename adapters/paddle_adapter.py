@@ -1,6 +1,7 @@
 """Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
 its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis,
-Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_, paddle.index_select and paddle.gather.
+Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_, paddle.index_select, paddle.gather
+and paddle.gather_nd.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -51,6 +52,13 @@ CATEGORIES = [
     # gather: "(InvalidArgument) The last dim of index should be 0 or 1 when it is 2D, but we get 2" (PD-GA3; 2.6
     # and 3.0: "should be 1")
     Row(ValueError, r"last dim of index should be (0 or )?1 when it is 2D", "invalid_argument"),
+    # gather_nd: "(InvalidArgument) The rank of Input(Index) should be greater than 1" (PD-GN2; 2.6 and 3.0 for a 0-d
+    # index), "Input(Index).shape[-1] should be no greater than Input(X).rank" (PD-GN4), "The value of Input(index)
+    # must be no less than [-2]" / "Input(index[-1)] has wrong value, it is [3]" (PD-GN5)
+    Row(ValueError, r"rank of Input\(Index\) should be greater than 1", "invalid_argument"),
+    Row(ValueError, r"Input\(Index\)\.shape\[-1\] should be no greater than Input\(X\)\.rank", "shape_mismatch"),
+    Row(ValueError, r"value of Input\(index\) must be no less than|Input\(index\[-1\)\] has wrong value",
+        "index_out_of_bounds"),
     # index_add before 3.3 has no alpha (PD-IA10): "index_add() got an unexpected keyword argument 'alpha'"
     Row(TypeError, r"unexpected keyword argument 'alpha'", "invalid_argument"),
     # "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3." (PD-IA8;
@@ -96,6 +104,9 @@ CATEGORIES = [
     # dimension 0 to 9, but received dimension is 10" (OSError)
     Row(ValueError, r"of 'shape' for must not be greater than 8", "rank_limit"),
     Row(OSError, r"Invalid dimension to be accessed", "rank_limit"),
+    # gather_nd with Q = 0 (its tile kernel): "(InvalidArgument) Only support tensor with rank being between 0 and 7.
+    # But received tensor's rank = 8."
+    Row(ValueError, r"Only support tensor with rank being between 0 and 7", "rank_limit"),
     # Tensor.put_along_axis_ before 3.0 has no broadcast parameter (PD-PA12)
     Row(TypeError, r"unexpected keyword argument 'broadcast'", "invalid_argument"),
     # "The dimensions of the source tensor and target tensor should match", "The first dimension size of
@@ -181,7 +192,7 @@ def index_add(op, args, tensors):
 def run(op, args, tensors):
     if op not in OPS:
         raise Unsupported("the paddle adapter runs paddle.scatter (and its backward), put_along_axis, take_along_axis and "
-                          "index_add, index_select and gather only")
+                          "index_add, index_select, gather and gather_nd only")
     if op.startswith("paddle.put_along_axis"):
         return put_along_axis(op, args, tensors)
     if op.startswith("paddle.index_add"):
@@ -189,6 +200,8 @@ def run(op, args, tensors):
     if op == "paddle.gather":
         x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
         return [from_paddle(paddle.gather(x, index, axis=args.get("axis", 0)))]
+    if op == "paddle.gather_nd":
+        return [from_paddle(paddle.gather_nd(to_paddle(tensors["x"]), to_paddle(tensors["index"])))]
     if op == "paddle.index_select":
         x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
         return [from_paddle(paddle.index_select(x, index, args.get("axis", 0)))]
@@ -224,6 +237,7 @@ OPS = {
     "paddle.index_add_": ["axis", "alpha"],
     "paddle.index_select": ["axis"],
     "paddle.gather": ["axis"],
+    "paddle.gather_nd": [],
 }
 
 serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

@@ -15,10 +15,10 @@ EVERY = (T113, T20, T24, T28, T211, T215)  # every torch release measured
 UNMEASURED_TORCH = ("1.12.1", "2.3.0", "2.9.0", "2.10.1", "2.13.0", "2.16.0", "3.0.0", "unknown")  # known texts hold
 PADDLE = "3.3.1"
 MINDSPORE = "2.10.0"
-# Other PaddlePaddle and MindSpore releases (scripts/version-matrix), and the texts they printed that no sample
-# below has for them
+# Other Paddle / MindSpore releases' texts no sample below has (version matrix); paddle's ND ops' texts
 from test_classifier_matrix_samples import (M27, P26, P30, P31, P32, MINDSPORE_MATRIX_TEXTS,  # noqa: E402,F401
                                             PADDLE_MATRIX_TEXTS)
+from test_classifier_paddle_nd_samples import PADDLE_ND_TEXTS  # noqa: E402
 ORT = "1.32.0"  # onnxruntime in .venv-current
 ONNX = "1.23.2"  # onnx (onnx.reference) in .venv-current
 
@@ -350,7 +350,7 @@ SAMPLES = {
         ((PADDLE,), ValueError,
          "(InvalidArgument) The add_value parameter does not supported broadcast, so input_dim[i](3) must be equal "
          "to add_value_dim[i](2) when i(1) != axis(0).", "shape_mismatch", "paddle/index_add/value-width-mismatch"),
-    ] + PADDLE_MATRIX_TEXTS,
+    ] + PADDLE_MATRIX_TEXTS + PADDLE_ND_TEXTS,
     "mindspore_adapter.py": [
         ((M27, MINDSPORE), RuntimeError,
          "For 'TensorScatterElements', the 'axis' should be less than input dims and greater than or equal 0, but got "

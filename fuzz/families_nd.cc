@@ -60,6 +60,20 @@ Tensor nd_index_tensor(Choices& c, const Shape& shape, const Shape& data, int64_
   return out;
 }
 
+// The index in a dtype drawn for `role`: int64 as built; int32 where the
+// op documents it (paddle's ND ops), its values converted; another dtype
+// all zeros (an index dtype error).
+Tensor nd_index_of_dtype(Choices& c, const OperandSpec& role, Tensor indices) {
+  const DType t = pick_dtype_for(c, role);
+  if (t == DType::Int64) return indices;
+  Tensor out = Tensor::zeros(t, indices.shape());
+  if (t != DType::Int32 || !role.dtypes.contains(t) || out.numel() == 0) return out;
+  Shape idx(indices.shape().size(), 0);
+  do out.set_bits_at(idx, bits_from_value(t, indices.value_at(idx)));
+  while (next_index(idx, indices.shape()));
+  return out;
+}
+
 // A few leading index dims (0 to 2 of them, sizes 0..3), kept small.
 Shape nd_lead_dims(Choices& c) {
   Shape lead(c.below(3));
@@ -81,8 +95,9 @@ void gather_nd_case(Draw& g) {
   if (rank > 4 && !c.chance(30)) rank = 3;
   Shape data_shape = data_shape_of_rank(c, rank);
   int64_t b = 0;
-  if (rank >= 2 && c.chance(35)) b = c.between(1, rank - 1);
-  if (c.chance(4)) b = c.below(2) ? -1 : rank;  // outside [0, min(q, r)): an error
+  const bool batched = g.op.arg("batch_dims") != nullptr;  // paddle.gather_nd has none
+  if (batched && rank >= 2 && c.chance(35)) b = c.between(1, rank - 1);
+  if (batched && c.chance(4)) b = c.below(2) ? -1 : rank;  // outside [0, min(q, r)): an error
   const int64_t room = std::max<int64_t>(rank - std::max<int64_t>(b, 0), 0);
   int64_t k = room == 0 ? 1 : c.between(1, room);
   if (c.chance(4)) k = c.below(2) ? 0 : room + 1;  // an error
@@ -92,12 +107,10 @@ void gather_nd_case(Draw& g) {
   for (int64_t d : nd_lead_dims(c)) index_shape.push_back(d);
   index_shape.push_back(k);
   clamp_numel(index_shape);
-  if (b != 0 || c.chance(50)) g.call.set_arg("batch_dims", Arg::of_int(b));
+  if (batched && (b != 0 || c.chance(50))) g.call.set_arg("batch_dims", Arg::of_int(b));
   g.put(*g.roles.data, data_tensor(c, t, data_shape));
   Tensor indices = nd_index_tensor(c, index_shape, data_shape, std::max<int64_t>(b, 0));
-  const DType index_t = pick_dtype_for(c, *g.roles.index);
-  if (index_t != DType::Int64) indices = Tensor::zeros(index_t, index_shape);  // an index dtype error
-  g.put(*g.roles.index, std::move(indices));
+  g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, std::move(indices)));
 }
 
 // ONNX ScatterND(data, indices, updates): indices.shape = lead ++ [k], k in
@@ -126,9 +139,7 @@ void scatter_nd_case(Draw& g) {
   if (c.chance(3)) updates_shape = change_rank(c, updates_shape);
   g.put(*g.roles.data, data_tensor(c, t, data_shape));
   Tensor indices = nd_index_tensor(c, index_shape, data_shape, 0);
-  const DType index_t = pick_dtype_for(c, *g.roles.index);
-  if (index_t != DType::Int64) indices = Tensor::zeros(index_t, index_shape);
-  g.put(*g.roles.index, std::move(indices));
+  g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, std::move(indices)));
   const DType u_t = c.chance(3) ? pick_dtype_for(c, *g.roles.source) : t;
   g.put(*g.roles.source, data_tensor(c, u_t, updates_shape));
 }

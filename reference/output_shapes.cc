@@ -93,7 +93,8 @@ std::optional<Shape> along_axis(const OpSpec& op, const OpCall& call, const Tens
 // nullopt when the shapes cannot make one (the reference says why).
 std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data) {
   const Tensor* indices = index_operand(op, call);
-  const int64_t batch_dims = op.arg_or_default(call, "batch_dims")->i;
+  const std::optional<Arg> b = op.arg_or_default(call, "batch_dims");  // paddle.gather_nd has none: 0
+  const int64_t batch_dims = b ? b->i : 0;
   if (!indices || indices->rank() < 1 || batch_dims < 0) return std::nullopt;
   const int64_t k = indices->shape().back();
   if (batch_dims + k > data.rank() || batch_dims >= indices->rank()) return std::nullopt;

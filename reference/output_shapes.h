@@ -28,7 +28,8 @@ std::optional<Shape> gather_along_axis(const OpSpec& op, const OpCall& call, con
 // broadcast=False, indices' shape.
 std::optional<Shape> along_axis(const OpSpec& op, const OpCall& call, const Tensor& of);
 // ONNX GatherND: indices.shape[:-1] + data.shape[batch_dims + k:] with
-// k = indices.shape[-1] (batch dims counted once, from indices).
+// k = indices.shape[-1] (batch dims counted once, from indices);
+// paddle.gather_nd (no batch_dims: 0) the same.
 std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data);
 std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, const Tensor& operand);
 // jax.lax.gather: the StableHLO gather it lowers to (reference/jax_lax.h).
