@@ -1,7 +1,7 @@
 """Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
 its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis,
-Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_, paddle.index_select, paddle.gather
-and paddle.gather_nd.
+Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_, paddle.index_select, paddle.gather,
+paddle.gather_nd and paddle.scatter_nd_add.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -59,6 +59,14 @@ CATEGORIES = [
     Row(ValueError, r"Input\(Index\)\.shape\[-1\] should be no greater than Input\(X\)\.rank", "shape_mismatch"),
     Row(ValueError, r"value of Input\(index\) must be no less than|Input\(index\[-1\)\] has wrong value",
         "index_out_of_bounds"),
+    # scatter_nd_add (and scatter_nd): "When the updates is a 0d tensor, the index should be a 1d tensor." (PD-SNA3);
+    # "Updates has wrong shape. The shape of Updates and Input(Updates) should be same, but received the shape of
+    # Updates is 1, the shape of Input(Updates) is 2." (ranks, PD-SNA6; "The dimensions of Updates and
+    # Input(Updates) should match": sizes, the generic row); 3.x "x and updates must have same data type"
+    # (PD-SNA2; 2.6: "The type of data we are trying to retrieve", below)
+    Row(ValueError, r"the index should be a 1d tensor", "invalid_argument"),
+    Row(ValueError, r"shape of Updates and Input\(Updates\) should be same", "rank_mismatch"),
+    Row(TypeError, r"x and updates must have same data type", "dtype_mismatch"),
     # index_add before 3.3 has no alpha (PD-IA10): "index_add() got an unexpected keyword argument 'alpha'"
     Row(TypeError, r"unexpected keyword argument 'alpha'", "invalid_argument"),
     # "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3." (PD-IA8;
@@ -192,7 +200,7 @@ def index_add(op, args, tensors):
 def run(op, args, tensors):
     if op not in OPS:
         raise Unsupported("the paddle adapter runs paddle.scatter (and its backward), put_along_axis, take_along_axis and "
-                          "index_add, index_select, gather and gather_nd only")
+                          "index_add, index_select, gather, gather_nd and scatter_nd_add only")
     if op.startswith("paddle.put_along_axis"):
         return put_along_axis(op, args, tensors)
     if op.startswith("paddle.index_add"):
@@ -202,6 +210,9 @@ def run(op, args, tensors):
         return [from_paddle(paddle.gather(x, index, axis=args.get("axis", 0)))]
     if op == "paddle.gather_nd":
         return [from_paddle(paddle.gather_nd(to_paddle(tensors["x"]), to_paddle(tensors["index"])))]
+    if op == "paddle.scatter_nd_add":
+        x, index, updates = (to_paddle(tensors[name]) for name in ("x", "index", "updates"))
+        return [from_paddle(paddle.scatter_nd_add(x, index, updates))]
     if op == "paddle.index_select":
         x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
         return [from_paddle(paddle.index_select(x, index, args.get("axis", 0)))]
@@ -238,6 +249,7 @@ OPS = {
     "paddle.index_select": ["axis"],
     "paddle.gather": ["axis"],
     "paddle.gather_nd": [],
+    "paddle.scatter_nd_add": [],
 }
 
 serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

@@ -25,4 +25,23 @@ PADDLE_ND_TEXTS = [
     ((PADDLE,), ValueError,
      "(InvalidArgument) Only support tensor with rank being between 0 and 7. But received tensor's rank = 8. (at "
      "/paddle/paddle/phi/kernels/impl/tile_kernel_impl.h:134)", "rank_limit", "regression/fuzz-paddle-707193699366"),
+    # paddle.scatter_nd_add
+    ((P26, P30, PADDLE), ValueError, "(InvalidArgument) When the updates is a 0d tensor, the index should be a 1d tensor.",
+     "invalid_argument", "paddle/scatter_nd_add/index-0d"),
+    ((P26, P30, PADDLE), ValueError,
+     "(InvalidArgument) Updates has wrong shape. The shape of Updates and Input(Updates) should be same, but received "
+     "the shape of Updates is 1, the shape of Input(Updates) is 2.", "rank_mismatch", "paddle/scatter_nd_add/updates-rank"),
+    ((P30, PADDLE), TypeError, "x and updates must have same data type but x.dtype=int64, updates.dtype=int32",
+     "dtype_mismatch", "paddle/scatter_nd_add/updates-dtype"),
+    ((P26,), ValueError,
+     "(InvalidArgument) The type of data we are trying to retrieve (int64) does not match the type of data (int32) "
+     "currently contained in the container.", "dtype_mismatch", "paddle/scatter_nd_add/updates-dtype"),
+    ((P26, P30, PADDLE), ValueError,
+     "(InvalidArgument) Updates has wrong shape. The dimensions of Updates and Input(Updates) should match, but "
+     "received Updates's0-th dimension is 1, Input(Updates)'s 0-th dimension is 2.", "shape_mismatch",
+     "paddle/scatter_nd_add/updates-shape"),
+    ((PADDLE,), IndexError,
+     "(OutOfRange) The index is out of bounds, please check whether the dimensions of index and input meet the "
+     "requirements. It should be less than [6] and greater or equal to [-6], but received [6]", "index_out_of_bounds",
+     "paddle/scatter_nd_add/index-upper-bound"),
 ]

@@ -116,6 +116,7 @@ void gather_nd_case(Draw& g) {
 // ONNX ScatterND(data, indices, updates): indices.shape = lead ++ [k], k in
 // [1, r]; updates.shape = lead ++ data[k:], its dtype data's; sometimes k of
 // r + 1, updates one off in a dim or of another rank or dtype (errors).
+// paddle.scatter_nd_add(x, index, updates) the same, and sometimes k = 0.
 void scatter_nd_case(Draw& g) {
   Choices& c = g.c;
   const DType t = pick_dtype_for(c, *g.roles.data);
@@ -124,7 +125,8 @@ void scatter_nd_case(Draw& g) {
   if (rank > 4 && !c.chance(30)) rank = 3;
   Shape data_shape = data_shape_of_rank(c, rank);
   int64_t k = rank == 0 ? 1 : c.between(1, rank);
-  if (c.chance(4)) k = rank + 1;  // an error
+  if (c.chance(4)) k = rank + 1;                 // an error
+  if (!g.op.arg("opset") && c.chance(8)) k = 0;  // paddle: each tuple addresses the whole of x
   const Shape lead = nd_lead_dims(c);
   Shape index_shape = lead;
   index_shape.push_back(k);

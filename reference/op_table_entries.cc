@@ -30,6 +30,8 @@ Expectation paddle_gather(const OpCall& call,
                           Trace* trace);  // paddle_gather.cc
 Expectation paddle_gather_nd(const OpCall& call,
                              Trace* trace);  // paddle_gather_nd.cc
+Expectation paddle_scatter_nd_add(const OpCall& call,
+                                  Trace* trace);  // paddle_scatter_nd_add.cc
 Expectation onnx_gather_elements(const OpCall& call,
                                  Trace* trace);  // onnx_gather_elements.cc
 Expectation onnx_scatter_elements(const OpCall& call,
@@ -324,6 +326,22 @@ void add_paddle_nd_ops(std::vector<OpSpec>& t) {
                .family = ShapeFamily::GatherND,
                .reference = paddle_gather_nd,
                .output_shape = shape_rules::kGatherND});
+  t.push_back({.id = "paddle.scatter_nd_add",
+               .dialect = "paddle",
+               .summary = "paddle.scatter_nd_add: out = x; out[index[i]] += updates[i] for index tuples in index's "
+                          "last dim (duplicates accumulate)",
+               .source = "PaddlePaddle API documentation 3.x (paddle.scatter_nd_add; 3.3.1's docstring), 2.6 where "
+                         "it differs",
+               .operands = {{.name = "x", .role = R::Read},
+                            {.name = "index", .role = R::Index, .dtypes = kInt32Or64},
+                            {.name = "updates", .role = R::Read}},
+               .in_place = false,
+               .output = "out",
+               .output_shape_of = "x",
+               .output_dtype_of = "x",
+               .data_operand = "x",
+               .family = ShapeFamily::ScatterND,
+               .reference = paddle_scatter_nd_add});
 }
 
 // The ONNX ops.

@@ -39,4 +39,13 @@ Tensor gather_nd_slices(CpuContext& cpu, const Tensor& input, const NdTuples& t,
 void scatter_nd_slices(const Tensor& target, const Tensor& updates, const NdTuples& t, int64_t q, int64_t k,
                        std::optional<Reduce> reduce);
 
+// paddle.scatter_nd_add / paddle.scatter_nd: checks the rules they share
+// (index.ndim >= min_index_rank, int32 / int64, Q <= target's rank,
+// updates.shape == index.shape[:-1] + target.shape[Q:], the bounds; negatives
+// wrap when `wraps`), then adds every updates slice into `target` (a fresh
+// tensor) at its tuple, in row-major order. Defined in
+// ops/paddle_scatter_nd_add.cc.
+Outcome paddle_add_nd_slices(Tensor target, const Tensor& index, const Tensor& updates, int64_t min_index_rank,
+                             bool wraps);
+
 }  // namespace sp::cpu
