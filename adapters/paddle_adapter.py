@@ -1,7 +1,7 @@
 """Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
 its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis,
 Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_, paddle.index_select, paddle.gather,
-paddle.gather_nd and paddle.scatter_nd_add.
+paddle.gather_nd, paddle.scatter_nd_add and paddle.scatter_nd.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -67,6 +67,8 @@ CATEGORIES = [
     Row(ValueError, r"the index should be a 1d tensor", "invalid_argument"),
     Row(ValueError, r"shape of Updates and Input\(Updates\) should be same", "rank_mismatch"),
     Row(TypeError, r"x and updates must have same data type", "dtype_mismatch"),
+    # scatter_nd: "(InvalidArgument) Each value of attribute 'shape' is expected to be no less than 0." (PD-SN2)
+    Row(ValueError, r"Each value of attribute 'shape' is expected to be no less than 0", "invalid_argument"),
     # index_add before 3.3 has no alpha (PD-IA10): "index_add() got an unexpected keyword argument 'alpha'"
     Row(TypeError, r"unexpected keyword argument 'alpha'", "invalid_argument"),
     # "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3." (PD-IA8;
@@ -200,7 +202,7 @@ def index_add(op, args, tensors):
 def run(op, args, tensors):
     if op not in OPS:
         raise Unsupported("the paddle adapter runs paddle.scatter (and its backward), put_along_axis, take_along_axis and "
-                          "index_add, index_select, gather, gather_nd and scatter_nd_add only")
+                          "index_add, index_select, gather, gather_nd, scatter_nd_add and scatter_nd only")
     if op.startswith("paddle.put_along_axis"):
         return put_along_axis(op, args, tensors)
     if op.startswith("paddle.index_add"):
@@ -213,6 +215,9 @@ def run(op, args, tensors):
     if op == "paddle.scatter_nd_add":
         x, index, updates = (to_paddle(tensors[name]) for name in ("x", "index", "updates"))
         return [from_paddle(paddle.scatter_nd_add(x, index, updates))]
+    if op == "paddle.scatter_nd":
+        index, updates = to_paddle(tensors["index"]), to_paddle(tensors["updates"])
+        return [from_paddle(paddle.scatter_nd(index, updates, list(args["shape"])))]
     if op == "paddle.index_select":
         x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
         return [from_paddle(paddle.index_select(x, index, args.get("axis", 0)))]
@@ -250,6 +255,7 @@ OPS = {
     "paddle.gather": ["axis"],
     "paddle.gather_nd": [],
     "paddle.scatter_nd_add": [],
+    "paddle.scatter_nd": ["shape"],
 }
 
 serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

@@ -44,4 +44,8 @@ PADDLE_ND_TEXTS = [
      "(OutOfRange) The index is out of bounds, please check whether the dimensions of index and input meet the "
      "requirements. It should be less than [6] and greater or equal to [-6], but received [6]", "index_out_of_bounds",
      "paddle/scatter_nd_add/index-upper-bound"),
+    # paddle.scatter_nd
+    ((P26, P30, PADDLE), ValueError,
+     "(InvalidArgument) Each value of attribute 'shape' is expected to be no less than 0. But received: shape[0] = -1; "
+     "shape = [-1].", "invalid_argument", "paddle/scatter_nd/shape-negative"),
 ]

@@ -116,7 +116,9 @@ void gather_nd_case(Draw& g) {
 // ONNX ScatterND(data, indices, updates): indices.shape = lead ++ [k], k in
 // [1, r]; updates.shape = lead ++ data[k:], its dtype data's; sometimes k of
 // r + 1, updates one off in a dim or of another rank or dtype (errors).
-// paddle.scatter_nd_add(x, index, updates) the same, and sometimes k = 0.
+// paddle.scatter_nd_add(x, index, updates) the same, and sometimes k = 0;
+// paddle.scatter_nd(index, updates, shape) too, data's shape as `shape`
+// (sometimes with a -1: an error).
 void scatter_nd_case(Draw& g) {
   Choices& c = g.c;
   const DType t = pick_dtype_for(c, *g.roles.data);
@@ -139,6 +141,14 @@ void scatter_nd_case(Draw& g) {
     updates_shape[d] = std::max<int64_t>(0, updates_shape[d] + (c.below(2) ? 1 : -1));
   }
   if (c.chance(3)) updates_shape = change_rank(c, updates_shape);
+  if (g.op.arg("shape")) {  // paddle.scatter_nd: no data operand, data's shape is the `shape` argument
+    std::vector<int64_t> shape(data_shape.begin(), data_shape.end());
+    if (!shape.empty() && c.chance(20)) shape[c.below(static_cast<uint32_t>(shape.size()))] = -1;  // an error
+    g.call.set_arg("shape", Arg::of_ints(shape));
+    g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, nd_index_tensor(c, index_shape, data_shape, 0)));
+    g.put(*g.roles.data, data_tensor(c, t, updates_shape));  // the data role is updates
+    return;
+  }
   g.put(*g.roles.data, data_tensor(c, t, data_shape));
   Tensor indices = nd_index_tensor(c, index_shape, data_shape, 0);
   g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, std::move(indices)));

@@ -32,6 +32,8 @@ Expectation paddle_gather_nd(const OpCall& call,
                              Trace* trace);  // paddle_gather_nd.cc
 Expectation paddle_scatter_nd_add(const OpCall& call,
                                   Trace* trace);  // paddle_scatter_nd_add.cc
+Expectation paddle_scatter_nd(const OpCall& call,
+                              Trace* trace);  // paddle_scatter_nd.cc
 Expectation onnx_gather_elements(const OpCall& call,
                                  Trace* trace);  // onnx_gather_elements.cc
 Expectation onnx_scatter_elements(const OpCall& call,
@@ -342,6 +344,23 @@ void add_paddle_nd_ops(std::vector<OpSpec>& t) {
                .data_operand = "x",
                .family = ShapeFamily::ScatterND,
                .reference = paddle_scatter_nd_add});
+  t.push_back(
+      {.id = "paddle.scatter_nd",
+       .dialect = "paddle",
+       .summary = "paddle.scatter_nd: out = zeros(shape); out[index[i]] += updates[i] for index tuples in "
+                  "index's last dim (scatter_nd_add onto zeros)",
+       .source = "PaddlePaddle API documentation 3.x (paddle.scatter_nd; 3.3.1's docstring), 2.6 where it "
+                 "differs",
+       .operands = {{.name = "index", .role = R::Index, .dtypes = kInt32Or64}, {.name = "updates", .role = R::Read}},
+       .args = {{.name = "shape", .type = T::IntList, .required = true}},
+       .in_place = false,
+       .output = "out",
+       .output_shape_of = "updates",
+       .output_dtype_of = "updates",
+       .data_operand = "updates",
+       .family = ShapeFamily::ScatterND,
+       .reference = paddle_scatter_nd,
+       .output_shape = shape_rules::kShapeArgument});
 }
 
 // The ONNX ops.

@@ -103,6 +103,14 @@ std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tenso
   return shape;
 }
 
+std::optional<Shape> shape_argument(const OpSpec& op, const OpCall& call, const Tensor&) {
+  const std::optional<Arg> shape = op.arg_or_default(call, "shape");
+  if (!shape) return std::nullopt;
+  for (int64_t d : shape->ints)
+    if (d < 0) return std::nullopt;
+  return Shape(shape->ints.begin(), shape->ints.end());
+}
+
 // nullopt unless the call's dimension numbers pass the spec's constraints.
 std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, const Tensor&) {
   namespace sh = ref::stablehlo;

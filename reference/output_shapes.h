@@ -31,6 +31,8 @@ std::optional<Shape> along_axis(const OpSpec& op, const OpCall& call, const Tens
 // k = indices.shape[-1] (batch dims counted once, from indices);
 // paddle.gather_nd (no batch_dims: 0) the same.
 std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data);
+// paddle.scatter_nd: the `shape` argument (nullopt with a negative entry).
+std::optional<Shape> shape_argument(const OpSpec& op, const OpCall& call, const Tensor& of);
 std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, const Tensor& operand);
 // jax.lax.gather: the StableHLO gather it lowers to (reference/jax_lax.h).
 std::optional<Shape> jax_lax_gather(const OpSpec& op, const OpCall& call, const Tensor& operand);
@@ -50,6 +52,7 @@ inline constexpr OutputShapeRule kGatherND{
     gather_nd,
     " replaced by indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:] (each index tuple selects a "
     "slice)"};
+inline constexpr OutputShapeRule kShapeArgument{shape_argument, " replaced by the shape argument"};
 inline constexpr OutputShapeRule kStableHloGather{
     stablehlo_gather,
     " replaced by StableHLO's combine(batch_dim_sizes, offset_dim_sizes) (spec gather C22): start_indices' shape "

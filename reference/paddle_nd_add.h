@@ -31,7 +31,7 @@ struct NdAddClauses {
   const char* empty;           // a note: an operand without elements
   const char* whole;           // a note: Q = 0 (every tuple addresses the whole base)
   const char* rank;            // a note: a base or updates of rank above 8
-  const char* scalar_updates;  // a note: a 0-d updates with an index not 1-D
+  const char* scalar_updates;  // a note: a 0-d updates
   const char* base_name;       // "x" or "shape"
 };
 
@@ -40,7 +40,10 @@ struct NdAddClauses {
 // passed, the result: base with every updates slice added at its tuple
 // (ReduceMode::Add: duplicates accumulate, in an order the page leaves
 // free). `documented`: the data dtype is one the page lists.
-Expectation add_slices(const OpCall& call, RuleLog& log, const std::optional<Tensor>& base, const Tensor& index,
-                       const Tensor& updates, bool documented, const NdAddClauses& c, Trace* trace);
+// `base_rank`: the base's rank (scatter_nd: len(shape), also when shape is
+// invalid), for the rank note.
+Expectation add_slices(const OpCall& call, RuleLog& log, const std::optional<Tensor>& base, int64_t base_rank,
+                       const Tensor& index, const Tensor& updates, bool documented, const NdAddClauses& c,
+                       Trace* trace);
 
 }  // namespace sp::ref::paddle_nd

@@ -92,6 +92,10 @@ constexpr VersionedRule kRules[] = {
      "scatter_nd_add: a negative index value v in [-s, 0) is v + s (s = x.shape[j]); unspecified before",
      "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
      "PaddlePaddle 2.6.2 refuses -1 ('greater or equal to 0'), 3.0.0 and 3.3.1 wrap it"},
+    {"PD-SN7", "paddle", "3.0", "",
+     "scatter_nd: a negative index value v in [-s, 0) is v + s (s = shape[j]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 2.6.2 refuses -1 ('greater or equal to 0'), 3.0.0 and 3.3.1 wrap it"},
 };
 
 int64_t read_number(std::string_view s, size_t& i) {
