@@ -1,6 +1,7 @@
 """Runs the real PaddlePaddle for scatterproof: paddle.scatter on CPU, and
 its backward (paddle.scatter.backward) through paddle.grad; paddle.put_along_axis,
-Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_, paddle.index_select and paddle.gather.
+Tensor.put_along_axis_, paddle.take_along_axis, paddle.index_add, Tensor.index_add_, paddle.index_select, paddle.gather,
+paddle.gather_nd, paddle.scatter_nd_add and paddle.scatter_nd.
 
     .venv/bin/python adapters/paddle_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -51,6 +52,23 @@ CATEGORIES = [
     # gather: "(InvalidArgument) The last dim of index should be 0 or 1 when it is 2D, but we get 2" (PD-GA3; 2.6
     # and 3.0: "should be 1")
     Row(ValueError, r"last dim of index should be (0 or )?1 when it is 2D", "invalid_argument"),
+    # gather_nd: "(InvalidArgument) The rank of Input(Index) should be greater than 1" (PD-GN2; 2.6 and 3.0 for a 0-d
+    # index), "Input(Index).shape[-1] should be no greater than Input(X).rank" (PD-GN4), "The value of Input(index)
+    # must be no less than [-2]" / "Input(index[-1)] has wrong value, it is [3]" (PD-GN5)
+    Row(ValueError, r"rank of Input\(Index\) should be greater than 1", "invalid_argument"),
+    Row(ValueError, r"Input\(Index\)\.shape\[-1\] should be no greater than Input\(X\)\.rank", "shape_mismatch"),
+    Row(ValueError, r"value of Input\(index\) must be no less than|Input\(index\[-1\)\] has wrong value",
+        "index_out_of_bounds"),
+    # scatter_nd_add (and scatter_nd): "When the updates is a 0d tensor, the index should be a 1d tensor." (PD-SNA3);
+    # "Updates has wrong shape. The shape of Updates and Input(Updates) should be same, but received the shape of
+    # Updates is 1, the shape of Input(Updates) is 2." (ranks, PD-SNA6; "The dimensions of Updates and
+    # Input(Updates) should match": sizes, the generic row); 3.x "x and updates must have same data type"
+    # (PD-SNA2; 2.6: "The type of data we are trying to retrieve", below)
+    Row(ValueError, r"the index should be a 1d tensor", "invalid_argument"),
+    Row(ValueError, r"shape of Updates and Input\(Updates\) should be same", "rank_mismatch"),
+    Row(TypeError, r"x and updates must have same data type", "dtype_mismatch"),
+    # scatter_nd: "(InvalidArgument) Each value of attribute 'shape' is expected to be no less than 0." (PD-SN2)
+    Row(ValueError, r"Each value of attribute 'shape' is expected to be no less than 0", "invalid_argument"),
     # index_add before 3.3 has no alpha (PD-IA10): "index_add() got an unexpected keyword argument 'alpha'"
     Row(TypeError, r"unexpected keyword argument 'alpha'", "invalid_argument"),
     # "(InvalidArgument) Variable value (index) of OP(index_add) expected >= -3 and < 3, but got 3." (PD-IA8;
@@ -96,6 +114,9 @@ CATEGORIES = [
     # dimension 0 to 9, but received dimension is 10" (OSError)
     Row(ValueError, r"of 'shape' for must not be greater than 8", "rank_limit"),
     Row(OSError, r"Invalid dimension to be accessed", "rank_limit"),
+    # gather_nd with Q = 0 (its tile kernel): "(InvalidArgument) Only support tensor with rank being between 0 and 7.
+    # But received tensor's rank = 8."
+    Row(ValueError, r"Only support tensor with rank being between 0 and 7", "rank_limit"),
     # Tensor.put_along_axis_ before 3.0 has no broadcast parameter (PD-PA12)
     Row(TypeError, r"unexpected keyword argument 'broadcast'", "invalid_argument"),
     # "The dimensions of the source tensor and target tensor should match", "The first dimension size of
@@ -181,7 +202,7 @@ def index_add(op, args, tensors):
 def run(op, args, tensors):
     if op not in OPS:
         raise Unsupported("the paddle adapter runs paddle.scatter (and its backward), put_along_axis, take_along_axis and "
-                          "index_add, index_select and gather only")
+                          "index_add, index_select, gather, gather_nd, scatter_nd_add and scatter_nd only")
     if op.startswith("paddle.put_along_axis"):
         return put_along_axis(op, args, tensors)
     if op.startswith("paddle.index_add"):
@@ -189,6 +210,14 @@ def run(op, args, tensors):
     if op == "paddle.gather":
         x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
         return [from_paddle(paddle.gather(x, index, axis=args.get("axis", 0)))]
+    if op == "paddle.gather_nd":
+        return [from_paddle(paddle.gather_nd(to_paddle(tensors["x"]), to_paddle(tensors["index"])))]
+    if op == "paddle.scatter_nd_add":
+        x, index, updates = (to_paddle(tensors[name]) for name in ("x", "index", "updates"))
+        return [from_paddle(paddle.scatter_nd_add(x, index, updates))]
+    if op == "paddle.scatter_nd":
+        index, updates = to_paddle(tensors["index"]), to_paddle(tensors["updates"])
+        return [from_paddle(paddle.scatter_nd(index, updates, list(args["shape"])))]
     if op == "paddle.index_select":
         x, index = to_paddle(tensors["x"]), to_paddle(tensors["index"])
         return [from_paddle(paddle.index_select(x, index, args.get("axis", 0)))]
@@ -224,6 +253,9 @@ OPS = {
     "paddle.index_add_": ["axis", "alpha"],
     "paddle.index_select": ["axis"],
     "paddle.gather": ["axis"],
+    "paddle.gather_nd": [],
+    "paddle.scatter_nd_add": [],
+    "paddle.scatter_nd": ["shape"],
 }
 
 serve("paddle", paddle.__version__, OPS, run, classify, framework=("paddle", paddle.__version__), operands=True)

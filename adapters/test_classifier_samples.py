@@ -19,6 +19,7 @@ MINDSPORE = "2.10.0"
 from test_classifier_matrix_samples import (M27, P26, P30, P31, P32, MINDSPORE_MATRIX_TEXTS,  # noqa: E402,F401
                                             PADDLE_MATRIX_TEXTS)
 from test_classifier_mindspore_elements_samples import MINDSPORE_ELEMENT_TEXTS  # noqa: E402
+from test_classifier_paddle_nd_samples import PADDLE_ND_TEXTS  # noqa: E402
 ORT = "1.32.0"  # onnxruntime in .venv-current
 ONNX = "1.23.2"  # onnx (onnx.reference) in .venv-current
 
@@ -350,7 +351,7 @@ SAMPLES = {
         ((PADDLE,), ValueError,
          "(InvalidArgument) The add_value parameter does not supported broadcast, so input_dim[i](3) must be equal "
          "to add_value_dim[i](2) when i(1) != axis(0).", "shape_mismatch", "paddle/index_add/value-width-mismatch"),
-    ] + PADDLE_MATRIX_TEXTS,
+    ] + PADDLE_MATRIX_TEXTS + PADDLE_ND_TEXTS,
     "mindspore_adapter.py": [
         ((M27, MINDSPORE), RuntimeError,
          "For 'TensorScatterElements', the 'axis' should be less than input dims and greater than or equal 0, but got "

@@ -224,7 +224,8 @@ const FamilyGen& family_gen(const OpSpec& op) {
       {ShapeFamily::IndexAlongDim, {.build = index_along_dim_case, .source = S::Optional}},
       {ShapeFamily::TakeAlongDim, {.build = take_along_dim_case, .source = S::None}},
       {ShapeFamily::GatherND, {.build = gather_nd_case, .source = S::None, .axis = false, .own_arg = "batch_dims"}},
-      {ShapeFamily::ScatterND, {.build = scatter_nd_case, .axis = false, .own_arg = "batch_dims"}},
+      // paddle.scatter_nd has no source: its updates is the data role, its shape an argument.
+      {ShapeFamily::ScatterND, {.build = scatter_nd_case, .source = S::Optional, .axis = false, .own_arg = "shape"}},
       {ShapeFamily::StableHloGather,
        {.build = stablehlo_gather_case, .source = S::None, .axis = false, .own_arg = "index_vector_dim"}},
       {ShapeFamily::StableHloScatter, {.build = stablehlo_scatter_case, .axis = false, .own_arg = "index_vector_dim"}},

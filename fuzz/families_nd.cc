@@ -61,8 +61,8 @@ Tensor nd_index_tensor(Choices& c, const Shape& shape, const Shape& data, int64_
 }
 
 // The drawn values in an index dtype drawn for the operand: int64 as they
-// are; int32 converted where the operand documents int32 (MindSpore's ND
-// ops); any other dtype (an index dtype error) zeros.
+// are; int32 converted where the operand documents int32 (MindSpore's and
+// Paddle's ND ops); any other dtype (an index dtype error) zeros.
 Tensor nd_index_of_dtype(Choices& c, const OperandSpec& index, Tensor values) {
   const DType t = pick_dtype_for(c, index);
   if (t == DType::Int64) return values;
@@ -95,7 +95,7 @@ void gather_nd_case(Draw& g) {
   if (rank > 4 && !c.chance(30)) rank = 3;
   Shape data_shape = data_shape_of_rank(c, rank);
   int64_t b = 0;
-  const bool has_batch_dims = g.op.arg("batch_dims") != nullptr;  // MindSpore's gather_nd has none
+  const bool has_batch_dims = g.op.arg("batch_dims") != nullptr;  // MindSpore's and Paddle's gather_nd have none
   if (has_batch_dims && rank >= 2 && c.chance(35)) b = c.between(1, rank - 1);
   if (has_batch_dims && c.chance(4)) b = c.below(2) ? -1 : rank;  // outside [0, min(q, r)): an error
   const int64_t room = std::max<int64_t>(rank - std::max<int64_t>(b, 0), 0);
@@ -155,8 +155,13 @@ void shape_scatter_nd_case(Draw& g) {
 // ONNX ScatterND(data, indices, updates): indices.shape = lead ++ [k], k in
 // [1, r]; updates.shape = lead ++ data[k:], its dtype data's; sometimes k of
 // r + 1, updates one off in a dim or of another rank or dtype (errors).
+// paddle.scatter_nd_add(x, index, updates) the same, and sometimes k = 0;
+// paddle.scatter_nd(index, updates, shape) too, data's shape as `shape`
+// (sometimes with a -1: an error).
 void scatter_nd_case(Draw& g) {
-  if (g.op.arg("shape")) return shape_scatter_nd_case(g);  // mindspore.scatter_nd
+  // mindspore.scatter_nd draws its shape argument first; paddle.scatter_nd
+  // takes ScatterND's draw below with data's shape as its argument.
+  if (g.op.arg("shape") && g.op.dialect == "mindspore") return shape_scatter_nd_case(g);
   Choices& c = g.c;
   const DType t = pick_dtype_for(c, *g.roles.data);
   int64_t rank = pick_rank(c);
@@ -164,7 +169,8 @@ void scatter_nd_case(Draw& g) {
   if (rank > 4 && !c.chance(30)) rank = 3;
   Shape data_shape = data_shape_of_rank(c, rank);
   int64_t k = rank == 0 ? 1 : c.between(1, rank);
-  if (c.chance(4)) k = rank + 1;  // an error
+  if (c.chance(4)) k = rank + 1;                 // an error
+  if (!g.op.arg("opset") && c.chance(8)) k = 0;  // paddle: each tuple addresses the whole of x
   const Shape lead = nd_lead_dims(c);
   Shape index_shape = lead;
   index_shape.push_back(k);
@@ -177,8 +183,17 @@ void scatter_nd_case(Draw& g) {
     updates_shape[d] = std::max<int64_t>(0, updates_shape[d] + (c.below(2) ? 1 : -1));
   }
   if (c.chance(3)) updates_shape = change_rank(c, updates_shape);
+  if (g.op.arg("shape")) {  // paddle.scatter_nd: no data operand, data's shape is the `shape` argument
+    std::vector<int64_t> shape(data_shape.begin(), data_shape.end());
+    if (!shape.empty() && c.chance(20)) shape[c.below(static_cast<uint32_t>(shape.size()))] = -1;  // an error
+    g.call.set_arg("shape", Arg::of_ints(shape));
+    g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, nd_index_tensor(c, index_shape, data_shape, 0)));
+    g.put(*g.roles.data, data_tensor(c, t, updates_shape));  // the data role is updates
+    return;
+  }
   g.put(*g.roles.data, data_tensor(c, t, data_shape));
-  g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, nd_index_tensor(c, index_shape, data_shape, 0)));
+  Tensor indices = nd_index_tensor(c, index_shape, data_shape, 0);
+  g.put(*g.roles.index, nd_index_of_dtype(c, *g.roles.index, std::move(indices)));
   const DType u_t = c.chance(3) ? pick_dtype_for(c, *g.roles.source) : t;
   g.put(*g.roles.source, data_tensor(c, u_t, updates_shape));
 }

@@ -62,9 +62,7 @@ bool scatter_tuple_length(RuleLog& log, int64_t k, int64_t r) {
 }
 
 bool updates_shape(RuleLog& log, const Tensor& data, const Tensor& indices, const Tensor& updates) {
-  const int64_t k = indices.shape().back();
-  Shape want(indices.shape().begin(), indices.shape().end() - 1);
-  want.insert(want.end(), data.shape().begin() + k, data.shape().end());
+  const Shape want = nd::slices_shape(data.shape(), indices.shape(), 0);
   const bool rank_ok = updates.rank() == static_cast<int64_t>(want.size());
   const std::string message = "updates.shape " + format_shape(updates.shape()) +
                               " must equal indices.shape[0:q-1] ++ data.shape[k:r] = " + format_shape(want);
@@ -76,51 +74,12 @@ bool updates_shape(RuleLog& log, const Tensor& data, const Tensor& indices, cons
 
 bool index_values_in_bounds(RuleLog& log, std::string_view clause, const Tensor& data, const Tensor& indices,
                             int64_t first_dim) {
-  std::optional<std::string> offender;
-  if (indices.numel() > 0) {
-    Shape idx(static_cast<size_t>(indices.rank()), 0);
-    do {
-      const int64_t j = idx.back();
-      const int64_t s = data.size(first_dim + j);
-      const int64_t v = read_index(indices, idx);
-      if (v < -s || v > s - 1) {
-        offender = "index " + str(v) + " (" + element_text("indices", indices, idx) + ") is out of bounds [-" + str(s) +
-                   ", " + str(s - 1) + "] for data dimension " + str(first_dim + j) + " with size " + str(s);
-        break;
-      }
-    } while (next_index(idx, indices.shape()));
-  }
+  const std::optional<std::string> offender =
+      nd::first_out_of_bounds(data.shape(), indices, first_dim, nd::Negatives::Wrap);
   return log.check(
       !offender, clause,
       offender ? *offender : "every indices[..., j] in [-s, s-1], s = data.shape[" + str(first_dim) + " + j]",
       ErrorCategory::IndexOutOfBounds, offender.value_or(""));
-}
-
-void for_each_position(const Shape& shape, const std::function<void(const Shape&)>& visit) {
-  for (int64_t s : shape)
-    if (s == 0) return;
-  Shape idx(shape.size(), 0);
-  do visit(idx);
-  while (next_index(idx, shape));
-}
-
-std::vector<IndexTuple> index_tuples(const Tensor& data, const Tensor& indices, int64_t first_dim) {
-  const int64_t k = indices.shape().back();
-  const Shape outer(indices.shape().begin(), indices.shape().end() - 1);
-  std::vector<IndexTuple> out;
-  for_each_position(outer, [&](const Shape& pos) {
-    IndexTuple t{pos, {}, 0};
-    Shape at = pos;
-    at.push_back(0);
-    for (int64_t j = 0; j < k; ++j) {
-      at.back() = j;
-      const int64_t v = read_index(indices, at);
-      if (j == 0) t.first_value = v;
-      t.tuple.push_back(v < 0 ? v + data.size(first_dim + j) : v);
-    }
-    out.push_back(std::move(t));
-  });
-  return out;
 }
 
 }  // namespace sp::ref::onnx_nd_rules

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "reference/dialect_onnx.h"
+#include "reference/nd_slices.h"
 #include "reference/output_builder.h"
 #include "reference/semantics_common.h"
 
@@ -59,17 +60,6 @@ bool updates_shape(RuleLog& log, const Tensor& data, const Tensor& indices, cons
 bool index_values_in_bounds(RuleLog& log, std::string_view clause, const Tensor& data, const Tensor& indices,
                             int64_t first_dim);
 
-// Mechanics (no rules): the positions of indices.shape[:-1] in row-major
-// order, each with its index tuple normalised (negative v -> v + s).
-// REQUIRES: the bounds check passed.
-struct IndexTuple {
-  Shape pos;                   // position in indices.shape[:-1]
-  std::vector<int64_t> tuple;  // the k normalised values
-  int64_t first_value;         // indices[pos][0] as stored (0 when k == 0)
-};
-std::vector<IndexTuple> index_tuples(const Tensor& data, const Tensor& indices, int64_t first_dim);
-// Calls visit(pos) for every position of `shape` in row-major order (none
-// when the shape has a 0; once, with {}, for rank 0).
-void for_each_position(const Shape& shape, const std::function<void(const Shape&)>& visit);
+// The mechanics (index tuples, slices) are reference/nd_slices.h's.
 
 }  // namespace sp::ref::onnx_nd_rules

@@ -60,22 +60,10 @@ Expectation onnx_gather_nd(const OpCall& call, Trace* trace) {
   }
   if (!log.passed()) return log.error_expectation();
 
-  const int64_t k = indices.shape().back();
-  const Shape slice(data.shape().begin() + b + k, data.shape().end());
-  Shape out_shape(indices.shape().begin(), indices.shape().end() - 1);
-  out_shape.insert(out_shape.end(), slice.begin(), slice.end());
+  const Shape out_shape = ref::nd::slices_shape(data.shape(), indices.shape(), b);
   OutputBuilder out("out", Tensor::zeros(data.dtype(), out_shape), trace);
   // output[idx ++ t] = data[idx[:b] ++ indices[idx] ++ t]
-  for (const rules::IndexTuple& it : rules::index_tuples(data, indices, b)) {
-    Shape from(it.pos.begin(), it.pos.begin() + b);
-    from.insert(from.end(), it.tuple.begin(), it.tuple.end());
-    rules::for_each_position(slice, [&](const Shape& t) {
-      Shape at = from, target = it.pos;
-      at.insert(at.end(), t.begin(), t.end());
-      target.insert(target.end(), t.begin(), t.end());
-      out.overwrite(target, data.bits_at(at), WriteOrigin{"data", &data, &at, &it.pos, it.first_value});
-    });
-  }
+  ref::nd::gather_slices(out, "data", data, ref::nd::index_tuples(data.shape(), indices, b), b);
   std::vector<Note> notes;
   notes.push_back(
       {"ONNX-GN1", "GatherND schema version " + std::to_string(*version) + " (opset " + std::to_string(opset) + ")"});

@@ -67,10 +67,10 @@ Expectation onnx_scatter_nd(const OpCall& call, Trace* trace) {
   if (tuple_ok && ref::index_values_readable(indices)) rules::index_values_in_bounds(log, "ONNX-SN9", data, indices, 0);
   if (!log.passed()) return log.error_expectation();
 
-  const std::vector<rules::IndexTuple> tuples = rules::index_tuples(data, indices, 0);
+  const std::vector<ref::nd::IndexTuple> tuples = ref::nd::index_tuples(data.shape(), indices, 0);
   if (*mode == ReduceMode::None) {
-    std::map<std::vector<int64_t>, const rules::IndexTuple*> seen;
-    for (const rules::IndexTuple& it : tuples) {
+    std::map<std::vector<int64_t>, const ref::nd::IndexTuple*> seen;
+    for (const ref::nd::IndexTuple& it : tuples) {
       const auto [first, fresh] = seen.emplace(it.tuple, &it);
       if (fresh) continue;
       const std::string where = "indices" + format_index(first->second->pos) + " and indices" + format_index(it.pos) +
@@ -96,22 +96,9 @@ Expectation onnx_scatter_nd(const OpCall& call, Trace* trace) {
     }
   }
 
-  const int64_t k = indices.shape().back();
-  const Shape slice(data.shape().begin() + k, data.shape().end());
   OutputBuilder out("out", data, trace);
   // output[indices[idx] ++ t] = f(output[indices[idx] ++ t], updates[idx ++ t]), f = "=" for "none"
-  for (const rules::IndexTuple& it : tuples) {
-    rules::for_each_position(slice, [&](const Shape& t) {
-      Shape target(it.tuple.begin(), it.tuple.end()), at = it.pos;
-      target.insert(target.end(), t.begin(), t.end());
-      at.insert(at.end(), t.begin(), t.end());
-      const WriteOrigin from{"updates", &updates, &at, &it.pos, it.first_value};
-      if (*mode == ReduceMode::None)
-        out.overwrite(target, updates.bits_at(at), from);
-      else
-        out.reduce(target, *mode, updates.value_at(at), from);
-    });
-  }
+  ref::nd::scatter_slices(out, *mode, updates, tuples, data.shape(), indices.shape().back());
   std::vector<Note> notes{
       {"ONNX-SN1", "ScatterND schema version " + std::to_string(*version) + " (opset " + std::to_string(opset) + ")"}};
   if (*mode != ReduceMode::None)

@@ -112,7 +112,8 @@ enum class ShapeFamily {
   // indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:].
   GatherND,
   // ONNX ScatterND(data, indices, updates): updates' shape is
-  // indices.shape[:-1] + data.shape[indices.shape[-1]:].
+  // indices.shape[:-1] + data.shape[indices.shape[-1]:] (paddle.scatter_nd:
+  // data's shape is its `shape` argument).
   ScatterND,
   // StableHLO gather / dynamic_gather(operand, start_indices[, slice_sizes])
   // with dimension numbers (int-list arguments): windows of operand at start

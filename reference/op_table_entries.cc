@@ -28,6 +28,12 @@ Expectation paddle_index_select(const OpCall& call,
                                 Trace* trace);  // paddle_index_select.cc
 Expectation paddle_gather(const OpCall& call,
                           Trace* trace);  // paddle_gather.cc
+Expectation paddle_gather_nd(const OpCall& call,
+                             Trace* trace);  // paddle_gather_nd.cc
+Expectation paddle_scatter_nd_add(const OpCall& call,
+                                  Trace* trace);  // paddle_scatter_nd_add.cc
+Expectation paddle_scatter_nd(const OpCall& call,
+                              Trace* trace);  // paddle_scatter_nd.cc
 Expectation onnx_gather_elements(const OpCall& call,
                                  Trace* trace);  // onnx_gather_elements.cc
 Expectation onnx_scatter_elements(const OpCall& call,
@@ -308,6 +314,59 @@ void add_paddle_index_ops(std::vector<OpSpec>& t) {
                .output_shape = shape_rules::kGatherAlongAxis});
 }
 
+// PaddlePaddle's ND ops: index tuples in the index's last dim (the ONNX ND
+// ops' shape families and rules, reference/nd_slices.h).
+void add_paddle_nd_ops(std::vector<OpSpec>& t) {
+  t.push_back({.id = "paddle.gather_nd",
+               .dialect = "paddle",
+               .summary = "paddle.gather_nd: out[i] = x[index[i]] for index tuples in index's last dim (slices when "
+                          "shorter than x's rank)",
+               .source = "PaddlePaddle API documentation 3.x (paddle.gather_nd; 3.3.1's docstring), 2.6 where it "
+                         "differs",
+               .operands = {{.name = "x", .role = R::Read}, {.name = "index", .role = R::Index, .dtypes = kInt32Or64}},
+               .in_place = false,
+               .output = "out",
+               .output_shape_of = "x",
+               .output_dtype_of = "x",
+               .data_operand = "x",
+               .family = ShapeFamily::GatherND,
+               .reference = paddle_gather_nd,
+               .output_shape = shape_rules::kGatherND});
+  t.push_back({.id = "paddle.scatter_nd_add",
+               .dialect = "paddle",
+               .summary = "paddle.scatter_nd_add: out = x; out[index[i]] += updates[i] for index tuples in index's "
+                          "last dim (duplicates accumulate)",
+               .source = "PaddlePaddle API documentation 3.x (paddle.scatter_nd_add; 3.3.1's docstring), 2.6 where "
+                         "it differs",
+               .operands = {{.name = "x", .role = R::Read},
+                            {.name = "index", .role = R::Index, .dtypes = kInt32Or64},
+                            {.name = "updates", .role = R::Read}},
+               .in_place = false,
+               .output = "out",
+               .output_shape_of = "x",
+               .output_dtype_of = "x",
+               .data_operand = "x",
+               .family = ShapeFamily::ScatterND,
+               .reference = paddle_scatter_nd_add});
+  t.push_back(
+      {.id = "paddle.scatter_nd",
+       .dialect = "paddle",
+       .summary = "paddle.scatter_nd: out = zeros(shape); out[index[i]] += updates[i] for index tuples in "
+                  "index's last dim (scatter_nd_add onto zeros)",
+       .source = "PaddlePaddle API documentation 3.x (paddle.scatter_nd; 3.3.1's docstring), 2.6 where it "
+                 "differs",
+       .operands = {{.name = "index", .role = R::Index, .dtypes = kInt32Or64}, {.name = "updates", .role = R::Read}},
+       .args = {{.name = "shape", .type = T::IntList, .required = true}},
+       .in_place = false,
+       .output = "out",
+       .output_shape_of = "updates",
+       .output_dtype_of = "updates",
+       .data_operand = "updates",
+       .family = ShapeFamily::ScatterND,
+       .reference = paddle_scatter_nd,
+       .output_shape = shape_rules::kShapeArgument});
+}
+
 // The ONNX ops.
 void add_onnx_ops(std::vector<OpSpec>& t) {
   // ONNX: out-of-place (a node's output), ONNX's own operand and attribute
@@ -402,6 +461,7 @@ std::vector<OpSpec> build_op_table() {
   add_paddle_index_ops(t);
   add_mindspore_nd_ops(t);  // op_table_mindspore.cc
   add_mindspore_element_ops(t);
+  add_paddle_nd_ops(t);
   without_wide_unsigned(t);  // the torch, MindSpore and PaddlePaddle entries so far
   add_onnx_ops(t);
   add_stablehlo_ops(t);  // op_table_stablehlo.cc

@@ -93,7 +93,8 @@ std::optional<Shape> along_axis(const OpSpec& op, const OpCall& call, const Tens
 // nullopt when the shapes cannot make one (the reference says why).
 std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data) {
   const Tensor* indices = index_operand(op, call);
-  const std::optional<Arg> b = op.arg_or_default(call, "batch_dims");  // none: 0 (mindspore.gather_nd)
+  const std::optional<Arg> b =
+      op.arg_or_default(call, "batch_dims");  // none (mindspore.gather_nd, paddle.gather_nd): 0
   const int64_t batch_dims = b ? b->i : 0;
   if (!indices || indices->rank() < 1 || batch_dims < 0) return std::nullopt;
   const int64_t k = indices->shape().back();
@@ -103,12 +104,12 @@ std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tenso
   return shape;
 }
 
-std::optional<Shape> shape_argument(const OpSpec&, const OpCall& call, const Tensor&) {
-  const std::optional<std::vector<int64_t>> shape = call.ints_arg("shape");
+std::optional<Shape> shape_argument(const OpSpec& op, const OpCall& call, const Tensor&) {
+  const std::optional<Arg> shape = op.arg_or_default(call, "shape");
   if (!shape) return std::nullopt;
-  for (const int64_t s : *shape)
-    if (s < 0) return std::nullopt;
-  return Shape(shape->begin(), shape->end());
+  for (int64_t d : shape->ints)
+    if (d < 0) return std::nullopt;
+  return Shape(shape->ints.begin(), shape->ints.end());
 }
 
 // nullopt unless the call's dimension numbers pass the spec's constraints.

@@ -28,10 +28,11 @@ std::optional<Shape> gather_along_axis(const OpSpec& op, const OpCall& call, con
 // broadcast=False, indices' shape.
 std::optional<Shape> along_axis(const OpSpec& op, const OpCall& call, const Tensor& of);
 // ONNX GatherND: indices.shape[:-1] + data.shape[batch_dims + k:] with
-// k = indices.shape[-1] (batch dims counted once, from indices).
+// k = indices.shape[-1] (batch dims counted once, from indices);
+// paddle.gather_nd (no batch_dims: 0) the same.
 std::optional<Shape> gather_nd(const OpSpec& op, const OpCall& call, const Tensor& data);
-// mindspore.scatter_nd: the call's `shape` argument (nullopt when absent or
-// holding a negative size).
+// mindspore.scatter_nd, paddle.scatter_nd: the call's `shape` argument
+// (nullopt when absent or holding a negative size).
 std::optional<Shape> shape_argument(const OpSpec& op, const OpCall& call, const Tensor& of);
 std::optional<Shape> stablehlo_gather(const OpSpec& op, const OpCall& call, const Tensor& operand);
 // jax.lax.gather: the StableHLO gather it lowers to (reference/jax_lax.h).

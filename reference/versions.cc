@@ -94,6 +94,18 @@ constexpr VersionedRule kRules[] = {
      "gather: a negative index value v in [-S, 0) is v + S (S = x.shape[axis]); unspecified before",
      "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
      "PaddlePaddle 2.6.2 refuses -1 ('must be greater than or equal to 0'), 3.3.1 wraps it"},
+    {"PD-GN5", "paddle", "3.0", "",
+     "gather_nd: a negative index value v in [-s, 0) is v + s (s = x.shape[j]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 2.6.2 refuses -1 ('Expected index_value >= 0'), 3.0.0 and 3.3.1 wrap it"},
+    {"PD-SNA7", "paddle", "3.0", "",
+     "scatter_nd_add: a negative index value v in [-s, 0) is v + s (s = x.shape[j]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 2.6.2 refuses -1 ('greater or equal to 0'), 3.0.0 and 3.3.1 wrap it"},
+    {"PD-SN7", "paddle", "3.0", "",
+     "scatter_nd: a negative index value v in [-s, 0) is v + s (s = shape[j]); unspecified before",
+     "PaddlePaddle/Paddle PR #68780 (negative indices for the scatter/gather series), first released in 3.0; "
+     "PaddlePaddle 2.6.2 refuses -1 ('greater or equal to 0'), 3.0.0 and 3.3.1 wrap it"},
 };
 
 int64_t read_number(std::string_view s, size_t& i) {
