@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 
+#include "reference/float_node_count.h"
 #include "reference/float_tree_hull.h"
 
 namespace sp {
@@ -156,38 +158,38 @@ struct Range {
 // most n-j+1 leaves (SEMANTICS.md, "Float reductions"), so with P_m the
 // sum of the m largest |terms| and D_m a bound on |d_v| at a node of at
 // most m leaves, |error| <= D_2 + ... + D_n (zero terms left out: a node
-// adding a zero is exact). A node of m leaves adds two
-// computed values whose exact sum is at most P_m + (D_2 + ... + D_{m-1})
-// in magnitude, so |d_v| is at most half the spacing there, and 0 where
-// that spacing is at most the terms' common grid (every value involved is
-// a multiple of the grid, so the sum is representable).
+// adding a zero is exact). A node of m leaves adds two computed values
+// whose exact sum is at most P_m + (D_2 + ... + D_{m-1}) in magnitude:
+// |d_v| <= half the spacing there, 0 if that is <= the terms' grid.
 LD sum_error_bound(const Fmt& f, const SumFacts& s) {
   const size_t n = s.by_mag.size();
   if (n < 2) return s.slack;
   const LD inflate = s.slack == 0 ? LD{1} : 1 + static_cast<LD>(s.n + 2) * kEpsLD;
-  // Prefix sums: the m largest magnitudes, positives, negatives.
-  auto prefix = [](const std::vector<LD>& v) {
-    std::vector<LD> p(v.size() + 1, 0);
-    for (size_t i = 0; i < v.size(); ++i) p[i + 1] = p[i] + v[i];
-    return p;
-  };
-  const std::vector<LD> mag = prefix(s.by_mag), pos = prefix(s.pos), neg = prefix(s.neg);
-  const LD abs_exact = std::fabs(s.exact) + s.slack;
+  std::vector<LD> pos(s.pos.size() + 1, 0), neg(s.neg.size() + 1, 0);  // prefix sums of the magnitudes
+  std::partial_sum(s.pos.begin(), s.pos.end(), pos.begin() + 1);
+  std::partial_sum(s.neg.begin(), s.neg.end(), neg.begin() + 1);
   LD errors = 0, leaves = 0;
   for (size_t m = 2; m <= n; ++m) {
-    // The exact sum of m of the terms is at most the m largest of one sign,
-    // and differs from the whole sum by the other n - m terms. A running
-    // maximum keeps the bound non-decreasing in m, as the ranking needs.
-    const LD one_sign = std::max(pos[std::min(m, s.pos.size())], neg[std::min(m, s.neg.size())]);
-    leaves = std::max(leaves, std::min(one_sign, abs_exact + mag[n - m]));
+    // m terms sum to at most the m largest positives, and to the whole sum
+    // less the other n - m, which sum to >= minus the n - m largest negative
+    // magnitudes; -sum likewise. A running maximum keeps D non-decreasing.
+    auto at = [](const std::vector<LD>& p, size_t k) { return p[std::min(k, p.size() - 1)]; };
+    const LD up = std::min(at(pos, m), s.exact + s.slack + at(neg, n - m));
+    const LD down = std::min(at(neg, m), -s.exact + s.slack + at(pos, n - m));
+    leaves = std::max({leaves, up, down});
     const LD x = (leaves + errors) * inflate;
     if (x == 0) continue;
     const LD spacing = spacing_below(f, x);
     if (s.grid > 0 && spacing <= s.grid) continue;
     errors += spacing / 2;
   }
-  // The sum of powers of two above may itself have rounded.
-  return errors * (1 + static_cast<LD>(s.n + 2) * kEpsLD) + s.slack;
+  // The sum of powers of two above may have rounded. FR-3 (v) where the
+  // prefix sums are exact: a bound on every subtree's error gives another.
+  LD e = errors * (1 + static_cast<LD>(s.n + 2) * kEpsLD);
+  const CountFormat cf{f.p, f.denorm, s.grid};
+  for (int round = 0; round < 3 && s.slack == 0 && e > 0; ++round)
+    e = std::min(e, counted_error_bound(cf, pos, neg, e));
+  return e + s.slack;
 }
 
 // A sum of the finite terms in format `acc`, any order.
@@ -345,7 +347,7 @@ ElementAllowed mean_bounds(DType t, const std::vector<double>& terms) {
     // A sum in `acc`, any order (its values lie on acc's grid); then
     // divided once: in acc, in float64, exactly, or after the sum is
     // rounded to t (LibTorch: the sum in t, divided in t).
-    Range sum = sum_range(acc, s);
+    Range sum = acc.p == ft.p ? in_t : sum_range(acc, s);
     if (sum.lo <= sum.hi) sum.lo = round_up(acc, sum.lo), sum.hi = round_down(acc, sum.hi);
     unite(all, any, divide_range(&acc, ft, sum, n));
     unite(all, any, divide_range(&f64, ft, sum, n));

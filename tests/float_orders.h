@@ -1,0 +1,193 @@
+// float_orders.h — orders of combining float terms that the float oracle's
+// tests evaluate (tests/float_oracle_test.cc): each is a real tree or
+// sequence, every step done by `op` (rounded in some format), so its result
+// must lie in the oracle's allowed set (soundness), and a mutant equal to
+// or between such results is not detectable by any sound oracle.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace sp::float_orders {
+
+using Terms = std::vector<double>;
+
+// One order of combining: a sequence over a permutation, or a tree.
+using Combine = std::function<double(double, double)>;
+inline double fold(const Terms& x, const Combine& op) {
+  double acc = x[0];
+  for (size_t i = 1; i < x.size(); ++i) acc = op(acc, x[i]);
+  return acc;
+}
+inline double pairwise(Terms x, const Combine& op) {
+  while (x.size() > 1) {
+    Terms next;
+    for (size_t i = 0; i + 1 < x.size(); i += 2) next.push_back(op(x[i], x[i + 1]));
+    if (x.size() % 2) next.push_back(x.back());
+    x = std::move(next);
+  }
+  return x[0];
+}
+inline double random_tree(Terms x, const Combine& op, std::mt19937_64& rng) {
+  while (x.size() > 1) {
+    const size_t i = rng() % x.size();
+    std::swap(x[i], x.back());
+    const double a = x.back();
+    x.pop_back();
+    const size_t j = rng() % x.size();
+    x[j] = op(a, x[j]);
+  }
+  return x[0];
+}
+
+// Adversarial orders, sought greedily: a tree that joins, at each step,
+// the two values whose rounded sum errs furthest in direction `dir` (+1:
+// up, -1: down), and a sequence that adds next the term whose addition errs
+// furthest that way. Sampled orders land near the exact result; these reach
+// the edges a sound bound must still hold (for 16-bit sums they span 4-5
+// times what sampled orders span).
+inline double greedy_tree(Terms x, const Combine& op, int dir) {
+  while (x.size() > 1) {
+    size_t bi = 0, bj = 1;
+    double best = -INFINITY;
+    for (size_t i = 0; i < x.size(); ++i) {
+      for (size_t j = i + 1; j < x.size(); ++j) {
+        const double e = dir * (op(x[i], x[j]) - (x[i] + x[j]));
+        if (e > best) best = e, bi = i, bj = j;
+      }
+    }
+    x[bi] = op(x[bi], x[bj]);
+    x.erase(x.begin() + static_cast<long>(bj));
+  }
+  return x[0];
+}
+inline double greedy_sequence(Terms x, const Combine& op, int dir) {
+  double acc = x.back();
+  x.pop_back();
+  while (!x.empty()) {
+    size_t b = 0;
+    double best = -INFINITY;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double e = dir * (op(acc, x[i]) - (acc + x[i]));
+      if (e > best) best = e, b = i;
+    }
+    acc = op(acc, x[b]);
+    x.erase(x.begin() + static_cast<long>(b));
+  }
+  return acc;
+}
+
+// Stronger sequences (rounding errs most where partial sums are largest):
+// `phased` adds the dominant sign's terms first, the largest, then greedily
+// as greedy_sequence, then the others greedily; `beam` keeps the `width`
+// partial sums that erred furthest `dir` so far (ties: the larger
+// magnitude, which rounds more coarsely later), extending each by every
+// remaining term.
+inline double phased_sequence(Terms x, const Combine& op, int dir) {
+  Terms pos, neg;
+  for (double v : x) (v > 0 ? pos : neg).push_back(v);
+  const double ps = std::accumulate(pos.begin(), pos.end(), 0.0), ns = std::accumulate(neg.begin(), neg.end(), 0.0);
+  Terms& big = ps >= -ns ? pos : neg;
+  Terms& other = &big == &pos ? neg : pos;
+  if (big.empty()) return fold(x, op);
+  auto largest =
+      std::max_element(big.begin(), big.end(), [](double a, double b) { return std::fabs(a) < std::fabs(b); });
+  double acc = *largest;
+  big.erase(largest);
+  for (Terms* group : {&big, &other}) {
+    while (!group->empty()) {
+      size_t b = 0;
+      double best = -INFINITY;
+      for (size_t i = 0; i < group->size(); ++i) {
+        const double e = dir * (op(acc, (*group)[i]) - (acc + (*group)[i]));
+        if (e > best) best = e, b = i;
+      }
+      acc = op(acc, (*group)[b]);
+      group->erase(group->begin() + static_cast<long>(b));
+    }
+  }
+  return acc;
+}
+// A tree built around one accumulator (the phased start): adding a term
+// to a partial sum on a coarse grid errs by a fixed amount (the term's
+// residue modulo the spacing), so where no remaining term errs `dir` when
+// added, two are first summed into one whose residue does (the pair whose
+// sum then errs furthest).
+inline double residue_tree(Terms x, const Combine& op, int dir) {
+  Terms pos, neg;
+  for (double v : x) (v > 0 ? pos : neg).push_back(v);
+  const double ps = std::accumulate(pos.begin(), pos.end(), 0.0), ns = std::accumulate(neg.begin(), neg.end(), 0.0);
+  Terms& big = ps >= -ns ? pos : neg;
+  Terms& other = &big == &pos ? neg : pos;
+  if (big.empty()) return fold(x, op);
+  auto largest =
+      std::max_element(big.begin(), big.end(), [](double a, double b) { return std::fabs(a) < std::fabs(b); });
+  double acc = *largest;
+  big.erase(largest);
+  auto err = [&](double a, double b) { return dir * (op(a, b) - (a + b)); };
+  for (Terms* pool : {&big, &other}) {
+    while (!pool->empty()) {
+      size_t b = 0;
+      for (size_t i = 1; i < pool->size(); ++i)
+        if (err(acc, (*pool)[i]) > err(acc, (*pool)[b])) b = i;
+      double pair_gain = -INFINITY;
+      size_t pi = 0, pj = 0;
+      if (err(acc, (*pool)[b]) <= 0) {
+        for (size_t i = 0; i < pool->size(); ++i) {
+          for (size_t j = i + 1; j < pool->size(); ++j) {
+            const double a = (*pool)[i], c = (*pool)[j], g = dir * (op(acc, op(a, c)) - (acc + a + c));
+            if (g > pair_gain) pair_gain = g, pi = i, pj = j;
+          }
+        }
+      }
+      if (pair_gain > err(acc, (*pool)[b])) {
+        (*pool)[pi] = op((*pool)[pi], (*pool)[pj]);
+        pool->erase(pool->begin() + static_cast<long>(pj));
+        continue;
+      }
+      acc = op(acc, (*pool)[b]);
+      pool->erase(pool->begin() + static_cast<long>(b));
+    }
+  }
+  return acc;
+}
+
+inline double beam_sequence(const Terms& x, const Combine& op, int dir, size_t width) {
+  struct State {
+    double acc, err;  // err: the rounding errors so far, in direction dir
+    std::vector<bool> used;
+  };
+  std::vector<State> beam;
+  for (size_t i = 0; i < x.size(); ++i) {
+    std::vector<bool> used(x.size(), false);
+    used[i] = true;
+    beam.push_back({x[i], 0, used});
+  }
+  auto better = [](const State& a, const State& b) {
+    return a.err != b.err ? a.err > b.err : std::fabs(a.acc) > std::fabs(b.acc);
+  };
+  for (size_t step = 1; step < x.size(); ++step) {
+    std::sort(beam.begin(), beam.end(), better);
+    if (beam.size() > width) beam.resize(width);
+    std::vector<State> next;
+    for (const State& s : beam) {
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (s.used[i]) continue;
+        State n = s;
+        n.acc = op(s.acc, x[i]);
+        n.err += dir * (n.acc - (s.acc + x[i]));
+        n.used[i] = true;
+        next.push_back(std::move(n));
+      }
+    }
+    beam = std::move(next);
+  }
+  return std::min_element(beam.begin(), beam.end(), better)->acc;
+}
+
+}  // namespace sp::float_orders
