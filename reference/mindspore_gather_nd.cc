@@ -18,6 +18,7 @@
 // Source: MindSpore 2.10.0's docstring of mindspore.ops.gather_nd (the r2.10 page).
 #include "reference/dialect_mindspore_nd.h"
 #include "reference/dialect_onnx_nd.h"
+#include "reference/nd_slices.h"
 #include "reference/op_table.h"
 #include "reference/output_builder.h"
 #include "reference/semantics_common.h"
@@ -50,7 +51,7 @@ Expectation mindspore_gather_nd(const OpCall& call, Trace* trace) {
   out_shape.insert(out_shape.end(), slice.begin(), slice.end());
   OutputBuilder out("out", Tensor::zeros(input.dtype(), out_shape), trace);
   // out[idx ++ t] = input_x[indices[idx] ++ t]
-  ref::onnx_nd_rules::for_each_position(lead, [&](const Shape& pos) {
+  ref::nd::for_each_position(lead, [&](const Shape& pos) {
     Shape from;
     Shape c = pos;
     c.push_back(0);
@@ -59,7 +60,7 @@ Expectation mindspore_gather_nd(const OpCall& call, Trace* trace) {
       from.push_back(ref::read_index(indices, c));
     }
     const int64_t first = from.empty() ? 0 : from[0];
-    ref::onnx_nd_rules::for_each_position(slice, [&](const Shape& t) {
+    ref::nd::for_each_position(slice, [&](const Shape& t) {
       Shape at = from, target = pos;
       at.insert(at.end(), t.begin(), t.end());
       target.insert(target.end(), t.begin(), t.end());

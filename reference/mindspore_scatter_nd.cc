@@ -22,6 +22,7 @@
 // Source: MindSpore 2.10.0's docstring of mindspore.ops.scatter_nd (the r2.10 page).
 #include "reference/dialect_mindspore_nd.h"
 #include "reference/dialect_onnx_nd.h"
+#include "reference/nd_slices.h"
 #include "reference/op_table.h"
 #include "reference/output_builder.h"
 #include "reference/semantics_common.h"
@@ -58,7 +59,7 @@ Expectation mindspore_scatter_nd(const OpCall& call, Trace* trace) {
   OutputBuilder out("out", Tensor::zeros(updates.dtype(), shape), trace);
   out.exclude_initial_from_reductions();  // "set values"; duplicates summed
   // out[indices[idx] ++ t] += updates[idx ++ t]
-  ref::onnx_nd_rules::for_each_position(lead, [&](const Shape& pos) {
+  ref::nd::for_each_position(lead, [&](const Shape& pos) {
     Shape base, c = pos;
     c.push_back(0);
     for (int64_t j = 0; j < k; ++j) {
@@ -66,7 +67,7 @@ Expectation mindspore_scatter_nd(const OpCall& call, Trace* trace) {
       base.push_back(ref::read_index(indices, c));
     }
     const int64_t first = base.empty() ? 0 : base[0];
-    ref::onnx_nd_rules::for_each_position(slice, [&](const Shape& t) {
+    ref::nd::for_each_position(slice, [&](const Shape& t) {
       Shape target = base, at = pos;
       target.insert(target.end(), t.begin(), t.end());
       at.insert(at.end(), t.begin(), t.end());

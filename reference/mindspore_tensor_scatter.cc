@@ -35,6 +35,7 @@
 
 #include "reference/dialect_mindspore_nd.h"
 #include "reference/dialect_onnx_nd.h"
+#include "reference/nd_slices.h"
 #include "reference/op_table.h"
 #include "reference/output_builder.h"
 #include "reference/semantics_common.h"
@@ -138,7 +139,7 @@ Expectation writes(const std::string& f, const Tensor& input, const Tensor& indi
   std::map<int64_t, std::vector<Value>> divisors;  // div: each element's divisors, in visit order
   std::set<int64_t> nan_terms;                     // max / min: elements a NaN is combined into
   int dropped = 0;
-  ref::onnx_nd_rules::for_each_position(lead, [&](const Shape& pos) {
+  ref::nd::for_each_position(lead, [&](const Shape& pos) {
     if (!rules::tuple_in_range(input.shape(), indices, pos)) {
       ++dropped;  // MS-TS9 (mul): the tuple's updates are not applied
       return;
@@ -150,7 +151,7 @@ Expectation writes(const std::string& f, const Tensor& input, const Tensor& indi
       target_base.push_back(ref::read_index(indices, c));
     }
     const int64_t first = target_base.empty() ? 0 : target_base[0];
-    ref::onnx_nd_rules::for_each_position(slice, [&](const Shape& s) {
+    ref::nd::for_each_position(slice, [&](const Shape& s) {
       Shape target = target_base, at = at_base;
       target.insert(target.end(), s.begin(), s.end());
       at.insert(at.end(), s.begin(), s.end());
