@@ -2,7 +2,8 @@
 // exactly what Paddle's page states:
 //   paddle.index_select -> at::index_select;
 //   paddle.gather (a 1-D or 0-d index) -> at::index_select, a 0-d index's axis then squeezed;
-//   paddle.index_add / Tensor.index_add_ -> index_add (alpha; in place for index_add_);
+//   paddle.index_add / Tensor.index_add_ -> value * alpha (rounded in x's dtype, PD-IA10), then
+//     index_add_ (in place for index_add_);
 //   paddle.take_along_axis -> at::take_along_dim (broadcast=True: arr and indices broadcast
 //     apart from axis) or at::gather (broadcast=False: out has indices' shape).
 // Paddle's own rules are checked first, in the reference's order and categories
@@ -91,14 +92,19 @@ Outcome index_add(const OpCall& call, TorchViews& views) {
     return fail(ErrorCategory::InvalidArgument, call.op, "index_add takes no alpha before Paddle 3.3");
   auto index_t = checked_index(call, views.view(index), x.size(axis), "PD-IA8");
   if (auto* e = std::get_if<Outcome>(&index_t)) return *e;
-  const at::Scalar alpha = call.arg("alpha") ? torch_scalar(call.arg("alpha")->scalar) : at::Scalar(int64_t{1});
+  // PD-IA10: value * alpha (alpha in x's dtype), each product rounded, then added: LibTorch's own
+  // alpha is not that (1.13's CPU index_add_ computes x + alpha * value with one rounding, fused),
+  // so value is scaled here and index_add_ runs with alpha 1.
+  at::Tensor src = views.view(value);
+  if (call.arg("alpha"))
+    src = src * at::scalar_tensor(torch_scalar(call.arg("alpha")->scalar), views.options(x.dtype()));
   if (op_spec(call).in_place) {
-    views.view(x).index_add_(axis, std::get<at::Tensor>(index_t), views.view(value), alpha);
+    views.view(x).index_add_(axis, std::get<at::Tensor>(index_t), src);
     return Outcome::of_outputs({x});
   }
   auto [out, out_t] = views.fresh(x.dtype(), x.shape());
   out_t.copy_(views.view(x));
-  out_t.index_add_(axis, std::get<at::Tensor>(index_t), views.view(value), alpha);
+  out_t.index_add_(axis, std::get<at::Tensor>(index_t), src);
   return Outcome::of_outputs({out});
 }
 
