@@ -3,9 +3,8 @@ adapter_classifiers): what the frameworks printed in real runs, per adapter.
 
 Each sample is (versions measured, exception class, text as the adapter saw
 it, the category it must get, the spec case that printed it or the direct
-call). A new row of an adapter's CATEGORIES needs a sample here, copied from
-a real run (results.jsonl's "outcome" after the exception's class name, or
-the framework's str(exc)).
+call). A new row of an adapter's CATEGORIES needs a sample here, copied from a real run
+(results.jsonl's "outcome" after the exception's class name, or the framework's str(exc)).
 """
 
 T113 = "1.13.0a0+gitunknown"  # Debian's python3-torch (.venv)
@@ -15,7 +14,7 @@ EVERY = (T113, T20, T24, T28, T211, T215)  # every torch release measured
 UNMEASURED_TORCH = ("1.12.1", "2.3.0", "2.9.0", "2.10.1", "2.13.0", "2.16.0", "3.0.0", "unknown")  # known texts hold
 PADDLE = "3.3.1"
 MINDSPORE = "2.10.0"
-# Other PaddlePaddle and MindSpore releases (scripts/version-matrix) and their texts no sample below has
+# Other releases' texts (scripts/version-matrix), then texts of the ops with samples files of their own
 from test_classifier_matrix_samples import (M27, P26, P30, P31, P32, MINDSPORE_MATRIX_TEXTS,  # noqa: E402,F401
                                             PADDLE_MATRIX_TEXTS)
 from test_classifier_mindspore_elements_samples import MINDSPORE_ELEMENT_TEXTS  # noqa: E402
