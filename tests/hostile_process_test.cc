@@ -345,6 +345,30 @@ TEST(HostileProtocol, TheLineCapFitsEveryCorrectAnswerInsideTheSpecLimits) {
   EXPECT_EQ(protocol::kMaxLineBytes, 68'157'440u);  // as PROTOCOL.md "Limits" quotes it
 }
 
+// A huge case (specs/FORMAT.md "Huge cases") past the protocol's limits is
+// unsupported with the reason before anything is sent: an adapter that
+// would hang on any request is never asked.
+TEST(HostileProtocol, ACallPastTheProtocolsLimitsIsDeclinedUnsent) {
+  TempDir dir;
+  const std::string script = dir.adapter("hangs.py", R"PY(
+def hello(): pass
+def run_request(message):
+    time.sleep(1000)
+)PY");
+  BackendOptions options;
+  options.timeout_s = 30;
+  std::string why;
+  std::unique_ptr<Backend> backend = make_backend("process:python3 " + script, options, &why);
+  ASSERT_TRUE(backend) << why;
+  OpCall big = scatter_case();
+  big.tensors["self"] = Tensor::zeros(DType::Float32, {int64_t(protocol::kMaxOperandStorageBytes / 4), 2});
+  const auto began = Clock::now();
+  const Outcome out = backend->run(big);
+  EXPECT_LT(Clock::now() - began, 5s);
+  EXPECT_EQ(out.kind, Outcome::Kind::Unsupported) << out.message;
+  EXPECT_NE(out.message.find("past the process protocol's 16777216"), std::string::npos) << out.message;
+}
+
 // --- Item 4: every wait under the one timeout setting ----------------------
 
 TEST(HostileProcess, AnAdapterThatHangsAtEveryRestartCostsABoundedTime) {

@@ -53,15 +53,50 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <utility>
 
 #include "backends/backend.h"
 #include "backends/common/resource_paths.h"
+#include "backends/process/protocol.h"
 #include "backends/process/supervisor.h"
+#include "reference/op_table.h"
 
 namespace sp {
 namespace {
+
+// Why `call` cannot travel through the protocol (a huge case, specs/FORMAT.md
+// "Huge cases": its operands' storage or its output past the limits of
+// PROTOCOL.md "Limits"); nullopt when it can. Said before anything is sent,
+// so such a case is unsupported with its reason, not a timeout or an
+// oversized answer.
+std::optional<std::string> past_protocol_limits(const OpCall& call) {
+  size_t operands = 0;
+  std::vector<const std::vector<std::byte>*> seen;
+  for (const auto& [name, t] : call.tensors) {
+    const std::vector<std::byte>* storage = t.storage().get();
+    if (!storage || std::find(seen.begin(), seen.end(), storage) != seen.end()) continue;
+    seen.push_back(storage);
+    operands += storage->size();
+  }
+  if (operands > protocol::kMaxOperandStorageBytes)
+    return "the operands' storage takes " + std::to_string(operands) + " bytes, past the process protocol's " +
+           std::to_string(protocol::kMaxOperandStorageBytes) +
+           " (PROTOCOL.md \"Limits\"): a huge case runs on "
+           "in-process backends";
+  const OpSpec* op = find_op(call);
+  const Tensor* like = op ? call.tensor(op->output_dtype_of) : nullptr;
+  const std::optional<Shape> shape = op && like ? output_shape_of(*op, call) : std::nullopt;
+  if (!shape) return std::nullopt;
+  const int64_t numel = checked_numel(*shape);
+  if (numel < 0 || static_cast<uint64_t>(numel) * dtype_size(like->dtype()) > protocol::kMaxStorageBytes)
+    return "the output " + format_shape(*shape) + " takes past the process protocol's " +
+           std::to_string(protocol::kMaxStorageBytes) +
+           " bytes (PROTOCOL.md \"Limits\"): a huge case runs on "
+           "in-process backends";
+  return std::nullopt;
+}
 
 // With warm standbys (`standbys` > 0), that many more children are spawned
 // once the first has answered its handshake, and import their framework
@@ -98,7 +133,10 @@ class ProcessBackend final : public Backend {
   bool implements(std::string_view op) const override {
     return std::find(info_.ops.begin(), info_.ops.end(), op) != info_.ops.end();
   }
-  Outcome run(const OpCall& call) override { return after_call(active_->call(call)); }
+  Outcome run(const OpCall& call) override {
+    if (std::optional<std::string> why = past_protocol_limits(call)) return Outcome::unsupported(*why);
+    return after_call(active_->call(call));
+  }
   // A child whose hello says "programs": true gets the program in one
   // request, given the case timeout once per step; any other runs it op by op.
   std::optional<Outcome> run_whole_program(const Program& program) override {
