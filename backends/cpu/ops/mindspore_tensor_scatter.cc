@@ -63,7 +63,14 @@ std::optional<S<E>> step(const std::string& f, S<E> a, S<E> b) {
   } else if constexpr (std::is_floating_point_v<Storage>) {
     return f == "sub" ? static_cast<Storage>(a - b) : static_cast<Storage>(a / b);
   } else {
-    if (f == "sub") return E::add_once(a, static_cast<Storage>(Storage(0) - b));
+    if (f == "sub") {  // a + (-b), -b wrapping: the minimum negates to itself (in the unsigned type, no overflow)
+      if constexpr (std::is_same_v<Storage, bool>) {
+        return E::add_once(a, b);
+      } else {
+        using U = std::make_unsigned_t<Storage>;
+        return E::add_once(a, static_cast<Storage>(static_cast<U>(U{0} - static_cast<U>(b))));
+      }
+    }
     if (b == 0) return std::nullopt;
     if constexpr (std::is_signed_v<Storage>)
       if (a == std::numeric_limits<Storage>::min() && b == Storage(-1)) return std::nullopt;
