@@ -2,6 +2,8 @@
 // what every op shares: the output pool, the whole-row reductions
 // (row_reduce.cc, under scatter_reduce, index_add and scatter_add), every error
 // category. The fixture and the differential check: cpu_backend_fixture.h.
+#include <limits>
+
 #include "tests/cpu_backend_fixture.h"
 
 namespace sp {
@@ -94,6 +96,30 @@ TEST_F(CpuBackendTest, WholeRowReductionsEveryReduceDtypeAndHotRow) {
   agree_all_threads(scatter_call("torch.scatter_add_", make(DType::Float32, {targets, 32}, Layout::Contiguous),
                                  Tensor::view(DType::Int64, {3000, 32}, {1, 0}, 0, rows.storage()),
                                  make(DType::Float32, {3000, 32}, Layout::Contiguous), 0));
+}
+
+// amax/amin on the sorted whole-row reduction, whose row loop takes the
+// larger term by selects (so that it vectorises): a NaN in a source row or
+// in self propagates whichever side it is on, at every thread count.
+TEST_F(CpuBackendTest, WholeRowAmaxAminPropagateNaNFromEitherSide) {
+  const int64_t targets = 61, width = 24, sources = 3000;
+  const Tensor rows = make_index(DType::Int64, {sources}, Layout::Contiguous, 0, targets - 1);
+  for (DType t : {DType::Float32, DType::BFloat16, DType::Float16}) {
+    const uint64_t nan = bits_from_value(t, Value::of_float(std::numeric_limits<double>::quiet_NaN()));
+    for (const char* reduce : {"amax", "amin"}) {
+      for (bool include_self : {true, false}) {
+        Tensor self = make(t, {targets, width}, Layout::Contiguous);
+        Tensor src = make(t, {sources, width}, Layout::Contiguous);
+        for (int64_t k = 0; k < sources; k += 37) src.set_bits_at({k, k % width}, nan);        // source side
+        for (int64_t r = 0; r < targets; r += 5) self.set_bits_at({r, (r * 7) % width}, nan);  // self side
+        OpCall call = scatter_call("torch.scatter_reduce_", self,
+                                   Tensor::view(DType::Int64, {sources, width}, {1, 0}, 0, rows.storage()), src, 0);
+        call.set_arg("reduce", Arg::of_string(reduce));
+        call.set_arg("include_self", Arg::of_bool(include_self));
+        agree_all_threads(call);
+      }
+    }
+  }
 }
 
 TEST_F(CpuBackendTest, EveryErrorCategoryTheSemanticsProduce) {

@@ -155,12 +155,11 @@ class Rows {
     } else if constexpr (R == Reduce::Prod) {
       return E::mul(acc, t);
     } else {
-      if (acc != acc) return acc;  // NaN propagates, whichever side it is on
-      if (t != t) return t;
-      if constexpr (R == Reduce::Amax)
-        return t > acc ? t : acc;
-      else
-        return t < acc ? t : acc;
+      // A NaN propagates, whichever side it is on (acc's first). Selects, not
+      // branches: the row loop then vectorises (amax 56 -> 36 ms, docs/speed.md).
+      const A better = R == Reduce::Amax ? (t > acc ? t : acc) : (t < acc ? t : acc);
+      const A with_t_nan = t != t ? t : better;
+      return acc != acc ? acc : with_t_nan;
     }
   }
 
