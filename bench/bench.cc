@@ -28,6 +28,7 @@
 #include "backends/common/resource_paths.h"
 #include "bench/bench_core.h"
 #include "bench/host_info.h"
+#include "bench/traffic.h"
 #include "harness/exit_codes.h"
 
 extern char** environ;
@@ -44,8 +45,6 @@ constexpr const char* kCurrent = "libtorch-current";
 constexpr const char* kOld = "libtorch";
 constexpr const char* kFresh = "cpu-fresh";
 constexpr const char* kOutOfProcessNote = "out of process (scatterproof-bench-worker, same timing)";
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // What a program run by run_program did.
 struct ProgramResult {
@@ -292,8 +291,9 @@ nlohmann::json print_header(const BenchOptions& opts, int threads, const std::ve
   for (const Contender& c : contenders)
     fmt::print("  {} = {}{}\n", c.name, c.version, c.method.empty() ? "" : " (" + c.method + ")");
   fmt::print("baseline: {}; peak MiB: memory the backend added over the warm-up and repeats (VmHWM)\n", baseline);
-  fmt::print("of copy: against a memcpy of 256 MiB on {} threads (read + write), measured before each workload\n\n",
+  fmt::print("of copy: against a memcpy of 256 MiB on {} threads (read + write), measured before each workload\n",
              threads);
+  fmt::print("MB moved per call: LLC misses x 64 B (perf) where counted, else * = modelled (bench/traffic.h)\n\n");
   nlohmann::json j = bench::to_json(host);
   j["memcpy_gbps_at_start"] = copy_at_start / 1e9;
   return j;
@@ -346,8 +346,8 @@ int run_bench(const BenchOptions& opts) {
       s += fmt::format(" {:>{}}", cells[i], std::max<size_t>(8, ratio_headers[i].size()));
     return s;
   };
-  fmt::print("{:<24} {:<16} {:>10} {:>7} {:>7}{} {:>9}  {}\n", "workload", "backend", "median ms", "GB/s", "of copy",
-             ratio_cells(ratio_headers), "peak MiB", "note");
+  fmt::print("{:<24} {:<16} {:>10} {:>7} {:>7}{} {:>9} {:>8}  {}\n", "workload", "backend", "median ms", "GB/s",
+             "of copy", ratio_cells(ratio_headers), "peak MiB", "MB moved", "note");
 
   nlohmann::json contenders_json = nlohmann::json::array();
   for (const Contender& c : contenders) {
@@ -419,9 +419,15 @@ int run_bench(const BenchOptions& opts) {
         j["peak_unavailable"] = r.timing.peak_unavailable;
       const std::string peak_note = r.timing.peak_bytes ? "" : "peak n/a (" + r.timing.peak_unavailable + ")";
       const std::string method_note = c.worker.empty() ? "" : kOutOfProcessNote;
+      const auto algorithm = c.backend_name == "cpu" ? std::optional(bench::Algorithm::Ours)
+                             : c.name == kCurrent    ? std::optional(bench::Algorithm::ATen2)
+                                                     : std::nullopt;
+      const bench::TrafficCell moved =
+          bench::traffic_cell(r.timing.measured_bytes, r.timing.measured_unavailable, w.call, algorithm, threads);
+      j["bytes_moved"] = moved.json;
       if (r.timing.failure) {
-        fmt::print("{:<24} {:<16} {:>10} {:>7} {:>7}{} {:>9}  {}\n", spec.name, c.name, "-", "-", "-",
-                   ratio_cells(std::vector<std::string>(versus.size(), "-")), peak_cell,
+        fmt::print("{:<24} {:<16} {:>10} {:>7} {:>7}{} {:>9} {:>8}  {}\n", spec.name, c.name, "-", "-", "-",
+                   ratio_cells(std::vector<std::string>(versus.size(), "-")), peak_cell, "-",
                    join_notes({*r.timing.failure, method_note}));
         j["failure"] = *r.timing.failure;
       } else {
@@ -434,8 +440,8 @@ int run_bench(const BenchOptions& opts) {
           ratios.push_back(format_ratio(ratio));
           if (std::isfinite(ratio)) speedups[v->name] = ratio;
         }
-        fmt::print("{:<24} {:<16} {:>10.3f} {:>7.2f} {:>6.0f}%{} {:>9}  {}\n", spec.name, c.name, s * 1e3, bps / 1e9,
-                   100 * bps / copy_bps, ratio_cells(ratios), peak_cell,
+        fmt::print("{:<24} {:<16} {:>10.3f} {:>7.2f} {:>6.0f}%{} {:>9} {:>8}  {}\n", spec.name, c.name, s * 1e3,
+                   bps / 1e9, 100 * bps / copy_bps, ratio_cells(ratios), peak_cell, moved.text,
                    join_notes({r.timing.note, method_note, peak_note}));
         j.update({{"median_s", s},
                   {"times_s", r.timing.seconds},

@@ -20,6 +20,7 @@
 #include <random>
 #include <sstream>
 
+#include "bench/traffic.h"
 #include "reference/op_table.h"
 
 namespace sp::bench {
@@ -392,11 +393,16 @@ Timing time_backend(Backend& backend, const Workload& w, int repeats, bool int64
   }
   timing.checksum = checksum(warm.outputs[0]);
   warm = Outcome{};
+  MissCounter misses;
   for (int r = 0; r < repeats; ++r) {
     restore();
+    misses.begin();  // per repeat: the restore's copy stays out of the count
     const auto t0 = Clock::now();
     const Outcome out = run_backend(backend, *call);
     timing.seconds.push_back(seconds_since(t0));
+    misses.end();
+    if (misses.bytes()) timing.measured_bytes = timing.measured_bytes.value_or(0) + *misses.bytes() / repeats;
+    if (!misses.bytes()) timing.measured_unavailable = misses.why();
     if (out.kind != Outcome::Kind::Outputs) {
       timing.failure = fmt::format("repeat {}: {}: {}", r, outcome_kind_name(out.kind), out.message);
       break;
@@ -429,6 +435,7 @@ std::string worker_json_line(const WorkerReport& r) {
   else
     j["peak_unavailable"] = t.peak_unavailable;
   if (!t.note.empty()) j["note"] = t.note;
+  if (t.measured_bytes) j["measured_bytes"] = *t.measured_bytes;
   return j.dump();
 }
 
@@ -444,6 +451,8 @@ std::optional<WorkerReport> parse_worker_json_line(const std::string& line, std:
   WorkerReport r{j["backend"], j["version"], {}};
   Timing& t = r.timing;
   if (text("note")) t.note = j["note"];
+  if (j.contains("measured_bytes") && j["measured_bytes"].is_number())
+    t.measured_bytes = j["measured_bytes"].get<double>();
   if (j.contains("peak_bytes") && j["peak_bytes"].is_number_integer())
     t.peak_bytes = j["peak_bytes"].get<int64_t>();
   else if (text("peak_unavailable"))

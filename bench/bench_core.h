@@ -85,6 +85,9 @@ struct Timing {
   std::string note;                    // e.g. timed with the int64 twin
   std::optional<int64_t> peak_bytes;   // PeakWindow over warm-up and repeats
   std::string peak_unavailable;        // why, when peak_bytes is nullopt
+  // LLC misses x 64 per timed call, every thread (traffic.h's MissCounter).
+  std::optional<double> measured_bytes;
+  std::string measured_unavailable;  // why, when measured_bytes is nullopt
 };
 
 // Warm-up (checksummed), then `repeats` timed runs; the peak-memory window
