@@ -6,16 +6,12 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -28,14 +24,16 @@
 #include "backends/common/resource_paths.h"
 #include "bench/bench_core.h"
 #include "bench/host_info.h"
+#include "bench/program.h"
 #include "bench/traffic.h"
 #include "harness/exit_codes.h"
-
-extern char** environ;
 
 namespace sp {
 namespace {
 
+using bench::describe_exit;
+using bench::ProgramResult;
+using bench::run_program;
 using bench::Timing;
 using bench::Workload;
 using bench::WorkloadSpec;
@@ -45,96 +43,6 @@ constexpr const char* kCurrent = "libtorch-current";
 constexpr const char* kOld = "libtorch";
 constexpr const char* kFresh = "cpu-fresh";
 constexpr const char* kOutOfProcessNote = "out of process (scatterproof-bench-worker, same timing)";
-
-// What a program run by run_program did.
-struct ProgramResult {
-  std::string start_error;  // non-empty: it did not start
-  bool timed_out = false;   // killed at the deadline
-  int status = 0;           // waitpid status
-  std::string out, err;     // err: its last 64 KiB
-};
-
-std::string describe_exit(const ProgramResult& r, double timeout_s) {
-  if (!r.start_error.empty()) return "did not start: " + r.start_error;
-  if (r.timed_out) return fmt::format("killed after {:.0f} s (worker_timeout_s)", timeout_s);
-  if (WIFSIGNALED(r.status)) return fmt::format("killed by signal {}", WTERMSIG(r.status));
-  return fmt::format("exit {}", WEXITSTATUS(r.status));
-}
-
-// Runs argv (environment inherited, as the libtorch-current backend's
-// scatterproof-serve gets it; the wheel's libraries are found through the
-// build's RPATH), stdin from /dev/null, collecting stdout and stderr until
-// it exits or `timeout_s` passes; then it is killed. Always reaped.
-ProgramResult run_program(const std::vector<std::string>& args, double timeout_s) {
-  ProgramResult result;
-  int out_pipe[2], err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-    result.start_error = std::strerror(errno);
-    return result;
-  }
-  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    result.start_error = std::strerror(errno);
-    ::close(out_pipe[0]);
-    ::close(out_pipe[1]);
-    return result;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  if (rc != 0) {
-    result.start_error = std::strerror(rc);
-    ::close(out_pipe[0]);
-    ::close(err_pipe[0]);
-    return result;
-  }
-  const auto deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* sinks[2] = {&result.out, &result.err};
-  int open_fds = 2;
-  bool poll_failed = false;
-  while (open_fds > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      result.timed_out = true;
-      break;
-    }
-    const int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(left, 1000)));
-    if (n < 0 && errno != EINTR) {
-      poll_failed = true;
-      break;
-    }
-    for (int i = 0; i < 2 && n > 0; ++i) {
-      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      char buffer[65536];
-      const ssize_t got = ::read(fds[i].fd, buffer, sizeof buffer);
-      if (got > 0) {
-        sinks[i]->append(buffer, static_cast<size_t>(got));
-        if (i == 1 && result.err.size() > 65536) result.err.erase(0, result.err.size() - 65536);
-      } else if (got == 0 || errno != EINTR) {
-        ::close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_fds;
-      }
-    }
-  }
-  for (pollfd& f : fds)
-    if (f.fd >= 0) ::close(f.fd);
-  if (result.timed_out || poll_failed) ::kill(pid, SIGKILL);
-  while (::waitpid(pid, &result.status, 0) < 0 && errno == EINTR) {
-  }
-  return result;
-}
 
 // One column of the table: a backend in this process, or libtorch-current
 // through its worker.
@@ -315,6 +223,33 @@ std::optional<int> check_common_options(const BenchOptions& opts) {
   return std::nullopt;
 }
 
+// The 1-D scatter_add_ again at 1 thread for each row that ran, against its
+// N-thread time; false when a 1-thread run fails or disagrees.
+bool print_scaling(const WorkloadSpec& spec, const Workload& w, const BenchOptions& opts, int threads,
+                   const std::vector<Row>& rows, nlohmann::json& report) {
+  bool good = true;
+  for (const Row& r : rows) {
+    if (r.timing.failure) continue;
+    Contender& c = *r.contender;
+    const Timing one = time_contender(c, spec, w, opts, 1);
+    if (one.failure || one.checksum != r.timing.checksum) {
+      good = false;
+      fmt::print("{:<24} {:<16} 1 thread: {}\n", "5-scaling", c.name, one.failure.value_or("CHECKSUM MISMATCH"));
+      continue;
+    }
+    const double t1 = bench::median(one.seconds), tn = bench::median(r.timing.seconds);
+    fmt::print("{:<24} {:<16} {:>10.3f} ms at 1 thread, {:.3f} ms at {}: scaling {}\n", "5-scaling", c.name, t1 * 1e3,
+               tn * 1e3, threads, format_ratio(t1 / tn));
+    report["scaling"].push_back({{"workload", spec.name},
+                                 {"backend", c.name},
+                                 {"one_thread_s", t1},
+                                 {"threads", threads},
+                                 {"n_threads_s", tn},
+                                 {"scaling", t1 / tn}});
+  }
+  return good;
+}
+
 int run_bench(const BenchOptions& opts) {
   const int threads =
       opts.threads > 0 ? opts.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -461,26 +396,7 @@ int run_bench(const BenchOptions& opts) {
                                    {"rows", rows_json}});
 
     // Scaling: the 1-D scatter_add_ again at 1 thread, against the N-thread time.
-    if (spec.name != "5-scatter-add-1d") continue;
-    for (const Row& r : rows) {
-      if (r.timing.failure) continue;
-      Contender& c = *r.contender;
-      const Timing one = time_contender(c, spec, w, opts, 1);
-      if (one.failure || one.checksum != r.timing.checksum) {
-        all_good = false;
-        fmt::print("{:<24} {:<16} 1 thread: {}\n", "5-scaling", c.name, one.failure.value_or("CHECKSUM MISMATCH"));
-        continue;
-      }
-      const double t1 = bench::median(one.seconds), tn = bench::median(r.timing.seconds);
-      fmt::print("{:<24} {:<16} {:>10.3f} ms at 1 thread, {:.3f} ms at {}: scaling {}\n", "5-scaling", c.name, t1 * 1e3,
-                 tn * 1e3, threads, format_ratio(t1 / tn));
-      report["scaling"].push_back({{"workload", spec.name},
-                                   {"backend", c.name},
-                                   {"one_thread_s", t1},
-                                   {"threads", threads},
-                                   {"n_threads_s", tn},
-                                   {"scaling", t1 / tn}});
-    }
+    if (spec.name == "5-scatter-add-1d") all_good = print_scaling(spec, w, opts, threads, rows, report) && all_good;
   }
 
   if (copy_max > 0) {
