@@ -22,6 +22,7 @@
 
 #include "backends/backend.h"
 #include "backends/common/resource_paths.h"
+#include "backends/cpu/tuning.h"
 #include "bench/bench_core.h"
 #include "bench/host_info.h"
 #include "bench/program.h"
@@ -201,9 +202,17 @@ nlohmann::json print_header(const BenchOptions& opts, int threads, const std::ve
   fmt::print("baseline: {}; peak MiB: memory the backend added over the warm-up and repeats (VmHWM)\n", baseline);
   fmt::print("of copy: against a memcpy of 256 MiB on {} threads (read + write), measured before each workload\n",
              threads);
-  fmt::print("MB moved per call: LLC misses x 64 B (perf) where counted, else * = modelled (bench/traffic.h)\n\n");
+  fmt::print("MB moved per call: LLC misses x 64 B (perf) where counted, else * = modelled (bench/traffic.h)\n");
   nlohmann::json j = bench::to_json(host);
   j["memcpy_gbps_at_start"] = copy_at_start / 1e9;
+  const cpu::Tuning& tune = cpu::tuning();  // what the cpu kernels derived from these caches
+  fmt::print("cpu tuning ({}): prefetch {} KiB ahead, streaming stores from {} MiB, cached 1-D targets {} KiB\n\n",
+             tune.source, tune.prefetch_ahead_bytes >> 10, tune.stream_output_bytes >> 20,
+             tune.cached_target_bytes >> 10);
+  j["cpu_tuning"] = {{"source", tune.source},
+                     {"prefetch_ahead_bytes", tune.prefetch_ahead_bytes},
+                     {"stream_output_bytes", tune.stream_output_bytes},
+                     {"cached_target_bytes", tune.cached_target_bytes}};
   return j;
 }
 

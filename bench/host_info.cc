@@ -6,9 +6,7 @@
 
 #include <chrono>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "bench/bench_core.h"  // median
@@ -16,12 +14,7 @@
 namespace sp::bench {
 namespace {
 
-std::string first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
+std::string first_line(const std::string& path) { return first_line_of(path); }
 
 // The value of the first "key<spaces>: value" line of a /proc file.
 std::string proc_field(const std::string& path, const std::string& key) {
@@ -35,21 +28,6 @@ std::string proc_field(const std::string& path, const std::string& key) {
     return value;
   }
   return "";
-}
-
-// "0-1" / "0,2,4-5" -> the number of CPUs listed.
-int count_cpu_list(const std::string& list) {
-  int n = 0;
-  std::stringstream parts(list);
-  for (std::string part; std::getline(parts, part, ',');) {
-    const auto dash = part.find('-');
-    try {
-      n += dash == std::string::npos ? 1 : std::stoi(part.substr(dash + 1)) - std::stoi(part.substr(0, dash)) + 1;
-    } catch (const std::exception&) {
-      return 0;
-    }
-  }
-  return n;
 }
 
 std::string size_text(int64_t bytes) {
@@ -84,22 +62,6 @@ void CopyMeter::copy_once() {
   for (auto& w : workers) w.join();
 }
 
-int64_t parse_cache_size(const std::string& text) {
-  size_t used = 0;
-  int64_t n = 0;
-  try {
-    n = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    return 0;
-  }
-  const std::string unit = text.substr(used);
-  if (unit.empty()) return n;
-  if (unit == "K") return n << 10;
-  if (unit == "M") return n << 20;
-  if (unit == "G") return n << 30;
-  return 0;
-}
-
 HostInfo read_host_info(const std::string& root) {
   HostInfo h;
   h.cpu_model = proc_field(root + "/proc/cpuinfo", "model name");
@@ -110,21 +72,7 @@ HostInfo read_host_info(const std::string& root) {
   } else {
     h.cpus = count_cpu_list(first_line(root + "/sys/devices/system/cpu/online"));
   }
-  const std::filesystem::path cache = root + "/sys/devices/system/cpu/cpu0/cache";
-  std::error_code ec;
-  for (int i = 0; std::filesystem::exists(cache / ("index" + std::to_string(i)), ec); ++i) {
-    const std::string dir = (cache / ("index" + std::to_string(i))).string();
-    CacheLevel c;
-    try {
-      c.level = std::stoi(first_line(dir + "/level"));
-    } catch (const std::exception&) {
-      continue;
-    }
-    c.type = first_line(dir + "/type");
-    c.bytes = parse_cache_size(first_line(dir + "/size"));
-    c.shared_by = count_cpu_list(first_line(dir + "/shared_cpu_list"));
-    if (c.type != "Instruction") h.caches.push_back(c);
-  }
+  h.caches = read_cache_levels(root);
   const std::string mem = proc_field(root + "/proc/meminfo", "MemTotal");  // "24576000 kB"
   try {
     h.mem_total_bytes = std::stoll(mem) * 1024;

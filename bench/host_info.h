@@ -12,14 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "backends/common/cpu_caches.h"
+
 namespace sp::bench {
 
-struct CacheLevel {
-  int level = 0;
-  std::string type;  // "Data", "Instruction", "Unified"
-  int64_t bytes = 0;
-  int shared_by = 0;  // logical CPUs sharing it (shared_cpu_list), 0 if unknown
-};
+using sp::CacheLevel;  // backends/common/cpu_caches.h
+using sp::parse_cache_size;
 
 struct HostInfo {
   std::string cpu_model;  // "?" where /proc/cpuinfo has none
@@ -52,8 +50,5 @@ class CopyMeter {
   int threads_;
   std::vector<std::byte> from_, to_;
 };
-
-// "48K" / "2048K" / "105M" (sysfs cache sizes) in bytes; 0 if unreadable.
-int64_t parse_cache_size(const std::string& text);
 
 }  // namespace sp::bench

@@ -6,6 +6,7 @@
 #endif
 
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/tuning.h"
 
 namespace sp::cpu {
 namespace {
@@ -53,8 +54,8 @@ std::optional<int64_t> first_bad(const I* x, const IndexWalk& scan, int64_t l0, 
 // True when v lies in [0, size): one unsigned compare.
 inline bool in_range(int64_t v, int64_t size) { return static_cast<uint64_t>(v) < static_cast<uint64_t>(size); }
 
-// Whole-row gathers prefetch the source row this many bytes of rows ahead.
-constexpr int64_t kRowPrefetchBytes = 4096;
+// Whole-row gathers prefetch source rows tuning().prefetch_ahead_bytes of
+// rows ahead (tuning.h: from the L1d size).
 
 // memcpy with non-temporal stores for the 64-byte blocks (plain copies for
 // the unaligned head and the tail). The caller issues the store fence.
@@ -94,7 +95,7 @@ bool gather_rows(const E* a_o, const I* x_o, E* p_o, int64_t k0, int64_t k1, con
   const int64_t L = w.inner_count();
   const auto row_bytes = static_cast<size_t>(L) * sizeof(E);
   const int64_t ahead =
-      std::clamp<int64_t>(kRowPrefetchBytes / static_cast<int64_t>(std::max<size_t>(row_bytes, 1)), 1, 16);
+      std::clamp<int64_t>(tuning().prefetch_ahead_bytes / static_cast<int64_t>(std::max<size_t>(row_bytes, 1)), 1, 16);
   const size_t prefetch_bytes = std::min<size_t>(row_bytes, 2048);
   for (int64_t k = k0; k < k1; ++k) {
     const auto t = static_cast<int64_t>(x_o[k * xs]);
@@ -124,7 +125,7 @@ bool gather_typed(const E* a, const std::byte* xb, DType index_dtype, E* out, co
                   int64_t stream_bytes) {
   const bool whole_rows = w.index_row_constant() && w.inner.size() == 1 && w.inner[0].a == 1 && w.inner[0].p == 1;
   const int64_t out_bytes = w.outer_count() * w.K * w.inner_count() * static_cast<int64_t>(sizeof(E));
-  const bool stream = whole_rows && out_bytes >= stream_bytes;
+  const bool stream = whole_rows && out_bytes >= (stream_bytes < 0 ? tuning().stream_output_bytes : stream_bytes);
   // Returns false at the first index value outside [0, S).
   auto run_rows = [&]<class I>(const I* x, int64_t r0, int64_t r1) {
     const int64_t S = w.S;

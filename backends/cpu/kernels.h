@@ -152,12 +152,13 @@ std::optional<BadIndex> find_bad_index(DType index_dtype, const std::byte* index
 // unit-stride rows (the row gather, index_select of rows) are written with
 // non-temporal stores: they cannot stay in cache anyway, and streaming
 // stores skip reading every output line before writing it (a third of the
-// traffic). Tests pass a small value to reach that path. (Along the last
+// traffic); the default is the last-level cache's size (tuning.h). Tests
+// pass a small value to reach that path. (Along the last
 // dim, gathering 64 bytes into a buffer to stream it measured slower: that
 // loop is bound by its per-element work, not by the stores.)
-inline constexpr int64_t kStreamOutputBytes = int64_t{32} << 20;
+// stream_bytes < 0: tuning().stream_output_bytes.
 bool gather_kernel(DType dtype, DType index_dtype, const std::byte* a, const std::byte* x, std::byte* out,
-                   const IndexWalk& walk, ThreadPool& pool, int64_t stream_bytes = kStreamOutputBytes);
+                   const IndexWalk& walk, ThreadPool& pool, int64_t stream_bytes = -1);
 
 enum class ScatterOp { Overwrite, Add, Multiply };
 struct ScatterArgs {

@@ -9,14 +9,14 @@
 
 #include "backends/cpu/element.h"
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/tuning.h"
 
 namespace sp::cpu {
 namespace {
 
-// How far ahead source rows are prefetched, in bytes of rows, and how much
-// of one row (the hardware prefetcher streams the rest of a long one).
-constexpr int64_t kPrefetchAheadBytes = 4096;
-constexpr int64_t kPrefetchRowBytes = 2048;
+// How far ahead source rows are prefetched, in bytes of rows, comes from the
+// caches (tuning.h); of one row, at most half of that is prefetched (the
+// hardware prefetcher streams the rest of a long one).
 // Shares of the sorted positions per thread: a thread slowed by other
 // processes takes fewer (ThreadPool::run hands them out as threads come).
 constexpr int kSharesPerThread = 4;
@@ -86,7 +86,8 @@ class Rows {
         self_(reinterpret_cast<St*>(g.self)),
         src_(reinterpret_cast<const St*>(g.src)),
         row_bytes_(g.L * static_cast<int64_t>(sizeof(St))),
-        ahead_(std::clamp<int64_t>(kPrefetchAheadBytes / std::max<int64_t>(row_bytes_, 1), 2, 16)),
+        ahead_(std::clamp<int64_t>(tuning().prefetch_ahead_bytes / std::max<int64_t>(row_bytes_, 1), 2, 16)),
+        prefetch_row_bytes_(std::min(row_bytes_, tuning().prefetch_ahead_bytes / 2)),
         start_value_(E::load(identity<E>(R))),
         // A partial starts from the neutral element: -0.0, not +0.0, for
         // float sums (-0.0 + -0.0 must stay -0.0).
@@ -185,7 +186,7 @@ class Rows {
 
   void prefetch_row(const St* row) const {
     const auto* bytes = reinterpret_cast<const char*>(row);
-    const int64_t n = std::min(row_bytes_, kPrefetchRowBytes);
+    const int64_t n = prefetch_row_bytes_;
     for (int64_t b = 0; b < n; b += 64) prefetch_line(bytes + b);
     prefetch_line(bytes + n - 1);
   }
@@ -195,7 +196,7 @@ class Rows {
   const std::vector<int64_t>& order_;
   St* self_;
   const St* src_;
-  int64_t row_bytes_, ahead_;
+  int64_t row_bytes_, ahead_, prefetch_row_bytes_;
   A start_value_;  // a targeted row's start without include_self: the identity
   A neutral_;
   std::optional<St> alpha_;

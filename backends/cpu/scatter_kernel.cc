@@ -13,6 +13,7 @@
 #include "backends/cpu/element.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/row_reduce.h"
+#include "backends/cpu/tuning.h"
 
 namespace sp::cpu {
 namespace {
@@ -192,9 +193,8 @@ class Scatter {
   }
 
   // Random accumulator reads are prefetched this many positions ahead when
-  // the targets span more than kCachedTargetBytes.
+  // the targets span more than tuning().cached_target_bytes (a quarter of L2).
   static constexpr int64_t kAccumulatorAhead = 32;
-  static constexpr int64_t kCachedTargetBytes = int64_t{256} << 10;
 
   // Visits every position of outer o within inner range [l0, l1), in
   // row-major order; Zero sets targets to zero instead of combining.
@@ -207,7 +207,7 @@ class Scatter {
     if (w_.inner.empty()) {
       // Scatter along the last (coalesced) dim: one index read per element.
       if (!Zero && Op != ScatterOp::Overwrite && w_.along.x == 1 && w_.along.p == 1 && w_.along.a == 1 &&
-          w_.S * static_cast<int64_t>(sizeof(S)) > kCachedTargetBytes) {
+          w_.S * static_cast<int64_t>(sizeof(S)) > tuning().cached_target_bytes) {
         // Targets spread past the cache: prefetch each one ahead (values checked).
         const int64_t k_ahead = w_.K - kAccumulatorAhead;
         for (int64_t k = 0; k < w_.K; ++k) {
