@@ -116,20 +116,25 @@ class Rows {
       const int64_t q1 = std::min(s1, e);
       const bool whole = s0 >= b && s1 <= e;
       St* row = self_ + r * g_.self_row;
-      A* dst = acc;
-      if (whole) {
-        if (g_.include_self)
+      A* dst = whole ? acc : q == b ? first : last;
+      if (!whole) (q == b ? first_row : last_row) = r;
+      const auto start_row = [&] {
+        if (!whole)
+          std::fill(dst, dst + L, neutral_);
+        else if (g_.include_self)
           for (int64_t j = 0; j < L; ++j) dst[j] = E::load(row[j]);
         else
           std::fill(dst, dst + L, start_value_);
-      } else {
-        dst = q == b ? first : last;
-        (q == b ? first_row : last_row) = r;
-        std::fill(dst, dst + L, neutral_);
-      }
+      };
+      start_row();
+      bool nan_term = false;
       for (int64_t i = q; i < q1; ++i) {
         if (i + ahead_ < e) prefetch_row(src_ + order_[static_cast<size_t>(i + ahead_)] * g_.src_row);
-        accumulate(dst, src_ + order_[static_cast<size_t>(i)] * g_.src_row);
+        nan_term |= accumulate(dst, src_ + order_[static_cast<size_t>(i)] * g_.src_row);
+      }
+      if (nan_term) {  // amax/amin met a NaN term: this row again, by step()'s rules
+        start_row();
+        for (int64_t i = q; i < q1; ++i) accumulate_exact(dst, src_ + order_[static_cast<size_t>(i)] * g_.src_row);
       }
       if (whole) finish(row, dst, s1 - s0);
       q = q1;
@@ -156,15 +161,34 @@ class Rows {
     } else if constexpr (R == Reduce::Prod) {
       return E::mul(acc, t);
     } else {
-      // A NaN propagates, whichever side it is on (acc's first). Selects, not
-      // branches: the row loop then vectorises (amax 56 -> 36 ms, docs/speed.md).
+      // A NaN propagates, whichever side it is on (acc's first).
       const A better = R == Reduce::Amax ? (t > acc ? t : acc) : (t < acc ? t : acc);
       const A with_t_nan = t != t ? t : better;
       return acc != acc ? acc : with_t_nan;
     }
   }
 
-  void accumulate(A* acc, const St* src) const {
+  // Combines one source row into acc. amax/amin take the larger (smaller)
+  // term by one compare and select, which vectorises to maxps/minps; that
+  // select keeps acc when the term is a NaN, so it reports a NaN term (true)
+  // and share() redoes the row with step(), whose rules propagate it.
+  bool accumulate(A* __restrict acc, const St* __restrict src) const {
+    if constexpr (R == Reduce::Amax || R == Reduce::Amin) {
+      const int64_t L = g_.L;
+      int nan = 0;  // an int, not a bool: GCC vectorises an int OR-reduction
+      for (int64_t j = 0; j < L; ++j) {
+        const A t = E::load(src[j]);
+        acc[j] = R == Reduce::Amax ? (t > acc[j] ? t : acc[j]) : (t < acc[j] ? t : acc[j]);
+        nan |= t != t ? 1 : 0;
+      }
+      return nan != 0;
+    } else {
+      accumulate_exact(acc, src);
+      return false;
+    }
+  }
+
+  void accumulate_exact(A* acc, const St* src) const {
     const int64_t L = g_.L;
     if (alpha_) {
       const St alpha = *alpha_;
