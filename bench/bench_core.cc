@@ -393,6 +393,17 @@ Timing time_backend(Backend& backend, const Workload& w, int repeats, bool int64
   }
   timing.checksum = checksum(warm.outputs[0]);
   warm = Outcome{};
+  // More untimed calls until kWarmUpCalls have run and kWarmUpSeconds have
+  // passed (at most kWarmUpPerRepeat per timed repeat): the caches refilled
+  // after the copy meter's 512 MB, the threads settled on their CPUs. A short
+  // call's first ones run up to 2x slower, for every contender
+  // (docs/speed.md, "Why the ratios halved").
+  const auto warm_start = Clock::now();
+  const int most = std::max(kWarmUpCalls, kWarmUpPerRepeat * repeats);
+  for (int n = 1; n < most && (n < kWarmUpCalls || seconds_since(warm_start) < kWarmUpSeconds); ++n) {
+    restore();
+    if (run_backend(backend, *call).kind != Outcome::Kind::Outputs) break;  // the timed repeats report it
+  }
   MissCounter misses;
   for (int r = 0; r < repeats; ++r) {
     restore();

@@ -90,6 +90,13 @@ struct Timing {
   std::string measured_unavailable;  // why, when measured_bytes is nullopt
 };
 
+// Untimed warm-up calls: at least kWarmUpCalls, and more until
+// kWarmUpSeconds have passed, at most kWarmUpPerRepeat per timed repeat;
+// the first one is checksummed.
+inline constexpr int kWarmUpCalls = 3;
+inline constexpr int kWarmUpPerRepeat = 4;
+inline constexpr double kWarmUpSeconds = 0.1;
+
 // Warm-up (checksummed), then `repeats` timed runs; the peak-memory window
 // spans both. In-place ops get their self bytes restored before every run,
 // outside the timed region (the pristine copy is made before the window).
