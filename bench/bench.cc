@@ -193,8 +193,8 @@ nlohmann::json print_header(const BenchOptions& opts, int threads, const std::ve
                             const std::string& baseline, bench::CopyMeter& copy_meter) {
   const bench::HostInfo host = bench::read_host_info();
   const double copy_at_start = copy_meter.measure(3);
-  fmt::print("scatterproof bench: {} threads, {} repeats (median, after a warm-up), scale {}\n", threads, opts.repeats,
-             opts.scale);
+  fmt::print("scatterproof bench: {} threads, {} repeats x {} rounds (median of all, after a warm-up), scale {}\n",
+             threads, opts.repeats, opts.rounds, opts.scale);
   fmt::print("host: {}; memcpy {:.1f} GB/s on {} threads at start\n", bench::describe(host), copy_at_start / 1e9,
              threads);
   for (const Contender& c : contenders)
@@ -219,8 +219,9 @@ nlohmann::json print_header(const BenchOptions& opts, int threads, const std::ve
 }  // namespace
 
 std::optional<int> check_common_options(const BenchOptions& opts) {
-  if (opts.repeats < 1 || !(opts.scale > 0 && opts.scale <= 1) || opts.backends.empty()) {
-    fmt::print(stderr, "bench: --repeats must be >= 1, --scale in (0, 1], and --backend name one at least\n");
+  if (opts.repeats < 1 || opts.rounds < 1 || !(opts.scale > 0 && opts.scale <= 1) || opts.backends.empty()) {
+    fmt::print(stderr,
+               "bench: --repeats and --rounds must be >= 1, --scale in (0, 1], and --backend name one at least\n");
     return exit_code::kUsage;
   }
   for (const std::string& f : opts.workloads) {
@@ -230,6 +231,25 @@ std::optional<int> check_common_options(const BenchOptions& opts) {
     }
   }
   return std::nullopt;
+}
+
+// Every contender timed in opts.rounds rounds, the order reversed every
+// other round (BenchOptions::rounds), each row's rounds merged.
+std::vector<Row> time_rounds(std::vector<Contender>& contenders, const WorkloadSpec& spec, const Workload& w,
+                             const BenchOptions& opts, int threads) {
+  std::vector<Row> rows;
+  for (Contender& c : contenders) rows.push_back({&c, {}});
+  for (int round = 0; round < opts.rounds; ++round) {
+    for (size_t i = 0; i < rows.size(); ++i) {
+      Row& r = rows[round % 2 == 0 ? i : rows.size() - 1 - i];
+      Timing t = time_contender(*r.contender, spec, w, opts, threads);
+      if (round == 0)
+        r.timing = std::move(t);
+      else
+        bench::merge_round(r.timing, t, round);
+    }
+  }
+  return rows;
 }
 
 // The 1-D scatter_add_ again at 1 thread for each row that ran, against its
@@ -302,6 +322,7 @@ int run_bench(const BenchOptions& opts) {
   nlohmann::json report = {{"host", host_json},
                            {"threads", threads},
                            {"repeats", opts.repeats},
+                           {"rounds", opts.rounds},
                            {"scale", opts.scale},
                            {"contenders", contenders_json},
                            {"baseline", baseline},
@@ -315,8 +336,7 @@ int run_bench(const BenchOptions& opts) {
     const double copy_bps = copy_meter.measure(opts.repeats);
     copy_min = std::min(copy_min, copy_bps);
     copy_max = std::max(copy_max, copy_bps);
-    std::vector<Row> rows;
-    for (Contender& c : contenders) rows.push_back({&c, time_contender(c, spec, w, opts, threads)});
+    std::vector<Row> rows = time_rounds(contenders, spec, w, opts, threads);
 
     // Every backend that produced an output must agree with the first one.
     const Row* reference_row = nullptr;

@@ -38,8 +38,13 @@
 namespace sp {
 
 struct BenchOptions {
-  int threads = 0;        // 0: std::thread::hardware_concurrency()
-  int repeats = 5;        // timed runs per workload and backend (>= 1)
+  int threads = 0;  // 0: std::thread::hardware_concurrency()
+  int repeats = 5;  // timed runs per workload and backend (>= 1)
+  // Rounds per workload (>= 1): each times every contender `repeats` times,
+  // the order reversed every other round, so a drift of the host's speed
+  // during a workload (other machines' traffic) reaches every contender;
+  // the median is over every round's runs.
+  int rounds = 2;
   std::string json_path;  // empty: no JSON file
   std::vector<std::string> backends = {"cpu", "cpu-fresh", "libtorch-current", "libtorch"};
   std::vector<std::string> workloads;  // names or ids ("4b"); empty: all

@@ -393,11 +393,8 @@ Timing time_backend(Backend& backend, const Workload& w, int repeats, bool int64
   }
   timing.checksum = checksum(warm.outputs[0]);
   warm = Outcome{};
-  // More untimed calls until kWarmUpCalls have run and kWarmUpSeconds have
-  // passed (at most kWarmUpPerRepeat per timed repeat): the caches refilled
-  // after the copy meter's 512 MB, the threads settled on their CPUs. A short
-  // call's first ones run up to 2x slower, for every contender
-  // (docs/speed.md, "Why the ratios halved").
+  // More untimed calls (bench_core.h): a short call's first ones, after the
+  // copy meter's 512 MB, run up to 2x slower for every contender (docs/speed.md).
   const auto warm_start = Clock::now();
   const int most = std::max(kWarmUpCalls, kWarmUpPerRepeat * repeats);
   for (int n = 1; n < most && (n < kWarmUpCalls || seconds_since(warm_start) < kWarmUpSeconds); ++n) {
@@ -420,6 +417,19 @@ Timing time_backend(Backend& backend, const Workload& w, int repeats, bool int64
     }
   }
   return finish();
+}
+
+void merge_round(Timing& into, const Timing& more, int round) {
+  if (into.failure) return;
+  if (more.failure) {
+    into.failure = fmt::format("round {}: {}", round + 1, *more.failure);
+  } else if (more.checksum != into.checksum) {
+    into.failure = fmt::format("round {}: output differs from round 1 (checksum)", round + 1);
+  }
+  into.seconds.insert(into.seconds.end(), more.seconds.begin(), more.seconds.end());
+  if (more.peak_bytes) into.peak_bytes = std::max(into.peak_bytes.value_or(0), *more.peak_bytes);
+  if (into.measured_bytes && more.measured_bytes)
+    into.measured_bytes = (*into.measured_bytes + *more.measured_bytes) / 2;
 }
 
 bool write_json_report(const std::string& path, const nlohmann::json& report) {

@@ -105,6 +105,11 @@ inline constexpr double kWarmUpSeconds = 0.1;
 // than index_dtype; the note says so).
 Timing time_backend(Backend& backend, const Workload& w, int repeats, bool int64_index = false);
 
+// Folds a later round's timing of the same contender and call into `into`:
+// the times join; a failure, or an output whose checksum differs, makes the
+// row a failure; the peak is the larger; measured bytes are averaged.
+void merge_round(Timing& into, const Timing& more, int round);
+
 // The worker's report: one JSON object on one line.
 struct WorkerReport {
   std::string backend;

@@ -14,7 +14,9 @@ Subcommand add_bench(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App* bench = app.add_subcommand("bench", "time fixed gather/scatter workloads side by side on several backends");
   bench->add_option("--threads", o->threads, "threads per backend (default: hardware)");
-  bench->add_option("--repeats", o->repeats, "timed runs per workload (the median is reported)");
+  bench->add_option("--repeats", o->repeats, "timed runs per workload and round (the median is reported)");
+  bench->add_option("--rounds", o->rounds,
+                    "rounds per workload, each timing every contender, order reversed every other round (default 2)");
   bench->add_option("--json", o->json_path, "also write the results as JSON");
   CLI::Option* backends =
       bench

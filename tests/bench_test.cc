@@ -70,6 +70,36 @@ TEST(Bench, TinyRunAgreesAcrossBackendsAndWritesJson) {
   std::filesystem::remove(json);
 }
 
+// Rounds (BenchOptions::rounds): every round's runs are in the row's times,
+// and a round whose output differs from the first makes the row a failure.
+TEST(Bench, RoundsJoinTheirTimesAndMustAgree) {
+  const std::string json = temp_json("rounds");
+  BenchOptions o = tiny({"cpu", "reference"}, json);
+  o.repeats = 2;
+  o.rounds = 3;
+  o.workloads = {"4"};
+  ASSERT_EQ(run_bench(o), exit_code::kOk);
+  nlohmann::json report;
+  std::ifstream(json) >> report;
+  EXPECT_EQ(report["rounds"], 3);
+  for (const auto& r : report["workloads"][0]["rows"]) EXPECT_EQ(r["times_s"].size(), 6u) << r["backend"];
+  std::filesystem::remove(json);
+  bench::Timing first, later;
+  first.seconds = {1.0};
+  first.checksum = 7;
+  later.seconds = {2.0};
+  later.checksum = 7;
+  later.peak_bytes = 10;
+  bench::merge_round(first, later, 1);
+  EXPECT_FALSE(first.failure);
+  EXPECT_EQ(first.seconds.size(), 2u);
+  EXPECT_EQ(first.peak_bytes, 10);
+  later.checksum = 8;
+  bench::merge_round(first, later, 2);
+  ASSERT_TRUE(first.failure);
+  EXPECT_NE(first.failure->find("round 3: output differs"), std::string::npos) << *first.failure;
+}
+
 // The bench's JSON report at `json`: the first workload's second row is a
 // CHECKSUM MISMATCH with the first, and its time is not reported.
 void expect_second_row_mismatch(const std::string& json) {
@@ -257,7 +287,7 @@ TEST(Bench, OutOfProcessContenderIsTimedByTheWorkerAndChecked) {
     ASSERT_FALSE(rows[1].contains("failure")) << rows[1].dump();
     EXPECT_EQ(rows[1]["out_of_process"], "scatterproof-bench-worker, same timing");
     EXPECT_EQ(rows[1]["checksum"], rows[0]["checksum"]);
-    EXPECT_EQ(rows[1]["times_s"].size(), 1u);
+    EXPECT_EQ(rows[1]["times_s"].size(), 2u);  // 1 repeat in each of the default 2 rounds
     EXPECT_TRUE(rows[1].contains("peak_bytes"));
     EXPECT_TRUE(rows[0]["speedup_vs"].contains("libtorch-current"));
   }
