@@ -402,12 +402,11 @@ TEST(FloatOracle, TightAgainstADroppedOrRepeatedTerm) {
     const double share_detectable = Tally::share(half.caught_detectable, half.detectable);
     RecordProperty(std::string("tightness_16bit_") + mode_name(m), std::to_string(share));
     RecordProperty(std::string("tightness_16bit_detectable_") + mode_name(m), std::to_string(share_detectable));
-    // Measured 0.567 (add) and 0.560 (mean) of all cases; of the detectable
-    // mutants 0.866 (add, 2 355) and 0.746 (mean, 2 705), below the 99% goal
-    // (SEMANTICS.md FR-6; the exact extreme trees and searched orders moved
-    // 0.864 / 0.740 to these).
-    EXPECT_GE(share, 0.50) << mode_name(m);
-    EXPECT_GE(share_detectable, m == Mode::Add ? 0.85 : 0.72) << mode_name(m);
+    // Measured 0.570 (add) and 0.570 (mean) of all cases; of the detectable
+    // mutants 0.871 (add, 2 355) and 0.758 (mean, 2 705), below the 99% goal
+    // (SEMANTICS.md FR-6; FR-3 (vi) moved 0.866 / 0.746 to these).
+    EXPECT_GE(share, 0.55) << mode_name(m);
+    EXPECT_GE(share_detectable, m == Mode::Add ? 0.865 : 0.75) << mode_name(m);
   }
 }
 
