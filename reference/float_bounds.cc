@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "reference/float_node_count.h"
+#include "reference/float_residue.h"
 #include "reference/float_tree_hull.h"
 
 namespace sp {
@@ -204,20 +205,19 @@ Range sum_range(const Fmt& acc, const SumFacts& s) {
     r.lo = lo, r.hi = hi;
     return r;
   }
-  r.lo = s.exact - b;
-  r.hi = s.exact + b;
+  LD up = b, down = b;  // FR-3 (vi): each side apart, from the terms' residues (16-bit formats)
+  if (b > 0 && acc.p <= 11 && s.slack == 0 && s.nonzero.size() <= kResidueTerms)
+    residue_bounds({acc.p, acc.denorm, s.grid}, s.nonzero, s.pos, s.neg, up, down);
+  r.lo = s.exact - down, r.hi = s.exact + up;
   // Rounding never flips the sign of a sum of one-signed terms.
   if (s.neg_sum == 0) r.lo = std::max(r.lo, LD{0});
   if (s.pos_sum == 0) r.hi = std::min(r.hi, LD{0});
   // An intermediate of one sign is at most that sign's terms plus the
   // rounding errors below it; it overflows once it reaches max + ulp/2.
   const LD overflow_at = acc.max + ulp_at(acc, acc.max) / 2;
-  const bool ovf_pos = s.pos_sum + b >= overflow_at, ovf_neg = -s.neg_sum + b >= overflow_at;
-  r.pos_inf = ovf_pos;
-  r.neg_inf = ovf_neg;
-  r.nan = ovf_pos && ovf_neg;
-  r.lo = std::max(r.lo, -acc.max);
-  r.hi = std::min(r.hi, acc.max);
+  const bool ovf_pos = s.pos_sum + up >= overflow_at, ovf_neg = -s.neg_sum + down >= overflow_at;
+  r.pos_inf = ovf_pos, r.neg_inf = ovf_neg, r.nan = ovf_pos && ovf_neg;
+  r.lo = std::max(r.lo, -acc.max), r.hi = std::min(r.hi, acc.max);
   return r;
 }
 

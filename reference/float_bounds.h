@@ -13,7 +13,9 @@
 //             at most the terms' common power of two: exact whenever every
 //             partial sum of every order is representable (0 + 1 + 1 = 2);
 //             or, where tighter, by counting for each binade the nodes whose
-//             leaves can sum into it (FR-3 (v)); few terms: FR-7's exact hull.
+//             leaves can sum into it (FR-3 (v)); for float16/bfloat16 each
+//             side apart, from the terms' residues (FR-3 (vi)); few terms:
+//             FR-7's exact hull.
 //   multiply: exact when every subset's product is representable (odd parts
 //             multiply to < 2^p, no underflow or overflow); else
 //             |result - exact| <= ((1 + u/(1+u))^(n-1) - 1) * |exact|.

@@ -12,14 +12,18 @@ using LD = long double;
 constexpr LD kEpsLD = std::numeric_limits<LD>::epsilon();
 
 // The most internal nodes of one tree whose leaves sum to at least T > 0:
-// `a` holds the prefix sums of that sign's magnitudes, largest first, `b`
-// those of the other sign's. Such a node has at least m_min leaves (the
-// fewest of `a` reaching T) and its leaves lie in a set summing to at least
-// T, which has at most n_max members (all of `a` and the smallest of `b`
-// while the sum stays >= T): at most n_max - max(2, m_min) + 1.
+// at most n_max - m + 1 (SEMANTICS.md FR-3 (v)).
 LD nodes_at_least(const std::vector<LD>& a, const std::vector<LD>& b, LD T) {
+  const NodeFamily fam = family_at_least(a, b, T);
+  return fam.m > 0 && fam.n_max + 1 > fam.m ? static_cast<LD>(fam.n_max + 1 - fam.m) : LD{0};
+}
+
+}  // namespace
+
+NodeFamily family_at_least(const std::vector<LD>& a, const std::vector<LD>& b, LD T) {
   const size_t na = a.size() - 1, nb = b.size() - 1;
-  if (a[na] < T) return 0;
+  NodeFamily fam;
+  if (a[na] < T) return fam;
   const auto m_min = static_cast<size_t>(std::lower_bound(a.begin(), a.end(), T) - a.begin());
   // The k smallest of b sum to b[nb] - b[nb - k]; find the largest k that keeps a's total >= T.
   size_t lo = 0, hi = nb;
@@ -30,11 +34,10 @@ LD nodes_at_least(const std::vector<LD>& a, const std::vector<LD>& b, LD T) {
     else
       hi = k - 1;
   }
-  const size_t n_max = na + lo, least = std::max<size_t>(2, m_min);
-  return n_max + 1 > least ? static_cast<LD>(n_max + 1 - least) : LD{0};
+  fam.m = std::max<size_t>(2, m_min);
+  fam.n_max = na + lo;
+  return fam;
 }
-
-}  // namespace
 
 // A node v errs by at most half the spacing at |a + b|, a step function of
 // the binade, written as the sum of its increments over the thresholds

@@ -4,6 +4,7 @@
 // beside FR-3's ranking bound and keeps the smaller).
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace sp {
@@ -16,6 +17,16 @@ struct CountFormat {
   long double denorm;
   long double grid;
 };
+
+// The internal nodes of one tree whose leaves sum to at least T > 0 (a: the
+// prefix sums of that sign's magnitudes, largest first; b: the other
+// sign's): each has at least m leaves (2, or the fewest of a reaching T),
+// and all their leaves lie in a set of at most n_max terms (all of a and
+// the smallest of b while the sum stays >= T). m = 0 when no set reaches T.
+struct NodeFamily {
+  size_t m = 0, n_max = 0;
+};
+NodeFamily family_at_least(const std::vector<long double>& a, const std::vector<long double>& b, long double T);
 
 // pos / neg: the prefix sums (p[0] = 0, exact) of the positive and of the
 // negative terms' magnitudes, largest first; the terms are non-zero and at

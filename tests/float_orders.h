@@ -190,4 +190,94 @@ inline double beam_sequence(const Terms& x, const Combine& op, int dir, size_t w
   return std::min_element(beam.begin(), beam.end(), better)->acc;
 }
 
+// The furthest `dir` result of every binary tree, found exactly for a few
+// terms (about 3^n / 2 steps; <= 12 terms): over each subset, the extreme of
+// op(a, b) with a, b extremes over a split (rounding is monotone, so the
+// extreme tree of a set joins extreme trees of its parts). The result is
+// that of one real tree.
+inline double extreme_tree(const Terms& x, const Combine& op, int dir) {
+  const size_t k = x.size(), full = (size_t{1} << k) - 1;
+  if (k > 12) return x.empty() ? 0 : fold(x, op);
+  std::vector<double> best(full + 1);
+  for (size_t mask = 1; mask <= full; ++mask) {
+    if ((mask & (mask - 1)) == 0) {
+      best[mask] = x[static_cast<size_t>(__builtin_ctzll(mask))];
+      continue;
+    }
+    const size_t low = mask & (~mask + 1), rest = mask ^ low;
+    double b = 0;
+    bool first = true;
+    for (size_t r = (rest - 1) & rest;; r = (r - 1) & rest) {
+      const size_t a = r | low;
+      const double v = op(best[a], best[mask ^ a]);
+      if (first || dir * (v - b) > 0 || std::isnan(b)) b = v;
+      first = false;
+      if (r == 0) break;
+    }
+    best[mask] = b;
+  }
+  return best[full];
+}
+
+// A local search for an order that errs `dir` at least as far as `goal`
+// (the test asks it only of a mutant that no order above reached and the
+// oracle allowed). An order is a permutation cut into groups of up to four
+// terms, each group summed left to right and then added to the running sum
+// (the first term): sequences, pre-summed pairs and triples. It starts from
+// the dominant sign's terms, largest first, then the others; a move swaps
+// two terms, moves one, or joins or splits a group, and is kept when the
+// result errs no less `dir`, or by chance while the temperature (from the
+// start's error spread over the terms) falls. Every order it visits is
+// real; it returns the furthest result, stopping at `goal`.
+inline double grouped_order(const Terms& x, const std::vector<size_t>& perm, const std::vector<char>& cut,
+                            const Combine& op) {
+  double acc = x[perm[0]];
+  for (size_t i = 1; i < perm.size();) {
+    double g = x[perm[i]];
+    size_t j = i + 1;
+    for (; j < perm.size() && !cut[j] && j < i + 4; ++j) g = op(g, x[perm[j]]);
+    acc = op(acc, g);
+    i = j;
+  }
+  return acc;
+}
+inline double searched_order(const Terms& x, const Combine& op, int dir, double goal, std::mt19937_64& rng, int steps) {
+  const size_t n = x.size();
+  const long double exact = std::accumulate(x.begin(), x.end(), 0.0L);
+  std::vector<size_t> perm(n);
+  std::iota(perm.begin(), perm.end(), size_t{0});
+  const bool up = exact >= 0;
+  std::sort(perm.begin(), perm.end(), [&](size_t a, size_t b) {
+    const bool da = (x[a] > 0) == up, db = (x[b] > 0) == up;
+    return da != db ? da : std::fabs(x[a]) > std::fabs(x[b]);
+  });
+  std::vector<char> cut(n, 1);
+  double cur = grouped_order(x, perm, cut, op), best = cur;
+  const double temp0 = std::fabs(static_cast<double>(cur - exact)) / static_cast<double>(n) + 1e-300;
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int it = 0; it < steps && dir * (best - goal) < 0 && n > 2; ++it) {
+    std::vector<size_t> p = perm;
+    std::vector<char> c = cut;
+    const size_t i = rng() % n, j = rng() % n;
+    switch (rng() % 3) {
+      case 0:
+        std::swap(p[i], p[j]);
+        break;
+      case 1:
+        c[1 + rng() % (n - 1)] ^= 1;
+        break;
+      default: {
+        const size_t v = p[i];
+        p.erase(p.begin() + static_cast<long>(i));
+        p.insert(p.begin() + static_cast<long>(j), v);
+      }
+    }
+    const double r = grouped_order(x, p, c, op), temp = temp0 * (1 - static_cast<double>(it) / steps);
+    if (dir * (r - cur) >= 0 || unit(rng) < std::exp(dir * (r - cur) / temp))
+      perm = std::move(p), cut = std::move(c), cur = r;
+    if (dir * (cur - best) > 0) best = cur;
+  }
+  return best;
+}
+
 }  // namespace sp::float_orders
