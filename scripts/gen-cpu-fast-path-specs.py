@@ -250,6 +250,16 @@ def private_1d_cases(rng, cases):
                       {"overwrite": False},
                       {"x": filled("float32", (S1,), 7.0, {}), "index": filled("int64", (N,), 3, idx_sets),
                        "updates": filled("float32", (N,), 1.0, src_sets)}, {"output": {"data": want}}))
+    # float16: the merge's load converts (a float accumulator), small sums stay exact.
+    src16 = {(rng.randrange(N),): float(rng.randrange(1, 20)) for _ in range(40)}
+    srcv16 = dense((N,), 0.0, src16)
+    out16 = [0.0] * S1
+    for k in range(N):
+        out16[idx[k]] += srcv16[k]
+    cases.append(case("scatter-add-private-1d-float16", "torch.scatter_add_",
+                      "scatter_kernel.cc run_private's 1-D merge into a float16 self", {"dim": 0},
+                      {"self": filled("float16", (S1,), 0.0, {}), "index": filled("int64", (N,), 3, idx_sets),
+                       "src": filled("float16", (N,), 0.0, src16)}, {"output": {"data": out16}}))
     bad = dict(idx_sets)
     bad[(N - 5,)] = S1
     cases.append(case("scatter-add-private-1d-bad-index", "torch.scatter_add_",
