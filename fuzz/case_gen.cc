@@ -226,10 +226,12 @@ OpCall generate_once(Choices& choices, const OpSpec& op) {
   // option, so shrinking leaves it), restored on return (backward_call nests).
   struct Tier {
     int64_t limit = t_max_elements;
-    bool large = t_large;
-    ~Tier() { t_max_elements = limit, t_large = large; }
+    bool large = t_large, rows = t_row_shaped;
+    ~Tier() { t_max_elements = limit, t_large = large, t_row_shaped = rows; }
   } const saved;
-  t_large = choices.below(kLargeTierOneIn) == kLargeTierOneIn - 1;
+  const uint32_t tier = choices.below(kLargeTierOneIn);
+  t_large = tier == kLargeTierOneIn - 1;
+  t_row_shaped = !t_large && tier >= kLargeTierOneIn - 1 - kRowShapedTiers;
   t_max_elements = t_large ? kMaxLargeElements : kMaxGeneratedElements;
   OpCall call;
   call.op = op.id;

@@ -36,7 +36,10 @@
 // away from them): a large tier (1 call in kLargeTierOneIn: a data operand
 // of kLargeMinElements..kMaxLargeElements elements, over every chunk, part
 // and thread boundary of the cpu kernels — kMinParallelWork, kPrivateChunk —
-// and many CUDA blocks, the other operands sized from it); ranks up to
+// and many CUDA blocks, the other operands sized from it); row-shaped large
+// calls of the scatter families (kRowShapedTiers, fuzz/families.cc: an index
+// expanded along rows, a row scatter into few or many rows, an index along
+// dim 0 of wide rows, just past kMinParallelWork); ranks up to
 // kMaxGeneratedRank (dims past the fourth mostly 1); transposed layouts
 // that store the dims in any permutation; index views whose strides mix 1
 // and 0 ([1, 1, 0]); index values at ±2^31, 2^32 past an in-range value
@@ -73,6 +76,13 @@ inline constexpr int64_t kMaxGeneratedElements = 64;
 inline constexpr uint32_t kLargeTierOneIn = 500;
 inline constexpr int64_t kLargeMinElements = (int64_t{1} << 15) + 1;
 inline constexpr int64_t kMaxLargeElements = (int64_t{1} << 16) + 4500;
+// Two more values of the tier's choice, below the large tier's, are kept for
+// the row-shaped large draws of the scatter families (fuzz/families.cc):
+// an index expanded along rows, a row scatter into few or many rows, an
+// index-along-dim over wide rows, each past the parallel threshold, the
+// shapes of the cpu backend's row-reduction, sorted, private-accumulator
+// and target-range paths. Calls of other families take them as small.
+inline constexpr uint32_t kRowShapedTiers = 2;
 inline constexpr int64_t kMaxGeneratedRank = 16;
 // A generated call's output (by the op table's shape rule) has at most
 // kMaxGeneratedOutput elements; a draw past it is redrawn (generate_call_for).

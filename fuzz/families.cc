@@ -49,6 +49,70 @@ ElementwiseShapes draw_elementwise(Draw& g) {
   return e;
 }
 
+// Rows of L for a row-shaped draw: just past the parallel threshold (the
+// reference's cost grows with the elements; the cpu kernels' paths change
+// at the threshold, not past it).
+int64_t rows_past_threshold(Choices& c, int64_t L) {
+  return c.between((kLargeMinElements + L - 1) / L, (kLargeMinElements + 4096 + L - 1) / L);
+}
+
+// Targets for K rows: at most 2K (the cpu kernels' per-thread accumulators
+// take them with two threads), at least K / 4: a few terms per target, as
+// the reference's cost grows with a target's terms (its float and gradient
+// rules keep every term).
+int64_t few_targets(Choices& c, int64_t K) { return c.between(std::max<int64_t>(1, K / 4), 2 * K); }
+
+// The row-shaped scatter (row_shaped: a third of the large tier): data
+// [S, L], an index [K, L] expanded along its rows (strides [1, 0]: one value
+// per row, as an index built by expand; L = 1: all three 1-D), a source
+// [K, L], dim 0, K * L just past the cpu kernels' parallel threshold. S is
+// few_targets (the private accumulators) or past twice K (the target
+// ranges; with L = 1 sometimes a few positions into 62 000 or more targets,
+// past the cache); L narrow or wide (16 on: the sorted paths): the shapes of
+// backends/cpu/scatter_kernel.cc's row reduction, sorted, private-accumulator
+// and target-range paths, which other large draws rarely reach (an index
+// varying along its rows splits by position).
+void row_shaped_scatter(Draw& g) {
+  Choices& c = g.c;
+  static constexpr std::array<int64_t, 7> kRow = {1, 2, 8, 15, 16, 64, 256};
+  const int64_t L = kRow[c.below(static_cast<uint32_t>(kRow.size()))];
+  int64_t K = rows_past_threshold(c, L);
+  int64_t S = c.chance(50) ? 2 * K + c.between(1, 64) : few_targets(c, K);
+  if (L == 1 && c.chance(33)) {
+    // A few positions into more targets than the cache holds (each prefetched ahead: visit).
+    K = c.between(33, 4096);
+    S = c.between(kMaxLargeElements - 8192, kMaxLargeElements);
+  }
+  if (g.knobs.index_bounded_along_dim) S = std::max(S, K);  // MindSpore's MS-S3: index.size(d) <= self.size(d)
+  if (const ArgSpec* axis = axis_arg(g.op)) g.call.set_arg(axis->name, Arg::of_int(0));
+  // Rows of 1: 1-D operands (the private accumulators' one-element rows).
+  const auto shape = [&](int64_t n) { return L == 1 ? Shape{n} : Shape{n, L}; };
+  g.put(*g.roles.data, data_tensor(c, pick_dtype_for(c, *g.roles.data), shape(S)));
+  const Tensor values = index_tensor(c, g.element_index_dtype(), {K}, S, g.negatives_valid);
+  if (L == 1)
+    g.put(*g.roles.index, values);
+  else
+    g.call.tensors[g.roles.index->name] = Tensor::view(values.dtype(), {K, L}, {1, 0}, 0, values.storage());
+  // The source in the data's dtype: these draws are for the kernels' paths (other draws mismatch them).
+  g.put(*g.roles.source, data_tensor(c, g.call.tensor(g.roles.data->name)->dtype(), shape(K)));
+}
+
+// The row-shaped draw of index_*_ (row_shaped): self [S, L] along dim 0,
+// an index of K positions, a source [K, L], K * L past the parallel
+// threshold, rows from 16 on mostly (index_add_'s sorted row reduction).
+void row_shaped_index_along_dim(Draw& g) {
+  Choices& c = g.c;
+  static constexpr std::array<int64_t, 4> kRow = {8, 16, 64, 256};
+  const int64_t L = kRow[c.below(static_cast<uint32_t>(kRow.size()))];
+  const int64_t K = rows_past_threshold(c, L);
+  const int64_t S = few_targets(c, K);
+  const DType t = pick_dtype_for(c, *g.roles.data);
+  if (const ArgSpec* axis = axis_arg(g.op)) g.call.set_arg(axis->name, Arg::of_int(0));
+  g.put(*g.roles.data, data_tensor(c, t, {S, L}));
+  g.put(*g.roles.index, index_tensor(c, pick_dtype_for(c, *g.roles.index), {K}, S, g.negatives_valid));
+  if (g.roles.source) g.put(*g.roles.source, data_tensor(c, t, {K, L}));
+}
+
 }  // namespace
 
 // out = input gathered at index along dim.
@@ -63,6 +127,7 @@ void gather_case(Draw& g) {
 // self[... index ...] = src[...] (or the scalar alternative), along dim.
 void scatter_elements_case(Draw& g) {
   Choices& c = g.c;
+  if (row_shaped(c, 33)) return row_shaped_scatter(g);
   ElementwiseShapes e = draw_elementwise(g);
   const OperandSpec& source = *g.roles.source;
   const bool use_arg = !source.or_arg.empty() && c.chance(25);
@@ -104,9 +169,22 @@ void row_scatter_case(Draw& g) {
   int64_t rank = pick_rank(c);
   if (rank == 0 && !c.chance(50)) rank = 1;  // x of rank 0 is an error: keep it rarer
   Shape x_shape = data_shape_of_rank(c, rank);
+  // Row-shaped (row_shaped: half the large tier): x [S, L], updates past the
+  // parallel threshold, S few (the cpu kernels' per-thread accumulators;
+  // sorted rows from 16 on) or more than twice the updates' rows (their
+  // target ranges, where accumulators of S rows would not fit).
+  const bool by_rows = row_shaped(c, 50);
+  int64_t row = 1, m = 0;
+  if (by_rows) {
+    static constexpr std::array<int64_t, 6> kRow = {1, 2, 8, 15, 16, 64};
+    row = kRow[c.below(static_cast<uint32_t>(kRow.size()))];
+    m = rows_past_threshold(c, row);
+    x_shape = {c.chance(50) ? 2 * m + c.between(1, 64) : few_targets(c, m), row};
+  }
   const int64_t rows = x_shape.empty() ? 1 : x_shape[0];
-  const int64_t m =
-      c.chance(10) ? 0 : c.between(1, std::min<int64_t>(std::max<int64_t>(rows, 1) + 1, t_large ? t_max_elements : 5));
+  if (!by_rows)
+    m = c.chance(10) ? 0
+                     : c.between(1, std::min<int64_t>(std::max<int64_t>(rows, 1) + 1, t_large ? t_max_elements : 5));
   Shape updates_shape = x_shape.empty() ? Shape{m} : x_shape;
   updates_shape[0] = m;
   clamp_numel(updates_shape);
@@ -127,6 +205,7 @@ void row_scatter_case(Draw& g) {
 // replaced by len(index), sometimes one off in a dim (an error).
 void index_along_dim_case(Draw& g) {
   Choices& c = g.c;
+  if (row_shaped(c, 33)) return row_shaped_index_along_dim(g);
   const DType t = pick_dtype_for(c, *g.roles.data);
   const int64_t rank = pick_rank(c);
   Shape data_shape = data_shape_of_rank(c, rank);

@@ -36,6 +36,12 @@ DType any_dtype_for(Choices& c, const OpSpec& op);
 // kMaxLargeElements in the large tier (set by generate_call_for).
 extern thread_local int64_t t_max_elements;
 extern thread_local bool t_large;
+// The tier's value reserved for the row-shaped large draws (kRowShapedTier):
+// the families that have one (families.cc: row_shaped) make the call large.
+extern thread_local bool t_row_shaped;
+// Whether the call being built is a row-shaped large draw: t_row_shaped, or
+// `percent` of the large tier's calls. Makes the call large.
+bool row_shaped(Choices& c, uint32_t percent);
 
 // Values, shapes and tensors (gen_values.cc).
 int64_t pick_rank(Choices& c);

@@ -12,6 +12,14 @@ namespace sp::fuzz::gen {
 
 thread_local int64_t t_max_elements = kMaxGeneratedElements;
 thread_local bool t_large = false;
+thread_local bool t_row_shaped = false;
+
+bool row_shaped(Choices& c, uint32_t percent) {
+  if (!t_row_shaped && !(t_large && c.chance(percent))) return false;
+  t_large = true;
+  t_max_elements = kMaxLargeElements;
+  return true;
+}
 
 // Mostly 1–3, sometimes 0 (a scalar), up to 9 (over MindSpore's 8) and
 // rarely up to kMaxGeneratedRank.

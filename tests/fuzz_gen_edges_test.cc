@@ -239,6 +239,43 @@ TEST(FuzzGenEdges, EveryHardClassIsReached) {
   }
 }
 
+// The large tier's row-shaped draws (fuzz/families.cc), which reach the cpu
+// backend's row reduction, sorted, private-accumulator and target-range
+// paths (docs/fuzzing.md, "Coverage of our kernels"): an index expanded
+// along rows past the parallel threshold (the scatter-elements family); a
+// row scatter past it into more than twice as many rows as it writes; an
+// index along dim 0 of rows of 16 or more, past it.
+TEST(FuzzGenEdges, LargeRowShapedDrawsAreReached) {
+  std::map<std::string, int> seen;
+  for (const OpSpec& op : op_table()) {
+    const bool row_family = op.family == ShapeFamily::ScatterElements || op.family == ShapeFamily::RowScatter ||
+                            op.family == ShapeFamily::IndexAlongDim;
+    if (!op.backward_of.empty() || !row_family) continue;
+    for (int i = 0; i < 4000; ++i) {
+      Choices c(31000 + static_cast<uint64_t>(i));
+      const OpCall call = generate_call_for(c, op);
+      const Tensor* data = operand(call, data_of(op));
+      const Tensor* index = operand(call, with_role(op, OperandRole::Index));
+      const Tensor* source = operand(call, source_of(op));
+      if (!data || !index) continue;
+      seen["index-along-dim-wide-rows"] += op.family == ShapeFamily::IndexAlongDim && data->rank() == 2 &&
+                                           data->size(1) >= 16 && call.int_arg("dim") == 0 &&
+                                           index->numel() * data->size(1) > cpu::kMinParallelWork;
+      if (!source) continue;
+      seen["expanded-along-rows"] += op.family == ShapeFamily::ScatterElements &&
+                                     index->numel() > cpu::kMinParallelWork && index->rank() == 2 &&
+                                     index->size(1) > 1 && index->strides() == Shape{1, 0};
+      seen["row-scatter-into-many-rows"] += op.family == ShapeFamily::RowScatter &&
+                                            source->numel() > cpu::kMinParallelWork && data->rank() >= 1 &&
+                                            data->size(0) > 2 * index->numel();
+    }
+  }
+  for (const char* k : {"expanded-along-rows", "row-scatter-into-many-rows", "index-along-dim-wide-rows"}) {
+    std::printf("%-30s %d\n", k, seen[k]);
+    EXPECT_GT(seen[k], 0) << k << " never generated";
+  }
+}
+
 // Generation stays cheap (what keeps in-process fuzzing above 20k cases per
 // second): the large tier is rare and bounded, every other call small.
 TEST(FuzzGenEdges, ElementCountsStayBounded) {
