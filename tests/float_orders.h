@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -66,20 +67,46 @@ inline double greedy_tree(Terms x, const Combine& op, int dir) {
   }
   return x[0];
 }
-inline double greedy_sequence(Terms x, const Combine& op, int dir) {
-  double acc = x.back();
-  x.pop_back();
-  while (!x.empty()) {
+// Adds every term of `group` onto `acc`, each time the one whose addition
+// errs furthest `dir` (the first such on ties); `group` ends empty.
+inline double greedy_onto(double acc, Terms& group, const Combine& op, int dir) {
+  while (!group.empty()) {
     size_t b = 0;
     double best = -INFINITY;
-    for (size_t i = 0; i < x.size(); ++i) {
-      const double e = dir * (op(acc, x[i]) - (acc + x[i]));
+    for (size_t i = 0; i < group.size(); ++i) {
+      const double e = dir * (op(acc, group[i]) - (acc + group[i]));
       if (e > best) best = e, b = i;
     }
-    acc = op(acc, x[b]);
-    x.erase(x.begin() + static_cast<long>(b));
+    acc = op(acc, group[b]);
+    group.erase(group.begin() + static_cast<long>(b));
   }
   return acc;
+}
+inline double greedy_sequence(Terms x, const Combine& op, int dir) {
+  const double first = x.back();
+  x.pop_back();
+  return greedy_onto(first, x, op, dir);
+}
+
+// The phased start: the dominant sign's terms (`big`) and the others, with
+// the largest dominant term taken out as the first partial sum; nullopt
+// when no term has the dominant sign.
+struct PhasedStart {
+  Terms big, other;
+  double acc = 0;
+};
+inline std::optional<PhasedStart> phased_start(const Terms& x) {
+  Terms pos, neg;
+  for (double v : x) (v > 0 ? pos : neg).push_back(v);
+  const double ps = std::accumulate(pos.begin(), pos.end(), 0.0), ns = std::accumulate(neg.begin(), neg.end(), 0.0);
+  const bool pos_big = ps >= -ns;
+  PhasedStart s{pos_big ? pos : neg, pos_big ? neg : pos, 0};
+  if (s.big.empty()) return std::nullopt;
+  auto largest =
+      std::max_element(s.big.begin(), s.big.end(), [](double a, double b) { return std::fabs(a) < std::fabs(b); });
+  s.acc = *largest;
+  s.big.erase(largest);
+  return s;
 }
 
 // Stronger sequences (rounding errs most where partial sums are largest):
@@ -88,49 +115,22 @@ inline double greedy_sequence(Terms x, const Combine& op, int dir) {
 // partial sums that erred furthest `dir` so far (ties: the larger
 // magnitude, which rounds more coarsely later), extending each by every
 // remaining term.
-inline double phased_sequence(Terms x, const Combine& op, int dir) {
-  Terms pos, neg;
-  for (double v : x) (v > 0 ? pos : neg).push_back(v);
-  const double ps = std::accumulate(pos.begin(), pos.end(), 0.0), ns = std::accumulate(neg.begin(), neg.end(), 0.0);
-  Terms& big = ps >= -ns ? pos : neg;
-  Terms& other = &big == &pos ? neg : pos;
-  if (big.empty()) return fold(x, op);
-  auto largest =
-      std::max_element(big.begin(), big.end(), [](double a, double b) { return std::fabs(a) < std::fabs(b); });
-  double acc = *largest;
-  big.erase(largest);
-  for (Terms* group : {&big, &other}) {
-    while (!group->empty()) {
-      size_t b = 0;
-      double best = -INFINITY;
-      for (size_t i = 0; i < group->size(); ++i) {
-        const double e = dir * (op(acc, (*group)[i]) - (acc + (*group)[i]));
-        if (e > best) best = e, b = i;
-      }
-      acc = op(acc, (*group)[b]);
-      group->erase(group->begin() + static_cast<long>(b));
-    }
-  }
-  return acc;
+inline double phased_sequence(const Terms& x, const Combine& op, int dir) {
+  std::optional<PhasedStart> s = phased_start(x);
+  if (!s) return fold(x, op);
+  return greedy_onto(greedy_onto(s->acc, s->big, op, dir), s->other, op, dir);
 }
 // A tree built around one accumulator (the phased start): adding a term
 // to a partial sum on a coarse grid errs by a fixed amount (the term's
 // residue modulo the spacing), so where no remaining term errs `dir` when
 // added, two are first summed into one whose residue does (the pair whose
 // sum then errs furthest).
-inline double residue_tree(Terms x, const Combine& op, int dir) {
-  Terms pos, neg;
-  for (double v : x) (v > 0 ? pos : neg).push_back(v);
-  const double ps = std::accumulate(pos.begin(), pos.end(), 0.0), ns = std::accumulate(neg.begin(), neg.end(), 0.0);
-  Terms& big = ps >= -ns ? pos : neg;
-  Terms& other = &big == &pos ? neg : pos;
-  if (big.empty()) return fold(x, op);
-  auto largest =
-      std::max_element(big.begin(), big.end(), [](double a, double b) { return std::fabs(a) < std::fabs(b); });
-  double acc = *largest;
-  big.erase(largest);
+inline double residue_tree(const Terms& x, const Combine& op, int dir) {
+  std::optional<PhasedStart> s = phased_start(x);
+  if (!s) return fold(x, op);
+  double acc = s->acc;
   auto err = [&](double a, double b) { return dir * (op(a, b) - (a + b)); };
-  for (Terms* pool : {&big, &other}) {
+  for (Terms* pool : {&s->big, &s->other}) {
     while (!pool->empty()) {
       size_t b = 0;
       for (size_t i = 1; i < pool->size(); ++i)
