@@ -1,6 +1,7 @@
 #include "backends/cpu/nd_slices.h"
 
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "backends/cpu/element.h"
@@ -10,14 +11,20 @@
 namespace sp::cpu {
 namespace {
 
+// Any integer dtype; an unsigned value past int64's range reads as
+// INT64_MAX, outside every dim.
 int64_t index_value(const Tensor& indices, int64_t offset) {
-  if (indices.dtype() == DType::Int32) return reinterpret_cast<const int32_t*>(data(indices))[offset];
-  return reinterpret_cast<const int64_t*>(data(indices))[offset];
+  const DType t = indices.dtype();
+  if (t == DType::Int32) return reinterpret_cast<const int32_t*>(data(indices))[offset];
+  if (t == DType::Int64) return reinterpret_cast<const int64_t*>(data(indices))[offset];
+  const Value v = value_from_bits(t, load_bits(t, data(indices) + static_cast<size_t>(offset) * dtype_size(t)));
+  return v.is_unsigned && v.i < 0 ? std::numeric_limits<int64_t>::max() : v.i;
 }
 
 }  // namespace
 
-NdTuples resolve_nd_tuples(const Tensor& input, const Tensor& indices, int64_t batch_dims, bool negatives_wrap) {
+NdTuples resolve_nd_tuples(const Tensor& input, const Tensor& indices, int64_t batch_dims, bool negatives_wrap,
+                           bool drop_outside) {
   NdTuples t;
   const int64_t q = indices.rank(), k = indices.shape().back();
   const Shape& is = indices.shape();
@@ -32,6 +39,10 @@ NdTuples resolve_nd_tuples(const Tensor& input, const Tensor& indices, int64_t b
     for (int64_t j = 0; j < k; ++j) {
       const int64_t dim = batch_dims + j, s = input.size(dim), lo = negatives_wrap ? -s : 0;
       int64_t v = index_value(indices, positions[n] + j * comp_stride);
+      if ((v < lo || v >= s) && drop_outside) {
+        off = -1;
+        break;
+      }
       if (v < lo || v >= s) {
         Shape at = pos;
         at.push_back(j);

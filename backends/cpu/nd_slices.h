@@ -1,5 +1,6 @@
 // nd_slices.h — the cpu backend's ND gather / scatter walk (onnx.GatherND,
-// onnx.ScatterND, paddle.gather_nd, paddle.scatter_nd, paddle.scatter_nd_add),
+// onnx.ScatterND, paddle.gather_nd, paddle.scatter_nd, paddle.scatter_nd_add,
+// mindspore.gather_nd, mindspore.scatter_nd, mindspore.tensor_scatter_*),
 // after validation: every index tuple of `indices` (its last dim, k values)
 // resolved to an element offset into the indexed tensor, each value checked
 // before anything is written, then whole slices (the indexed tensor's dims
@@ -17,16 +18,19 @@ namespace sp::cpu {
 enum class Reduce;
 
 // Element offsets into `input` (its strides, from its view's first element)
-// of each index tuple of `indices` (int32 or int64, rank q >= 1, k =
+// of each index tuple of `indices` (any integer dtype, rank q >= 1, k =
 // shape[-1]), in row-major order of indices.shape[:-1]; the first
 // `batch_dims` dims of a tuple's position address input's batch dims. An
 // error for the first value (row-major) outside [-s, s) (negatives wrap),
-// or [0, s) when negatives are refused.
+// or [0, s) when negatives are refused; with `drop_outside`, no error: such
+// a tuple's offset is -1 (gather_nd_slices and scatter_nd_slices take no
+// such offset).
 struct NdTuples {
   std::vector<int64_t> offsets;
   std::optional<Outcome> error;
 };
-NdTuples resolve_nd_tuples(const Tensor& input, const Tensor& indices, int64_t batch_dims, bool negatives_wrap);
+NdTuples resolve_nd_tuples(const Tensor& input, const Tensor& indices, int64_t batch_dims, bool negatives_wrap,
+                           bool drop_outside = false);
 
 // out[n, j] = input[tuple(n), j] (j over input's dims from `slice_from`),
 // out a fresh contiguous tensor of `out_shape` (every element written).

@@ -18,6 +18,7 @@
 #include "backends/cpu/cpu_context.h"
 #include "backends/cpu/element.h"
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/nd_slices.h"
 #include "backends/cpu/reduce_ops.h"
 #include "reference/dialect_mindspore_nd.h"
 #include "reference/op_table.h"
@@ -86,29 +87,10 @@ Outcome tensor_scatter(CpuContext& cpu, const OpCall& call) {
   if (auto e = check(f, input, indices, updates)) return *e;
   Tensor out = cpu.fresh_copy(input);
   const int64_t q = indices.rank(), k = indices.shape().back(), r = input.rank();
-  const Shape lead(indices.shape().begin(), indices.shape().end() - 1);
-  if (checked_numel(lead) == 0) return Outcome::of_outputs({out});
   // Every tuple's element offset into out, or -1 for a dropped tuple (mul).
-  std::vector<int64_t> offsets;
-  Shape pos(lead.size(), 0);
-  do {
-    int64_t off = 0;
-    bool in_range = true;
-    Shape at = pos;
-    at.push_back(0);
-    for (int64_t j = 0; j < k; ++j) {
-      at.back() = j;
-      const int64_t v = indices.value_at(at).i, s = input.size(j);
-      if (v < 0 || v >= s) {
-        if (f != "mul")
-          return fail(ErrorCategory::IndexOutOfBounds, "indices" + format_index(at) + " = " + std::to_string(v) +
-                                                           " is outside [0, " + std::to_string(s) + ")");
-        in_range = false;
-      }
-      off += v * out.stride(j);
-    }
-    offsets.push_back(in_range ? off : -1);
-  } while (next_index(pos, lead));
+  const NdTuples t = resolve_nd_tuples(out, indices, 0, false, f == "mul");
+  if (t.error) return *t.error;
+  const std::vector<int64_t>& offsets = t.offsets;
   if (updates.numel() == 0) return Outcome::of_outputs({out});
   const std::vector<int64_t> slice_t =
       dim_range_offsets(out.shape(), out.strides(), static_cast<size_t>(k), static_cast<size_t>(r));
