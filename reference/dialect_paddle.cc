@@ -18,6 +18,13 @@ bool x_rank_at_least_one(RuleLog& log, const Tensor& x) {
                    msg::x_rank(x.rank()));
 }
 
+std::optional<Note> rank_ten_note(const std::vector<const Tensor*>& operands) {
+  int64_t rank = 0;
+  for (const Tensor* t : operands) rank = std::max(rank, t->rank());
+  if (rank < 10) return std::nullopt;
+  return Note{"PD-X2", "an operand of rank " + str(rank) + ": 004 states no rank limit"};
+}
+
 bool index_is_1d(RuleLog& log, const Tensor& index) {
   return log.check(index.rank() == 1, "PD-I1", "index.ndim=" + str(index.rank()) + " == 1",
                    ErrorCategory::InvalidArgument, msg::index_rank(index.rank()));

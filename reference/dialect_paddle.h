@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "reference/semantics_common.h"
 
@@ -36,5 +37,9 @@ bool index_values_below_length(RuleLog& log, const Tensor& index, int64_t length
 bool index_values_at_least_minus_length(RuleLog& log, const Tensor& index, int64_t length);
 // PD-B2 (before Paddle 3.0 and the baseline): the first negative index value (undescribed by 004), as a reason.
 std::optional<std::string> negative_index_value(const Tensor& index);
+// PD-X2 (a note, not a rule): some operand has rank 10 or more, which 004
+// does not limit (PD-X1 asks only ndim >= 1) and Paddle's tensors cannot
+// hold; campaign expectation entries key by it. nullopt otherwise.
+std::optional<Note> rank_ten_note(const std::vector<const Tensor*>& operands);
 
 }  // namespace sp::ref::paddle_rules

@@ -26,6 +26,8 @@
 //          < -x.shape[0]; a value v in [-x.shape[0], 0) is row v + x.shape[0]
 // Then, before Paddle 3.0 and for the undated seed (the baseline), PD-B2: a
 // negative index value makes the call unspecified.
+// Note PD-X2 (campaign expectation entries key by it): an operand of rank
+// 10 or more, which 004 does not limit.
 // Visit order: i = 0 .. len(index)-1, each row in row-major order.
 // Duplicates (NOTICE: "nondeterministic", PD-U1): overwrite mode allows any
 // writer (004: CPU last writer [[3,3],[4,4],[1,1]], GPU also
@@ -42,32 +44,40 @@
 
 namespace sp {
 
+Expectation paddle_scatter(const OpCall& call, Trace* trace);
+
+namespace {
+
+// PD-I3: an [N, 1] index. 004 says 1-D (PD-I1); Paddle reads it as its N
+// values (ScatterInferMeta: "The last dim of the index should be 1 when the
+// index is a 2D tensor"). Either answer is allowed.
+Expectation n_by_one_index(const OpCall& call, const Tensor& index, Trace* trace) {
+  OpCall as_1d = call;
+  as_1d.tensors["index"] =
+      Tensor::view(index.dtype(), {index.size(0)}, {index.stride(0)}, index.offset(), index.storage());
+  Expectation e = paddle_scatter(as_1d, trace);
+  if (e.unspecified) return e;
+  if (std::find(e.errors.begin(), e.errors.end(), ErrorCategory::InvalidArgument) == e.errors.end())
+    e.errors.push_back(ErrorCategory::InvalidArgument);
+  if (e.error_clause.empty()) {
+    e.error_clause = "PD-I3";
+    e.error_message = "index must be a 1-D tensor, but got ndim 2";
+  }
+  e.notes.push_back({"PD-I3",
+                     "an [N, 1] index: 004's 1-D rule (invalid_argument) or Paddle's reading of it as its N "
+                     "values, both allowed"});
+  return e;
+}
+
+}  // namespace
+
 Expectation paddle_scatter(const OpCall& call, Trace* trace) {
   namespace rules = ref::paddle_rules;
   const Tensor& x = *call.tensor("x");
   const Tensor& index = *call.tensor("index");
   const Tensor& updates = *call.tensor("updates");
   const bool overwrite = op_spec(call).arg_or_default(call, "overwrite")->b;  // default True
-  if (index.rank() == 2 && index.size(1) == 1) {
-    // PD-I3: an [N, 1] index. 004 says 1-D (PD-I1); Paddle reads it as its
-    // N values (ScatterInferMeta: "The last dim of the index should be 1
-    // when the index is a 2D tensor"). Either answer is allowed.
-    OpCall as_1d = call;
-    as_1d.tensors["index"] =
-        Tensor::view(index.dtype(), {index.size(0)}, {index.stride(0)}, index.offset(), index.storage());
-    Expectation e = paddle_scatter(as_1d, trace);
-    if (e.unspecified) return e;
-    if (std::find(e.errors.begin(), e.errors.end(), ErrorCategory::InvalidArgument) == e.errors.end())
-      e.errors.push_back(ErrorCategory::InvalidArgument);
-    if (e.error_clause.empty()) {
-      e.error_clause = "PD-I3";
-      e.error_message = "index must be a 1-D tensor, but got ndim 2";
-    }
-    e.notes.push_back({"PD-I3",
-                       "an [N, 1] index: 004's 1-D rule (invalid_argument) or Paddle's reading of it as its N "
-                       "values, both allowed"});
-    return e;
-  }
+  if (index.rank() == 2 && index.size(1) == 1) return n_by_one_index(call, index, trace);
   ref::RuleLog log(trace);
 
   const bool x_rank_ok = rules::x_rank_at_least_one(log, x);
@@ -86,9 +96,11 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
     const bool below = rules::index_values_below_length(log, index, x.size(0));
     if (below && negatives_wrap) rules::index_values_at_least_minus_length(log, index, x.size(0));
   }
+  const std::optional<Note> rank_note = rules::rank_ten_note({&x, &index, &updates});
   if (!log.passed()) {
     Expectation e = log.error_expectation();
     if (!dtype_documented) e.errors.push_back(ErrorCategory::UnsupportedDtype);
+    if (rank_note) e.notes.push_back(*rank_note);
     return e;
   }
   if (!negatives_wrap)
@@ -128,6 +140,7 @@ Expectation paddle_scatter(const OpCall& call, Trace* trace) {
   });
 
   std::vector<Note> notes;
+  if (rank_note) notes.push_back(*rank_note);
   if (updates.size(0) > index.size(0))
     notes.push_back({"PD-S1", "updates has " + std::to_string(updates.size(0)) + " rows, len(index) is " +
                                   std::to_string(index.size(0)) + ": only its first len(index) rows are read"});

@@ -21,6 +21,7 @@
 // An [N, 1] index is read as its N values (PD-I3); the forward's allowed
 // errors (PD-I3, PD-T1) stay allowed.
 #include "reference/backward_common.h"
+#include "reference/dialect_paddle.h"
 #include "reference/op_table.h"
 #include "reference/reference.h"
 
@@ -58,6 +59,7 @@ Expectation paddle_scatter_backward(const OpCall& call, Trace* trace) {
                           {"PD-GR5", "grad_updates[i] = grad_output[index[i]], every duplicate included"}};
   if (updates.size(0) > index.size(0))
     notes.push_back({"PD-GR5", "rows of updates past len(index) are never read: their gradient is 0"});
+  if (auto n = ref::paddle_rules::rank_ten_note({&x, &index, &updates, &grad_output})) notes.push_back(*n);
   return ref::gradients_expectation(start, {grad_x.finish(), grad_updates.finish()}, std::move(notes));
 }
 
