@@ -57,6 +57,17 @@ bool Expectation::allows_error(ErrorCategory c) const {
   return unspecified || std::find(errors.begin(), errors.end(), c) != errors.end();
 }
 
+void Expectation::allow_error(ErrorCategory c) {
+  if (std::find(errors.begin(), errors.end(), c) == errors.end()) errors.push_back(c);
+}
+
+void Expectation::allow_error(ErrorCategory c, const std::string& clause, const std::string& message) {
+  allow_error(c);
+  if (!error_clause.empty()) return;
+  error_clause = clause;
+  error_message = message;
+}
+
 std::string Expectation::summary() const {
   std::string s;
   if (unspecified) return "unspecified: " + unspecified_reason;

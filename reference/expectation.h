@@ -74,6 +74,10 @@ struct Expectation {
 
   bool expects_error() const { return !errors.empty() && !outputs && !unspecified; }
   bool allows_error(ErrorCategory c) const;
+  // Adds c to the allowed errors (once); with a clause, names it (and its
+  // message) as the primary error where none is named yet.
+  void allow_error(ErrorCategory c);
+  void allow_error(ErrorCategory c, const std::string& clause, const std::string& message);
   std::string summary() const;  // "error index_out_of_bounds", "outputs (2 loose elements)", "unspecified: ..."
 };
 

@@ -243,8 +243,7 @@ Expectation evaluate_program(const Program& program, ProgramTrace* trace) {
       result.unspecified_reason = label + ": " + e.unspecified_reason;
       return result;
     }
-    for (ErrorCategory c : e.errors)
-      if (std::find(result.errors.begin(), result.errors.end(), c) == result.errors.end()) result.errors.push_back(c);
+    for (ErrorCategory c : e.errors) result.allow_error(c);
     if (result.error_message.empty() && !e.errors.empty()) {
       result.error_message = label + ": " + e.error_message;
       result.error_clause = e.error_clause;

@@ -30,8 +30,7 @@ Expectation allow_undocumented_wide_unsigned(const OpSpec& op, const OpCall& cal
     const Tensor* t = call.tensor(o.name);
     if (o.role == OperandRole::Index || t == nullptr || !is_wide_unsigned(t->dtype()) || o.dtypes.contains(t->dtype()))
       continue;
-    if (std::find(e.errors.begin(), e.errors.end(), ErrorCategory::UnsupportedDtype) == e.errors.end())
-      e.errors.push_back(ErrorCategory::UnsupportedDtype);
+    e.allow_error(ErrorCategory::UnsupportedDtype);
     e.notes.push_back({"C-7", o.name + ".dtype=" + std::string(dtype_name(t->dtype())) + " is not documented (" +
                                   o.dtypes.describe() +
                                   "): the computed answer and unsupported_dtype are both allowed"});

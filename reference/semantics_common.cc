@@ -114,7 +114,7 @@ void RuleLog::note(const std::string& line) {
 Expectation RuleLog::error_expectation() const {
   Expectation e;
   for (const RuleViolation& v : violations_)  // each category once, at its first violation
-    if (std::find(e.errors.begin(), e.errors.end(), v.category) == e.errors.end()) e.errors.push_back(v.category);
+    e.allow_error(v.category);
   e.error_message = violations_.front().message;
   e.error_clause = violations_.front().clause;
   return e;

@@ -240,14 +240,11 @@ Expectation evaluate_with_out(const OpSpec& op, const OpCall& call, Trace* trace
       // and so do the errors it allows instead of its result (T-TA9, T-OUT5).
       Expectation e = log.error_expectation();
       e.notes.insert(e.notes.begin(), inner.notes.begin(), inner.notes.end());
-      for (ErrorCategory c : inner.errors)
-        if (std::find(e.errors.begin(), e.errors.end(), c) == e.errors.end()) e.errors.push_back(c);
+      for (ErrorCategory c : inner.errors) e.allow_error(c);
       return e;
     }
     // Both the op's rules and out's are violated: either may be reported.
-    for (const RuleViolation& v : log.violations())
-      if (std::find(inner.errors.begin(), inner.errors.end(), v.category) == inner.errors.end())
-        inner.errors.push_back(v.category);
+    for (const RuleViolation& v : log.violations()) inner.allow_error(v.category);
     return inner;
   }
   if (may_error_instead && !inner.outputs) {

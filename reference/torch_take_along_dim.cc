@@ -194,8 +194,7 @@ Expectation torch_take_along_dim(const OpCall& call, Trace* trace) {
   if (!log.passed()) {
     Expectation e = log.error_expectation();
     if (scalar_dim) {
-      for (ErrorCategory c : {ErrorCategory::DimOutOfRange, ErrorCategory::ShapeMismatch})
-        if (!e.allows_error(c)) e.errors.push_back(c);
+      for (ErrorCategory c : {ErrorCategory::DimOutOfRange, ErrorCategory::ShapeMismatch}) e.allow_error(c);
       e.notes.push_back({"T-TA9", "a 0-d input with a dim: LibTorch 1.13's dim error is allowed too"});
     }
     return dim_arg ? e : citing_unviewable(std::move(e), input, indices);
@@ -224,12 +223,8 @@ Expectation torch_take_along_dim(const OpCall& call, Trace* trace) {
                                     ") or index_out_of_bounds both allowed"});
   }
   if (scalar_dim) {
-    for (ErrorCategory c : {ErrorCategory::DimOutOfRange, ErrorCategory::ShapeMismatch})
-      if (std::find(e.errors.begin(), e.errors.end(), c) == e.errors.end()) e.errors.push_back(c);
-    if (e.error_clause.empty()) {
-      e.error_message = "Dimension specified as 0 but tensor has no dimensions";
-      e.error_clause = "T-TA9";
-    }
+    e.allow_error(ErrorCategory::DimOutOfRange, "T-TA9", "Dimension specified as 0 but tensor has no dimensions");
+    e.allow_error(ErrorCategory::ShapeMismatch);
     e.notes.push_back({"T-TA9",
                        "a 0-d input with a dim: the document is silent; the result or LibTorch 1.13's dim "
                        "error both allowed"});
