@@ -52,6 +52,13 @@ Subcommand add_fuzz(CLI::App& app) {
       ->capture_default_str();
   fuzz_cmd->add_option("--shrink-seconds", o->shrink_seconds, "shrinking budget per distinct finding")
       ->capture_default_str();
+  fuzz_cmd
+      ->add_option("--history", o->history,
+                   "earlier cases kept per backend process, replayed (fuzz/history.h) when a finding does not "
+                   "reproduce alone (0: no replay)")
+      ->capture_default_str();
+  fuzz_cmd->add_option("--history-seconds", o->history_seconds, "history replay budget per distinct finding")
+      ->capture_default_str();
   fuzz_cmd->add_option("--backend-threads", o->threads, "threads the backend may use (0: the hardware's)")
       ->capture_default_str();
   fuzz_cmd->add_option("--op", o->ops, "generate only ops matching this id glob (repeatable)");

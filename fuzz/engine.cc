@@ -22,6 +22,10 @@ bool is_finding(Verdict::Kind k) {
          k == Verdict::Kind::Error || k == Verdict::Kind::Unclassified || k == Verdict::Kind::DeviceAssert;
 }
 
+bool lost_process(Verdict::Kind k) {
+  return k == Verdict::Kind::Crash || k == Verdict::Kind::Timeout || k == Verdict::Kind::DeviceAssert;
+}
+
 Trial judge_call(Backend& backend, const OpCall& generated) {
   // A framework backend is judged by its own version's rules.
   OpCall call = generated;
@@ -116,8 +120,21 @@ bool is_new_finding(const Trial& t, Backend* baseline) {
       (t.program ? judge_program_trial(*baseline, t.program) : judge_call(*baseline, t.call)).verdict.kind);
 }
 
+namespace {
+
+uint64_t case_seed(uint64_t seed, uint64_t i) { return seed * 0x9e3779b97f4a7c15ull + i; }
+
+}  // namespace
+
+OpCall case_call(const FuzzScope& scope, uint64_t seed, uint64_t i, const std::optional<FrameworkVersion>& framework) {
+  Choices choices(case_seed(seed, i));
+  OpCall call = generate_call(choices, scope.ops);
+  if (framework && framework->name == op_spec(call).dialect) call.framework_version = framework->version;
+  return call;
+}
+
 Trial run_case(Backend& backend, const FuzzScope& scope, uint64_t seed, uint64_t i, FuzzStats& stats) {
-  Choices choices(seed * 0x9e3779b97f4a7c15ull + i);
+  Choices choices(case_seed(seed, i));
   Trial t = generated_trial(backend, choices, scope);
   ++stats.cases;
   if (t.expectation.expects_error()) ++stats.invalid;
@@ -261,12 +278,18 @@ Case repro_case(const Trial& trial, const std::string& backend_name) {
 }
 
 std::string write_repro(const Case& c, const std::string& backend_name, const std::string& dir) {
+  return write_repro_cases({c}, backend_name, dir, "", "shrunk fuzz finding on backend " + backend_name);
+}
+
+std::string write_repro_cases(const std::vector<Case>& cases, const std::string& backend_name, const std::string& dir,
+                              const std::string& suffix, const std::string& description) {
   std::filesystem::create_directories(dir);
-  const std::string hash = c.id.substr(c.id.rfind('-') + 1);
+  const std::string& id = cases.back().id;
+  const std::string hash = id.substr(id.rfind('-') + 1);
   const std::string path =
-      (std::filesystem::path(dir) / ("repro-" + file_safe(backend_name) + "-" + hash + ".json")).string();
+      (std::filesystem::path(dir) / ("repro-" + file_safe(backend_name) + "-" + hash + suffix + ".json")).string();
   std::ofstream out(path);
-  out << spec_file_json({c}, "shrunk fuzz finding on backend " + backend_name).dump(2) << "\n";
+  out << spec_file_json(cases, description).dump(2) << "\n";
   if (!out) throw std::runtime_error("cannot write " + path);
   return path;
 }

@@ -43,6 +43,9 @@ struct Trial {
 };
 
 bool is_finding(Verdict::Kind k);
+// A crash, a timeout or a device-side assert: the backend lost its process
+// or its device context (the next call starts a fresh one).
+bool lost_process(Verdict::Kind k);
 // Runs `call` through the reference and `backend`; a backend running the
 // call's framework (Backend::framework()) gets the call with its version as
 // OpCall::framework_version (Trial::call holds what ran).
@@ -89,6 +92,10 @@ struct FuzzStats {
 // `scope`'s ops, judged, and counted in `stats` (cases, invalid, unsupported);
 // a finding's Trial holds the choices it consumed.
 Trial run_case(Backend& backend, const FuzzScope& scope, uint64_t seed, uint64_t i, FuzzStats& stats);
+// The call case `i` of a run seeded `seed` generates (single calls only, not
+// FuzzScope::programs), run by nothing; `framework` (what the backend runs)
+// sets its framework_version where the op is of that framework.
+OpCall case_call(const FuzzScope& scope, uint64_t seed, uint64_t i, const std::optional<FrameworkVersion>& framework);
 
 struct FuzzResult {
   FuzzStats stats;
@@ -127,5 +134,9 @@ Shrunk shrink_finding(Backend& backend, const Trial& finding, const ShrinkLimits
 Case repro_case(const Trial& trial, const std::string& backend_name);
 // Writes the case as a spec file DIR/repro-BACKEND-HASH.json; returns the path.
 std::string write_repro(const Case& c, const std::string& backend_name, const std::string& dir);
+// The same for several cases (run in order), named after the last one's
+// hash: DIR/repro-BACKEND-HASH{suffix}.json.
+std::string write_repro_cases(const std::vector<Case>& cases, const std::string& backend_name, const std::string& dir,
+                              const std::string& suffix, const std::string& description);
 
 }  // namespace sp::fuzz

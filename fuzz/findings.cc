@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -139,6 +140,7 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
   auto last_progress = start;
   CampaignResult result;
   std::map<std::string, size_t> by_key;
+  std::deque<uint64_t> recent;  // case numbers since the backend last lost its process
   for (uint64_t i = 0;; ++i) {
     const auto now = clock::now();
     if (now - start >= limits.duration || (limits.max_cases && i >= limits.max_cases)) break;
@@ -148,6 +150,13 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
       last_progress = now;
     }
     Trial t = run_case(backend, scope, limits.seed, i, result.stats);
+    const std::vector<uint64_t> before(recent.begin(), recent.end());
+    if (lost_process(t.verdict.kind)) {
+      recent.clear();  // the next case meets a fresh process
+    } else if (limits.history > 0) {
+      recent.push_back(i);
+      if (recent.size() > limits.history) recent.pop_front();
+    }
     if (!is_finding(t.verdict.kind)) continue;
     if (!scope.framework) scope.framework = backend.framework();
     if (scope.device.empty()) scope.device = backend.device();
@@ -169,6 +178,7 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
     b.hits = 1;
     b.first_case = i;
     b.first = std::move(t);
+    b.history = before;
     result.buckets.push_back(std::move(b));
     if (limits.max_findings && result.buckets.size() >= limits.max_findings) {
       result.stopped_at_max_findings = true;
@@ -262,7 +272,10 @@ std::vector<std::string> write_findings(const CampaignSummary& summary, const st
          {"choices", r.shrunk.choices.size()},
          {"choices_before_shrinking", r.shrunk_from},
          {"repro", r.repro_file},
-         {"replay", r.replay}});
+         {"replay", r.replay},
+         {"history", r.history},
+         {"history_repro", r.history_file},
+         {"history_replay", r.history_replay}});
   }
   const std::string json_path = (std::filesystem::path(dir) / "findings.json").string();
   write_text(json_path, doc.dump(2) + "\n");
@@ -301,6 +314,9 @@ std::vector<std::string> write_findings(const CampaignSummary& summary, const st
     md += fmt::format("- verdict: {}: {}\n", verdict_name(r.shrunk.verdict.kind), item_text(r.shrunk.verdict.detail));
     md += fmt::format("- repro: `{}`\n", r.repro_file);
     md += fmt::format("- replay:\n\n      {}\n\n", r.replay);
+    if (!r.history.empty()) md += fmt::format("- history: {}\n", item_text(r.history));
+    if (!r.history_file.empty())
+      md += fmt::format("- with its history: `{}`; replay:\n\n      {}\n\n", r.history_file, r.history_replay);
   }
   const std::string md_path = (std::filesystem::path(dir) / "findings.md").string();
   write_text(md_path, md);

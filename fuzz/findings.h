@@ -72,6 +72,11 @@ struct Bucket {
   uint64_t hits = 0;        // findings with this signature
   uint64_t first_case = 0;  // the campaign case number of the first
   Trial first;              // the first finding (choices filled in), unshrunk
+  // The case numbers the backend ran before the first finding since it last
+  // lost its process (a crash or a timeout), oldest first, at most
+  // CampaignLimits::history: what fuzz/history.h replays when the finding
+  // does not reproduce alone.
+  std::vector<uint64_t> history;
 };
 
 struct CampaignLimits {
@@ -79,6 +84,7 @@ struct CampaignLimits {
   std::chrono::milliseconds duration{10000};
   uint64_t max_cases = 0;    // 0: until the duration is spent
   size_t max_findings = 20;  // distinct signatures; 0: no limit
+  size_t history = 64;       // earlier case numbers a bucket keeps (Bucket::history); 0: none
 };
 struct CampaignResult {
   FuzzStats stats;
@@ -109,6 +115,12 @@ struct FindingRecord {
   size_t shrunk_from = 0;  // choices before shrinking
   std::string repro_file;
   std::string replay;  // the quoted command
+  // Where the finding did not reproduce alone (fuzz/history.h): what the
+  // history replay found ("alone", "after N earlier case(s)", "not
+  // reproduced ..."; empty: not tried), its sequence file and command.
+  std::string history;
+  std::string history_file;
+  std::string history_replay;
 };
 struct CampaignSummary {
   std::string backend;

@@ -17,6 +17,7 @@
 #include "backends/mutant/mutant.h"
 #include "fuzz/engine.h"
 #include "fuzz/findings.h"
+#include "fuzz/history.h"
 #include "harness/comparator.h"
 #include "harness/exit_codes.h"
 #include "harness/program_run.h"
@@ -108,6 +109,27 @@ std::optional<int> select_scope(const FuzzOptions& options, FuzzScope& scope) {
   return std::nullopt;
 }
 
+// The history replay of one bucket (fuzz/history.h), each try in a fresh
+// backend; prints what it found and, where earlier cases are needed, writes
+// their sequence. False when the file cannot be written.
+bool history_replay(const FuzzOptions& options, const FuzzScope& scope, uint64_t seed, const Bucket& b,
+                    const std::string& out_dir, const std::string& program, FindingRecord& rec) {
+  const BackendFactory fresh = [&] { return open_backend(options.backend, options.threads, options.timeout_s); };
+  const HistoryRepro h = reproduce_with_history(fresh, scope, seed, b, to_ms(options.history_seconds));
+  rec.history = h.summary();
+  std::cout << "    history: " << rec.history << "\n";
+  if (h.kind != HistoryRepro::Kind::AfterHistory) return true;
+  try {
+    rec.history_file = write_history_repro(scope, seed, b, h, scope.framework, out_dir);
+  } catch (const std::exception& e) {
+    std::cerr << "scatterproof: " << e.what() << "\n";
+    return false;
+  }
+  rec.history_replay = replay_command(program, rec.history_file, options.backend, options.timeout_s);
+  std::cout << "    replay with its history: " << rec.history_replay << "\n";
+  return true;
+}
+
 }  // namespace
 
 int fuzz_main(const FuzzOptions& options) {
@@ -129,6 +151,7 @@ int fuzz_main(const FuzzOptions& options) {
   limits.duration = to_ms(options.seconds);
   limits.max_cases = options.max_cases;
   limits.max_findings = options.max_findings;
+  limits.history = options.history;
   const CampaignResult r = fuzz_campaign(*backend, limits, scope, [&](const FuzzStats& s, size_t buckets) {
     if (tty) std::cerr << "\r[fuzz] " << rate_line(s) << ", " << buckets << " distinct findings   " << std::flush;
   });
@@ -174,6 +197,8 @@ int fuzz_main(const FuzzOptions& options) {
     std::cout << fmt::format("[{}] {}\n    hits {}; shrunk {} -> {} choices: {}\n    {}\n    replay: {}\n", i + 1,
                              b.signature.key(), b.hits, rec.shrunk_from, s.trial.choices.size(),
                              s.trial.call.describe(), s.trial.verdict.detail, rec.replay);
+    if (options.history > 0 && !history_replay(options, scope, seed, b, out_dir, program, rec))
+      return exit_code::kInternalError;
     summary.records.push_back(std::move(rec));
   }
   try {

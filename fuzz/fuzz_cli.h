@@ -46,6 +46,8 @@ struct FuzzOptions {
   double timeout_s = 0;                   // BackendOptions::timeout_s (--timeout)
   size_t max_findings = 20;               // distinct buckets before the campaign stops; 0: no limit
   double shrink_seconds = 10.0;           // per bucket
+  size_t history = 64;                    // earlier cases a bucket keeps for the history replay; 0: no replay
+  double history_seconds = 30.0;          // history replay budget per bucket (fuzz/history.h)
   bool programs = false;                  // draw programs of 2 to 4 steps (fuzz/program_gen.h), not single calls
 };
 int fuzz_main(const FuzzOptions& options);
