@@ -206,9 +206,13 @@ Expectation mindspore_tensor_scatter(const OpCall& call, Trace* trace) {
     if (auto o = rules::first_value_out_of_range(input.shape(), indices))
       log.check(false, "MS-TS8", *o, ErrorCategory::IndexOutOfBounds, *o);
   // MS-TS14: an input_x without elements is a note on every answer, the
-  // unspecified ones included (campaigns key by it).
+  // unspecified ones included (campaigns key by it); so is MS-TS7 for an
+  // int8 or uint8 input_x under div, a number type the pages allow.
   const auto noted = [&](Expectation e) {
     if (input.numel() == 0) e.notes.push_back({"MS-TS14", "input_x has no element: every rule still applies"});
+    if (f == "div" && (input.dtype() == DType::Int8 || input.dtype() == DType::UInt8))
+      e.notes.push_back({"MS-TS7", "an " + std::string(dtype_name(input.dtype())) +
+                                       " input_x under div: a number type, which MS-TS7 allows"});
     return e;
   };
   // No arithmetic on bool is defined (MS-TS7): the whole call, whatever
@@ -219,7 +223,11 @@ Expectation mindspore_tensor_scatter(const OpCall& call, Trace* trace) {
   // So is a division by 0 (MS-TS12: "the user needs to make sure"), a
   // precondition of every call.
   if (f == "div")
-    if (auto why = undefined_division(input, updates)) return noted(ref::unspecified_expectation(*why, trace));
+    if (auto why = undefined_division(input, updates)) {
+      Expectation e = ref::unspecified_expectation(*why, trace);
+      e.notes.push_back({"MS-TS12", *why});  // campaigns key by it: an unspecified call still may not crash (C-2)
+      return noted(std::move(e));
+    }
   if (!log.passed()) return noted(log.error_expectation());
   return noted(writes(f, input, indices, updates, trace));
 }
