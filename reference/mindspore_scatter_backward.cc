@@ -51,10 +51,21 @@ Expectation mindspore_scatter_backward(const OpCall& call, Trace* trace) {
                     "as that of index (src " +
                         format_shape(src->shape()) + ", index " + format_shape(index.shape()) + ")");
       });
-  if (start.answer) return *start.answer;
+  // Notes on every answer, errors and unspecified ones included (campaign
+  // entries key by them): an empty index (MS-E1), a negative index value
+  // (MS-N1; MindSpore's GatherD rewrites it in place).
+  const auto noted = [&](Expectation e) {
+    if (index.numel() == 0) e.notes.push_back({"MS-E1", "an empty index: the forward skips its shape rules"});
+    bool negative = false;
+    if (ref::index_values_readable(index))
+      ref::for_each_index_position(index, [&](const ref::IndexPosition& p) { negative = negative || p.value < 0; });
+    if (negative) e.notes.push_back({"MS-N1", "a negative index value"});
+    return e;
+  };
+  if (start.answer) return noted(*start.answer);
   if (const std::optional<std::string> reduce = call.string_arg("reduce"))
-    return ref::unspecified_expectation(
-        "MS-GR6: scatter_ with reduce='" + *reduce + "': no MindSpore document gives its gradient", trace);
+    return noted(ref::unspecified_expectation(
+        "MS-GR6: scatter_ with reduce='" + *reduce + "': no MindSpore document gives its gradient", trace));
   const Tensor& grad_output = *call.tensor(std::string(kGradOutput));
   const int64_t dim = ref::wrap_dim(*call.int_arg("dim"), ref::logical_rank(self));
   const int64_t size = self.size(dim);
@@ -96,7 +107,7 @@ Expectation mindspore_scatter_backward(const OpCall& call, Trace* trace) {
       {"MS-GR5",
        "grad_self = grad_output zeroed where index writes; grad_src = grad_output gathered along dim (a "
        "duplicate writer's element: the slot's gradient or 0)"}};
-  return ref::gradients_expectation(start, std::move(grads), std::move(notes));
+  return noted(ref::gradients_expectation(start, std::move(grads), std::move(notes)));
 }
 
 }  // namespace sp
