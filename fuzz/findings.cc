@@ -153,8 +153,8 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
     const std::vector<uint64_t> before(recent.begin(), recent.end());
     if (lost_process(t.verdict.kind)) {
       recent.clear();  // the next case meets a fresh process
-    } else if (limits.history > 0) {
-      recent.push_back(i);
+    } else if (limits.history > 0 && t.verdict.kind != Verdict::Kind::Unsupported) {
+      recent.push_back(i);  // a declined case mostly never reached the backend's process
       if (recent.size() > limits.history) recent.pop_front();
     }
     if (!is_finding(t.verdict.kind)) continue;

@@ -74,8 +74,8 @@ struct Bucket {
   Trial first;              // the first finding (choices filled in), unshrunk
   // The case numbers the backend ran before the first finding since it last
   // lost its process (a crash or a timeout), oldest first, at most
-  // CampaignLimits::history: what fuzz/history.h replays when the finding
-  // does not reproduce alone.
+  // CampaignLimits::history, the ones it declined (unsupported) left out:
+  // what fuzz/history.h replays when the finding does not reproduce alone.
   std::vector<uint64_t> history;
 };
 
