@@ -14,6 +14,7 @@
 #include "reference/op_table.h"
 #include "reference/semantics_common.h"
 #include "reference/torch_out.h"
+#include "reference/versions.h"
 
 namespace sp {
 
@@ -39,6 +40,28 @@ Expectation allow_undocumented_wide_unsigned(const OpSpec& op, const OpCall& cal
   return e;
 }
 
+// T-I2 (torch >= 2.8): an int32 index with a stride-0 dim of size > 1 is a
+// note on every answer; campaign expectation entries key by it (PyTorch's CPU
+// kernels take a wrong expanded-index fast path there).
+Expectation note_expanded_int32_index(const OpSpec& op, const OpCall& call, Expectation e) {
+  if (op.dialect != "torch" || !ref::rule_holds("T-I2", call.framework_version)) return e;
+  for (const OperandSpec& o : op.operands) {
+    const Tensor* t = call.tensor(o.name);
+    if (o.role != OperandRole::Index || t == nullptr || t->dtype() != DType::Int32) continue;
+    for (int64_t d = 0; d < t->rank(); ++d)
+      if (t->stride(d) == 0 && t->size(d) > 1) {
+        e.notes.push_back({"T-I2", "an int32 index expanded along dim " + std::to_string(d) + " (stride 0)"});
+        return e;
+      }
+  }
+  return e;
+}
+
+// The notes and allowances every answer of an op gets.
+Expectation finished(const OpSpec& op, const OpCall& call, Expectation e) {
+  return note_expanded_int32_index(op, call, allow_undocumented_wide_unsigned(op, call, std::move(e)));
+}
+
 }  // namespace
 
 Expectation evaluate(const OpCall& call, Trace* trace) {
@@ -46,8 +69,8 @@ Expectation evaluate(const OpCall& call, Trace* trace) {
     throw std::invalid_argument(call.op + ": " + problem->field + ": " + problem->message);
   const OpSpec& op = op_spec(call);
   if (const OperandSpec* out = out_operand(op); out && call.tensor(out->name))
-    return allow_undocumented_wide_unsigned(op, call, evaluate_with_out(op, call, trace));
-  return allow_undocumented_wide_unsigned(op, call, op.reference(call, trace));
+    return finished(op, call, evaluate_with_out(op, call, trace));
+  return finished(op, call, op.reference(call, trace));
 }
 
 std::vector<std::string> explain_lines(const OpCall& call, const Expectation& e, const Trace& trace) {

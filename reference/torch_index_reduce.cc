@@ -98,7 +98,21 @@ Expectation torch_index_reduce(const OpCall& call, Trace* trace) {
     return ref::unspecified_expectation("T-IR4: index_reduce of a " + std::string(dtype_name(self.dtype())) +
                                             " self: the document supports floating point tensors only",
                                         trace);
-  if (!log.passed()) return rules::with_undetected_overlap(log.error_expectation(), op.in_place, self);
+  // A note on every answer, campaign expectation entries key by it: PyTorch's
+  // CPU kernel asserts on a 16-bit prod whose source slices repeat one
+  // element (every dim but dim of size 1 or stride 0).
+  bool one_element_slices = dim_ok && self.rank() >= 2 && source.rank() >= 2;
+  for (int64_t d = 0; d < source.rank(); ++d)
+    one_element_slices = one_element_slices && (d == dim || source.size(d) == 1 || source.stride(d) == 0);
+  std::optional<Note> prod_note;
+  if (mode == ReduceMode::Multiply && (self.dtype() == DType::Float16 || self.dtype() == DType::BFloat16) &&
+      one_element_slices)
+    prod_note = Note{"T-IR7", "a 16-bit prod whose source slices repeat one element (size 1 or stride 0)"};
+  if (!log.passed()) {
+    Expectation e = rules::with_undetected_overlap(log.error_expectation(), op.in_place, self);
+    if (prod_note) e.notes.push_back(*prod_note);
+    return e;
+  }
   if (op.in_place)
     if (const auto reason = rules::undetected_overlap(self)) return ref::unspecified_expectation(*reason, trace);
 
@@ -120,6 +134,7 @@ Expectation torch_index_reduce(const OpCall& call, Trace* trace) {
     notes.push_back({"T-IR2", "include_self=False: indexed rows reduce source alone; the others keep self"});
   if (*mode == ReduceMode::Mean)
     notes.push_back({"T-IR5", "mean = sum / number of terms (self counts if include_self)"});
+  if (prod_note) notes.push_back(*prod_note);
   return ref::outputs_expectation({std::move(result)}, std::move(notes));
 }
 
