@@ -15,14 +15,9 @@
 namespace sp {
 namespace {
 
+using test::cites;
 using test::i64;
 using test::tensor_of;
-
-bool cites(const Expectation& e, const std::string& clause) {
-  for (const Note& n : e.notes)
-    if (n.clause == clause) return true;
-  return false;
-}
 
 OpCall div_call(DType t, double update, double index) {
   OpCall c;

@@ -16,11 +16,7 @@ namespace {
 using test::f32;
 using test::i64;
 
-bool noted(const Expectation& e) {
-  for (const Note& n : e.notes)
-    if (n.clause == "PD-X2") return true;
-  return false;
-}
+bool noted(const Expectation& e) { return test::cites(e, "PD-X2"); }
 
 OpCall scatter(const Shape& x_shape, int64_t index_value) {
   Shape u_shape = x_shape;

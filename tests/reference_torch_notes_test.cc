@@ -15,15 +15,10 @@
 namespace sp {
 namespace {
 
+using test::cites;
 using test::f32;
 using test::i64;
 using test::tensor_of;
-
-bool cites(const Expectation& e, const std::string& clause) {
-  for (const Note& n : e.notes)
-    if (n.clause == clause) return true;
-  return false;
-}
 
 // A [rows, cols] int32 index holding `row_values[r]` across each row, the
 // row's values shared through a stride-0 column dim.

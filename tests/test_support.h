@@ -120,6 +120,14 @@ inline OpCall call_of(std::string op, std::map<std::string, Tensor> tensors, std
   return c;
 }
 
+// Whether one of the answer's notes cites `clause` (campaign expectation
+// entries key by the notes).
+inline bool cites(const Expectation& e, const std::string& clause) {
+  for (const Note& n : e.notes)
+    if (n.clause == clause) return true;
+  return false;
+}
+
 inline const ExpectedTensor& only_output(const Expectation& e) {
   EXPECT_TRUE(e.outputs.has_value()) << e.summary() << " " << e.error_message;
   static const ExpectedTensor none;
