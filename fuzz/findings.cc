@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "fuzz/case_gen.h"
 #include "harness/result_record.h"
@@ -140,7 +142,19 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
   auto last_progress = start;
   CampaignResult result;
   std::map<std::string, size_t> by_key;
-  std::deque<uint64_t> recent;  // case numbers since the backend last lost its process
+  // Case numbers since the backend last lost its process; the previous case
+  // joins it at the next one, so a new bucket copies it without its own case
+  // (and only a new bucket copies it).
+  std::deque<uint64_t> recent;
+  std::optional<std::pair<uint64_t, Verdict::Kind>> previous;
+  const auto remember = [&](uint64_t j, Verdict::Kind kind) {
+    if (lost_process(kind)) {
+      recent.clear();  // the next case meets a fresh process
+    } else if (limits.history > 0 && kind != Verdict::Kind::Unsupported) {
+      recent.push_back(j);  // a declined case mostly never reached the backend's process
+      if (recent.size() > limits.history) recent.pop_front();
+    }
+  };
   for (uint64_t i = 0;; ++i) {
     const auto now = clock::now();
     if (now - start >= limits.duration || (limits.max_cases && i >= limits.max_cases)) break;
@@ -149,14 +163,9 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
       progress(result.stats, result.buckets.size());
       last_progress = now;
     }
+    if (previous) remember(previous->first, previous->second);
     Trial t = run_case(backend, scope, limits.seed, i, result.stats);
-    const std::vector<uint64_t> before(recent.begin(), recent.end());
-    if (lost_process(t.verdict.kind)) {
-      recent.clear();  // the next case meets a fresh process
-    } else if (limits.history > 0 && t.verdict.kind != Verdict::Kind::Unsupported) {
-      recent.push_back(i);  // a declined case mostly never reached the backend's process
-      if (recent.size() > limits.history) recent.pop_front();
-    }
+    previous.emplace(i, t.verdict.kind);
     if (!is_finding(t.verdict.kind)) continue;
     if (!scope.framework) scope.framework = backend.framework();
     if (scope.device.empty()) scope.device = backend.device();
@@ -178,7 +187,7 @@ CampaignResult fuzz_campaign(Backend& backend, const CampaignLimits& limits, con
     b.hits = 1;
     b.first_case = i;
     b.first = std::move(t);
-    b.history = before;
+    b.history.assign(recent.begin(), recent.end());
     result.buckets.push_back(std::move(b));
     if (limits.max_findings && result.buckets.size() >= limits.max_findings) {
       result.stopped_at_max_findings = true;
