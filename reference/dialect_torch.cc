@@ -193,9 +193,9 @@ std::optional<std::string> undetected_overlap(const Tensor& self) {
 Expectation with_undetected_overlap(Expectation e, bool in_place, const Tensor& self) {
   if (in_place && undetected_overlap(self) && !e.allows_error(ErrorCategory::OverlappingOutput)) {
     e.errors.push_back(ErrorCategory::OverlappingOutput);
-    e.notes.emplace_back(
-        "T-O2", "self " + self.describe() +
-                    " overlaps without a stride-0 dim: a backend that detects it may report overlapping_output");
+    e.notes.push_back(
+        Note{"T-O2", "self " + self.describe() +
+                         " overlaps without a stride-0 dim: a backend that detects it may report overlapping_output"});
   }
   return e;
 }

@@ -158,9 +158,9 @@ Expectation onnx_scatter_elements(const OpCall& call, Trace* trace) {
   std::vector<Note> notes{
       {"ONNX-O1", name + " schema version " + std::to_string(*version) + " (opset " + std::to_string(opset) + ")"}};
   if (*mode != ReduceMode::None)
-    notes.emplace_back(
-        "ONNX-SE9",
-        "reduction \"" + reduction + "\" includes data's value; order not given (float add/mul of >= 2 ops: interval)");
+    notes.push_back(
+        Note{"ONNX-SE9", "reduction \"" + reduction +
+                             "\" includes data's value; order not given (float add/mul of >= 2 ops: interval)"});
   return ref::outputs_expectation({out.finish()}, std::move(notes));
 }
 

@@ -102,9 +102,10 @@ Expectation onnx_scatter_nd(const OpCall& call, Trace* trace) {
   std::vector<Note> notes{
       {"ONNX-SN1", "ScatterND schema version " + std::to_string(*version) + " (opset " + std::to_string(opset) + ")"}};
   if (*mode != ReduceMode::None)
-    notes.emplace_back(
-        "ONNX-SN12", "reduction \"" + reduction +
-                         "\" includes data's value; iteration order unspecified (float add/mul of >= 2 ops: interval)");
+    notes.push_back(
+        Note{"ONNX-SN12",
+             "reduction \"" + reduction +
+                 "\" includes data's value; iteration order unspecified (float add/mul of >= 2 ops: interval)"});
   return ref::outputs_expectation({out.finish()}, std::move(notes));
 }
 

@@ -200,8 +200,8 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
 
   OutputBuilder out(op.output, self, trace);
   std::vector<Note> notes;
-  if (empty) notes.emplace_back("T-IA7", "empty index, no-op (LibTorch 1.13)");
-  if (!op.in_place) notes.emplace_back("T-IA12", "out-of-place, out = copy of self then the additions");
+  if (empty) notes.push_back(Note{"T-IA7", "empty index, no-op (LibTorch 1.13)"});
+  if (!op.in_place) notes.push_back(Note{"T-IA12", "out-of-place, out = copy of self then the additions"});
   if (empty) return ref::outputs_expectation({out.finish()}, std::move(notes));
 
   const DType t = self.dtype();
@@ -240,7 +240,7 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
       });
   ExpectedTensor result = out.finish();
   if (some_inexact) {
-    notes.emplace_back("T-IA11", "alpha * source rounded to the dtype or exact (fma): intervals cover both");
+    notes.push_back(Note{"T-IA11", "alpha * source rounded to the dtype or exact (fma): intervals cover both"});
     for (auto& [linear, terms] : widened) {
       auto& [lo, hi] = terms;
       bool differ = false;
@@ -265,9 +265,9 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
     result.loose[linear] = std::move(anything);
   }
   if (!overflowing.empty())
-    notes.emplace_back("T-IA11",
-                       std::to_string(overflowing.size()) +
-                           " element(s) with a term alpha * source that overflows only when rounded: unspecified");
+    notes.push_back(
+        Note{"T-IA11", std::to_string(overflowing.size()) +
+                           " element(s) with a term alpha * source that overflows only when rounded: unspecified"});
   return ref::outputs_expectation({std::move(result)}, std::move(notes));
 }
 
