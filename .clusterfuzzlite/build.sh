@@ -28,13 +28,16 @@ cmake -S "$src" -B "$build" "${generator[@]}" --no-warn-unused-cli \
   -DSP_LIB_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" \
   -DSP_FUZZERS=OFF -DSP_SANITIZE=OFF -DSP_BUILD_TESTS=OFF -DSP_WITH_LIBTORCH=OFF -DSP_WITH_CUDA=OFF
 
-# Every target of fuzz/targets/ (replay_main.cc is the corpus replayer of
-# the project's own builds, not a target).
-targets=()
-for source in "$src"/fuzz/targets/*.cc; do
-  name=$(basename "$source" .cc)
-  [ "$name" = replay_main ] || targets+=("$name")
-done
+# Every self-contained target: those fuzz/CMakeLists.txt declares with
+# sp_add_fuzz_target. Not every file of fuzz/targets/ is one: replay_main.cc
+# is the corpus replayer of the project's own builds, and plugin_guided.cc
+# fuzzes a vendor plugin named at run time (SP_FUZZ_PLUGIN), so it is built
+# only in the project's plain trees (docs/fuzzing.md).
+mapfile -t targets < <(sed -n 's/^sp_add_fuzz_target(\([a-z_0-9]*\).*/\1/p' "$src/fuzz/CMakeLists.txt")
+if [ "${#targets[@]}" -eq 0 ]; then
+  echo "build.sh: no sp_add_fuzz_target line in $src/fuzz/CMakeLists.txt" >&2
+  exit 1
+fi
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 for name in "${targets[@]}"; do
