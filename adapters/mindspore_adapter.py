@@ -1,5 +1,6 @@
 """Runs the real MindSpore (CPU build) for scatterproof: mindspore.Tensor.scatter_
-and its backward (mindspore.scatter_.backward, run_backward).
+and its backward (mindspore.scatter_.backward, run_backward), the ND and element-wise
+index ops, and the backward of ops.gather_elements (gather_elements_backward).
 
     .venv/bin/python adapters/mindspore_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -96,6 +97,11 @@ CATEGORIES = [
     Row(RuntimeError, r"For 'Gather', the dimension of 'input_params' should be \d+D or lower", "rank_limit"),
     Row(ValueError, r"For primitive\[GatherD\], the x_rank must be equal to", "rank_mismatch"),
     Row(ValueError, r"For primitive\[GatherD\], the dim value must be in \[", "dim_out_of_range"),
+    # gather_elements' backward (GatherDGradV2) refuses the 0-d index the forward read as shape [1]: "For
+    # 'GatherDGradV2', the dimension of grad and output must be the equal to the dimension of index: 0, but got
+    # the dimension of grad: 0, the dimension of input/output: 1" (MS-GE4: index has input's rank)
+    Row(ValueError, r"For 'GatherDGradV2', the dimension of grad and output must be the equal to the dimension of",
+        "rank_mismatch"),
     # ops.tensor_scatter_elements' reduction enum also takes 'multiply' (and any case: 'None', 'ADD'); the
     # kernel then fails at launch ("Launch kernel failed, name:Default/TensorScatterElements-op0") and logs why
     Row(RuntimeError, r"For 'TensorScatterElements', reduce_type: \d+ not support now", "invalid_reduce"),
@@ -356,10 +362,25 @@ def mint_scatter(args, tensors, add=False):
                           % ("scatter_add" if add else "scatter", mindspore.__version__, str(exc).splitlines()[0]))
 
 
+def gather_elements_backward(args, tensors):
+    """mindspore.ops.gather_elements.backward: grad_input as a user gets it from MindSpore's grad API,
+    mindspore.vjp of ops.gather_elements (the CPU kernel GatherD) applied to the request's grad_output as
+    it is (its shape and dtype: what vjp checks of them is under test). A non-floating input is passed as
+    it is: MindSpore does not refuse it."""
+    inp, index, grad_output = (tracked(tensors[n]) for n in ("input", "index", "grad_output"))
+
+    def gradients():
+        _, vjp_fn = mindspore.vjp(lambda x: ops.gather_elements(x, args["dim"], index), inp)
+        return [from_mindspore(g) for g in vjp_fn(grad_output)]
+
+    return with_kernel_log(gradients)
+
+
 ELEMENT_OPS = {
     "mindspore.mint.scatter": mint_scatter,
     "mindspore.mint.scatter_add": lambda args, tensors: mint_scatter(args, tensors, add=True),
     "mindspore.ops.gather_elements": gather_elements,
+    "mindspore.ops.gather_elements.backward": gather_elements_backward,
     "mindspore.ops.tensor_scatter_elements": tensor_scatter_elements,
     "mindspore.ops.gather": gather,
 }
@@ -367,6 +388,7 @@ ELEMENT_OP_ARGS = {
     "mindspore.mint.scatter": ["dim", "value"],
     "mindspore.mint.scatter_add": ["dim"],
     "mindspore.ops.gather_elements": ["dim"],
+    "mindspore.ops.gather_elements.backward": ["dim"],
     "mindspore.ops.tensor_scatter_elements": ["axis", "reduction"],
     "mindspore.ops.gather": ["axis", "batch_dims"],
 }

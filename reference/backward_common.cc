@@ -112,6 +112,17 @@ std::string because_index(const IndexPosition& p, const Trace* trace) {
   return "because index" + format_index(p.pos) + "=" + std::to_string(p.value);
 }
 
+ExpectedTensor gather_input_gradient(const Tensor& input, const Tensor& index, const Tensor& grad_output, int64_t dim,
+                                     const std::function<int64_t(int64_t)>& along, Trace* trace) {
+  GradientBuilder grad("grad_input", Tensor::zeros(input.dtype(), input.shape()), "", trace);
+  // grad_input[index[i][j][k]][j][k] += grad_output[i][j][k]   (dim 0)
+  for_each_index_position(index, [&](const IndexPosition& p) {
+    const Shape target = position_along_dim(input, p, dim, along(p.value));
+    grad.add(target, grad_output, same_position(grad_output, p), "grad_output", &p, because_index(p, trace));
+  });
+  return grad.finish();
+}
+
 GradientBuilder::GradientBuilder(std::string name, const Tensor& initial, std::string pass_reason, Trace* trace)
     : name_(std::move(name)), initial_(initial.contiguous()), pass_reason_(std::move(pass_reason)), trace_(trace) {}
 

@@ -68,6 +68,15 @@ Expectation gradients_expectation(const BackwardStart& start, std::vector<Expect
 // " because index[0][1]=2" for index position p (empty when not tracing).
 std::string because_index(const IndexPosition& p, const Trace* trace);
 
+// The gradient of a gather along dim with respect to its input (T-GR6, and
+// every gather-like op that reads it backward, e.g. MS-GEG4): zeros of
+// input's shape, then grad_input[.., along(index[p]), ..] += grad_output[p]
+// for every index position p, row-major (one term exact, two or more a
+// float interval: GradientBuilder::add). `along` maps an index value to the
+// position along dim it read (a wrap for a negative value).
+ExpectedTensor gather_input_gradient(const Tensor& input, const Tensor& index, const Tensor& grad_output, int64_t dim,
+                                     const std::function<int64_t(int64_t)>& along, Trace* trace);
+
 // One gradient tensor. Its elements start as `initial`: grad_output where
 // the gradient passes an element through unchanged (`pass_reason` says why,
 // e.g. "(no index position writes self there; T-GR7)", and the trace shows

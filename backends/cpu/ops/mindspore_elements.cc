@@ -7,7 +7,8 @@
 // contiguous copy of the index with the negatives wrapped
 // (CpuContext::wrapped_indices, shared with the ONNX kernels) and the torch
 // kernels' walk along dim:
-//   gather_elements: gather_kernel (as torch.gather);
+//   gather_elements: gather_kernel (as torch.gather); its backward the
+//     scatter kernel's add of grad_output into zeros (as torch.gather's);
 //   tensor_scatter_elements: its update of an index value outside [-s, s)
 //     is dropped (MS-TSE10). Without one: "none" the scatter kernel's
 //     overwrite, "add" the scatter_reduce walk (sum, include_self), as
@@ -25,6 +26,7 @@
 // The output is a fresh contiguous tensor.
 #include <string>
 
+#include "backends/common/arg_rules.h"
 #include "backends/cpu/cpu_context.h"
 #include "backends/cpu/reduce_ops.h"
 #include "reference/dialect_torch.h"
@@ -68,6 +70,24 @@ Outcome gather_elements(CpuContext& cpu, const OpCall& call) {
   if (!gather_kernel(input.dtype(), wrapped.dtype(), data(input), data(wrapped), data(out), walk, cpu.pool()))
     return Outcome::harness_error("cpu backend: gather_kernel rejected a wrapped MindSpore index");
   return Outcome::of_outputs({out});
+}
+
+// mindspore.ops.gather_elements.backward: the forward's rules (the kernel
+// above, MS-GEG1), the gradient rules (MS-GEG2, MS-GEG3), then grad_input =
+// zeros with grad_output scatter-added at the wrapped index (MS-GEG4).
+Outcome gather_elements_backward(CpuContext& cpu, const OpCall& call) {
+  if (Outcome forward = gather_elements(cpu, call); forward.kind != Outcome::Kind::Outputs) return forward;
+  const Tensor &input = *call.tensor("input"), &index = *call.tensor("index");
+  if (auto v = backend_rules::check_backward_grads(call, index.shape(), input.dtype()))
+    return fail(v->category, v->message);
+  const int64_t dim = wrap_dim(*call.int_arg("dim"), input.rank()), size = input.size(dim);
+  Tensor grad_input = Tensor::zeros(input.dtype(), input.shape());
+  if (index.numel() > 0) {
+    const Tensor wrapped = cpu.wrapped_indices(index, size);
+    cpu.scatter_into(grad_input, wrapped, wrapped.shape(), wrapped.strides(), call.tensor(std::string(kGradOutput)),
+                     std::nullopt, dim, ScatterOp::Add, false);
+  }
+  return Outcome::of_outputs({grad_input});
 }
 
 // The exact additive identity of a dtype: x + (-0.0) == x bit for bit,
@@ -232,6 +252,7 @@ void register_mindspore_elements(CpuOps& ops) {
   ops.add("mindspore.mint.scatter_add", mint_scatter_add);
   ops.add("mindspore.ops.gather", gather);
   ops.add("mindspore.ops.gather_elements", gather_elements);
+  ops.add("mindspore.ops.gather_elements.backward", gather_elements_backward);
   ops.add("mindspore.ops.tensor_scatter_elements", tensor_scatter_elements);
 }
 
