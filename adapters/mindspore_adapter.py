@@ -1,6 +1,7 @@
 """Runs the real MindSpore (CPU build) for scatterproof: mindspore.Tensor.scatter_
 and its backward (mindspore.scatter_.backward, run_backward), the ND and element-wise
-index ops, and the backward of ops.gather_elements (gather_elements_backward).
+index ops, and the backward of ops.gather_elements and ops.tensor_scatter_elements
+(gather_elements_backward, tensor_scatter_elements_backward).
 
     .venv/bin/python adapters/mindspore_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -376,12 +377,29 @@ def gather_elements_backward(args, tensors):
     return with_kernel_log(gradients)
 
 
+def tensor_scatter_elements_backward(args, tensors):
+    """mindspore.ops.tensor_scatter_elements.backward: grad_input_x and grad_updates from mindspore.vjp of
+    ops.tensor_scatter_elements (CPU kernel TensorScatterElements; its gradient gathers through GatherD),
+    applied to the request's grad_output as it is, as gather_elements_backward does."""
+    input_x, indices, updates, grad_output = (tracked(tensors[n])
+                                              for n in ("input_x", "indices", "updates", "grad_output"))
+    axis, reduction = args.get("axis", 0), args.get("reduction", "none")
+
+    def gradients():
+        _, vjp_fn = mindspore.vjp(lambda x, u: ops.tensor_scatter_elements(x, indices, u, axis, reduction),
+                                  input_x, updates)
+        return [from_mindspore(g) for g in vjp_fn(grad_output)]
+
+    return with_kernel_log(gradients)
+
+
 ELEMENT_OPS = {
     "mindspore.mint.scatter": mint_scatter,
     "mindspore.mint.scatter_add": lambda args, tensors: mint_scatter(args, tensors, add=True),
     "mindspore.ops.gather_elements": gather_elements,
     "mindspore.ops.gather_elements.backward": gather_elements_backward,
     "mindspore.ops.tensor_scatter_elements": tensor_scatter_elements,
+    "mindspore.ops.tensor_scatter_elements.backward": tensor_scatter_elements_backward,
     "mindspore.ops.gather": gather,
 }
 ELEMENT_OP_ARGS = {
@@ -390,6 +408,7 @@ ELEMENT_OP_ARGS = {
     "mindspore.ops.gather_elements": ["dim"],
     "mindspore.ops.gather_elements.backward": ["dim"],
     "mindspore.ops.tensor_scatter_elements": ["axis", "reduction"],
+    "mindspore.ops.tensor_scatter_elements.backward": ["axis", "reduction"],
     "mindspore.ops.gather": ["axis", "batch_dims"],
 }
 

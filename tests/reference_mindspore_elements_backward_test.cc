@@ -105,5 +105,88 @@ TEST(ReferenceMindsporeElementsBackward, GatherElementsChecksTheForwardThenTheGr
   EXPECT_FALSE(allows_all(grad(empty, "grad_input"), {1, 2, 3, 4}));
 }
 
+// ---- mindspore.ops.tensor_scatter_elements.backward (MS-TSEG*) ----
+
+OpCall tse_call(const Tensor& indices, const Tensor& updates, const std::string& reduction,
+                const std::string& doc_version = "") {
+  OpCall call =
+      backward_call("mindspore.ops.tensor_scatter_elements",
+                    {{"input_x", f32({1, 5}, {1, 2, 3, 4, 5})}, {"indices", indices}, {"updates", updates}},
+                    f32({1, 5}, {1, 2, 3, 4, 5}), {{"axis", Arg::of_int(1)}, {"reduction", Arg::of_string(reduction)}});
+  call.framework_version = doc_version;
+  return call;
+}
+
+TEST(ReferenceMindsporeElementsBackward, TensorScatterElementsNoneZeroesWrittenAndGathers) {
+  // The page's example, indices [[2, 4]], updates [[8, 8]], axis 1.
+  // measured: grad_input_x [[1, 2, 0, 4, 0]], grad_updates [[3, 5]].
+  const Expectation e = evaluate(tse_call(i64({1, 2}, {2, 4}), f32({1, 2}, {8, 8}), "none"));
+  EXPECT_EQ(output_names(e), (std::vector<std::string>{"grad_input_x", "grad_updates"}));
+  EXPECT_TRUE(allows_all(grad(e, "grad_input_x"), {1, 2, 0, 4, 0}));
+  EXPECT_TRUE(allows_all(grad(e, "grad_input_x"), {1, 2, -0.0, 4, -0.0}));  // a masked zero of either sign
+  EXPECT_TRUE(allows_all(grad(e, "grad_updates"), {3, 5}));
+  EXPECT_FALSE(allows_all(grad(e, "grad_input_x"), {1, 2, 3, 4, 5}));  // a written element not zeroed
+  EXPECT_FALSE(allows_all(grad(e, "grad_updates"), {0, 5}));           // a single writer's gradient is not optional
+  // Duplicates: indices [[2, 2]]: each writer gets the slot's gradient or 0 (measured: both get 3).
+  const Expectation dup = evaluate(tse_call(i64({1, 2}, {2, 2}), f32({1, 2}, {8, 9}), "none"));
+  EXPECT_TRUE(allows_all(grad(dup, "grad_updates"), {3, 3}));
+  EXPECT_TRUE(allows_all(grad(dup, "grad_updates"), {0, 3}));
+  EXPECT_FALSE(allows_all(grad(dup, "grad_updates"), {3, 4}));  // another slot's gradient
+}
+
+TEST(ReferenceMindsporeElementsBackward, TensorScatterElementsAddPassesGradOutputThrough) {
+  // measured: grad_input_x [[1, 2, 3, 4, 5]], grad_updates [[3, 5]]; duplicates all get the gradient.
+  const Expectation e = evaluate(tse_call(i64({1, 3}, {2, 4, 2}), f32({1, 3}, {8, 8, 8}), "add"));
+  EXPECT_TRUE(allows_all(grad(e, "grad_input_x"), {1, 2, 3, 4, 5}));
+  EXPECT_TRUE(allows_all(grad(e, "grad_updates"), {3, 5, 3}));
+  EXPECT_FALSE(allows_all(grad(e, "grad_input_x"), {1, 2, 0, 4, 0}));  // "add" masks nothing
+  EXPECT_FALSE(allows_all(grad(e, "grad_updates"), {3, 5, 0}));        // every term gets its gradient
+  EXPECT_TRUE(test::cites(e, "MS-TSEG6"));
+}
+
+TEST(ReferenceMindsporeElementsBackward, TensorScatterElementsDroppedUpdateGetsNoGradient) {
+  // indices [[5, 1]] on a dim of size 5: the first update is dropped (MS-TSE10), so its gradient is +0.0
+  // and input_x's element passes (MindSpore's GatherD refuses the value: a listed deviation).
+  for (const std::string reduction : {"none", "add"}) {
+    const Expectation e = evaluate(tse_call(i64({1, 2}, {5, 1}), f32({1, 2}, {8, 8}), reduction));
+    EXPECT_TRUE(allows_all(grad(e, "grad_updates"), {0, 2})) << reduction;
+    EXPECT_FALSE(allows_all(grad(e, "grad_updates"), {-0.0, 2})) << reduction;  // nothing reached it: +0.0
+    EXPECT_TRUE(allows_all(grad(e, "grad_input_x"), {1, reduction == "add" ? 2.0 : 0.0, 3, 4, 5})) << reduction;
+    EXPECT_TRUE(test::cites(e, "MS-TSEG7")) << reduction;
+  }
+  EXPECT_FALSE(test::cites(evaluate(tse_call(i64({1, 2}, {4, 1}), f32({1, 2}, {8, 8}), "none")), "MS-TSEG7"));
+}
+
+TEST(ReferenceMindsporeElementsBackward, TensorScatterElementsNegativeIndexWrapsBeforeR210) {
+  const Expectation r25 = evaluate(tse_call(i64({1, 2}, {-1, 0}), f32({1, 2}, {8, 8}), "none", "2.5"));
+  EXPECT_TRUE(allows_all(grad(r25, "grad_input_x"), {0, 2, 3, 4, 0}));  // measured (2.10's kernel wraps too)
+  EXPECT_TRUE(allows_all(grad(r25, "grad_updates"), {5, 1}));
+  EXPECT_FALSE(allows_all(grad(r25, "grad_updates"), {0, 1}));
+  const Expectation r210 = evaluate(tse_call(i64({1, 2}, {-1, 0}), f32({1, 2}, {8, 8}), "none", "2.10"));
+  EXPECT_TRUE(r210.unspecified);
+  EXPECT_EQ(r210.unspecified_reason.rfind("MS-TSEG1", 0), 0u) << r210.unspecified_reason;
+  EXPECT_TRUE(test::cites(r210, "MS-TSE14"));
+  // Below -s before 2.10: dropped.
+  const Expectation low = evaluate(tse_call(i64({1, 2}, {-6, 0}), f32({1, 2}, {8, 8}), "none", "2.5"));
+  EXPECT_TRUE(allows_all(grad(low, "grad_updates"), {0, 1}));
+}
+
+TEST(ReferenceMindsporeElementsBackward, TensorScatterElementsChecksInOrder) {
+  OpCall ints = tse_call(i64({1, 2}, {2, 4}), f32({1, 2}, {8, 8}), "none");
+  ints.tensors.at("input_x") = test::i32({1, 5}, {1, 2, 3, 4, 5});
+  ints.tensors.at("updates") = test::i32({1, 2}, {8, 8});
+  ints.tensors.at(std::string(kGradOutput)) = test::i32({1, 5}, {1, 2, 3, 4, 5});
+  const Expectation e = evaluate(ints);
+  test::expect_errors(e, {EC::UnsupportedDtype});
+  EXPECT_EQ(e.error_clause, "MS-TSEG2");
+  OpCall shape = tse_call(i64({1, 2}, {2, 4}), f32({1, 2}, {8, 8}), "none");
+  shape.tensors.at(std::string(kGradOutput)) = f32({5}, {1, 2, 3, 4, 5});
+  EXPECT_EQ(evaluate(shape).error_clause, "MS-TSEG3");
+  // MS-TSEG4 is the forward's MS-TSE5.
+  const Expectation larger = evaluate(tse_call(i64({1, 2}, {2, 4}), f32({1, 3}, {8, 8, 8}), "none"));
+  test::expect_errors(larger, {EC::ShapeMismatch});
+  EXPECT_EQ(larger.error_clause, "MS-TSE5");
+}
+
 }  // namespace
 }  // namespace sp

@@ -15,6 +15,9 @@
 //     onnx.ScatterElements. With one: "none" an element loop in index
 //     order, "add" the same walk with each dropped update replaced by the
 //     exact additive identity (-0.0; 0; false) at index 0.
+//     Its backward: an element loop over indices (the dropped ones skipped)
+//     gathers grad_updates from grad_output and, for "none", zeroes the
+//     written elements of a copy of grad_output.
 //   gather: input_params (contiguous) read as [B, pre, s, post] and the
 //     index as [B, K] (B the batch dims' product), gather_kernel along s
 //     with the index expanded over pre and post, the result [B, pre, K,
@@ -168,6 +171,36 @@ Outcome tensor_scatter_elements(CpuContext& cpu, const OpCall& call) {
   return Outcome::of_outputs({out});
 }
 
+// mindspore.ops.tensor_scatter_elements.backward: the forward's rules (the
+// kernel above, MS-TSEG1), the gradient rules (MS-TSEG2, MS-TSEG3), then an
+// element loop over indices: an index value outside [-s, s) writes nothing
+// (MS-TSEG7); else grad_updates[p] = grad_output[target] and, for "none",
+// grad_input_x[target] = +0.0 (every duplicate writer gets the gradient,
+// which MS-TSEG5 allows).
+Outcome tensor_scatter_elements_backward(CpuContext& cpu, const OpCall& call) {
+  if (Outcome forward = tensor_scatter_elements(cpu, call); forward.kind != Outcome::Kind::Outputs) return forward;
+  const OpSpec& op = op_spec(call);
+  const Tensor &input = *call.tensor("input_x"), &indices = *call.tensor("indices"), &updates = *call.tensor("updates");
+  if (auto v = backend_rules::check_backward_grads(call, input.shape(), input.dtype()))
+    return fail(v->category, v->message);
+  const Tensor& grad = *call.tensor(std::string(kGradOutput));
+  const bool add = op.arg_or_default(call, "reduction")->s == "add";
+  const int64_t axis = wrap_dim(op.arg_or_default(call, "axis")->i, input.rank()), size = input.size(axis);
+  Tensor grad_input = cpu.fresh_copy(grad);
+  Tensor grad_updates = Tensor::zeros(updates.dtype(), updates.shape());
+  if (indices.numel() == 0) return Outcome::of_outputs({grad_input, grad_updates});
+  Shape p(static_cast<size_t>(indices.rank()), 0);
+  do {
+    const int64_t v = indices.value_at(p).i;
+    if (v < -size || v >= size) continue;
+    Shape target = p;
+    target[static_cast<size_t>(axis)] = v < 0 ? v + size : v;
+    grad_updates.set_bits_at(p, grad.bits_at(target));
+    if (!add) grad_input.set_bits_at(target, 0);
+  } while (next_index(p, indices.shape()));
+  return Outcome::of_outputs({grad_input, grad_updates});
+}
+
 int64_t product(const Shape& s, int64_t from, int64_t to) {
   int64_t n = 1;
   for (int64_t d = from; d < to; ++d) n *= s[static_cast<size_t>(d)];
@@ -254,6 +287,7 @@ void register_mindspore_elements(CpuOps& ops) {
   ops.add("mindspore.ops.gather_elements", gather_elements);
   ops.add("mindspore.ops.gather_elements.backward", gather_elements_backward);
   ops.add("mindspore.ops.tensor_scatter_elements", tensor_scatter_elements);
+  ops.add("mindspore.ops.tensor_scatter_elements.backward", tensor_scatter_elements_backward);
 }
 
 }  // namespace sp::cpu
