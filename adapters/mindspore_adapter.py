@@ -1,7 +1,7 @@
 """Runs the real MindSpore (CPU build) for scatterproof: mindspore.Tensor.scatter_
 and its backward (mindspore.scatter_.backward, run_backward), the ND and element-wise
-index ops, and the backward of ops.gather_elements and ops.tensor_scatter_elements
-(gather_elements_backward, tensor_scatter_elements_backward).
+index ops, and the backward of ops.gather_elements, ops.tensor_scatter_elements, mint.scatter and
+mint.scatter_add (gather_elements_backward, tensor_scatter_elements_backward, mint_scatter_backward).
 
     .venv/bin/python adapters/mindspore_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -393,9 +393,36 @@ def tensor_scatter_elements_backward(args, tensors):
     return with_kernel_log(gradients)
 
 
+def mint_scatter_backward(args, tensors, add=False):
+    """mindspore.mint.scatter(_add).backward: grad_input (and grad_src with a tensor src) from mindspore.vjp of
+    mint.scatter / mint.scatter_add, applied to the request's grad_output as it is; a MindSpore without a CPU
+    kernel for the op is reported unsupported, as mint_scatter does."""
+    from mindspore import mint
+    inp, index, grad_output = (tracked(tensors[n]) for n in ("input", "index", "grad_output"))
+    fn = mint.scatter_add if add else mint.scatter
+    src = tracked(tensors["src"]) if "src" in tensors else args["value"]
+
+    def gradients():
+        if isinstance(src, Tensor):
+            _, vjp_fn = mindspore.vjp(lambda x, s: fn(x, args["dim"], index, s), inp, src)
+        else:
+            _, vjp_fn = mindspore.vjp(lambda x: fn(x, args["dim"], index, src), inp)
+        return [from_mindspore(g) for g in vjp_fn(grad_output)]
+
+    try:
+        return with_kernel_log(gradients)
+    except RuntimeError as exc:
+        if not no_cpu_kernel(exc):
+            raise
+        raise Unsupported("mint.%s has no CPU kernel in MindSpore %s (its page lists Ascend only): %s"
+                          % ("scatter_add" if add else "scatter", mindspore.__version__, str(exc).splitlines()[0]))
+
+
 ELEMENT_OPS = {
     "mindspore.mint.scatter": mint_scatter,
     "mindspore.mint.scatter_add": lambda args, tensors: mint_scatter(args, tensors, add=True),
+    "mindspore.mint.scatter.backward": mint_scatter_backward,
+    "mindspore.mint.scatter_add.backward": lambda args, tensors: mint_scatter_backward(args, tensors, add=True),
     "mindspore.ops.gather_elements": gather_elements,
     "mindspore.ops.gather_elements.backward": gather_elements_backward,
     "mindspore.ops.tensor_scatter_elements": tensor_scatter_elements,
@@ -405,6 +432,8 @@ ELEMENT_OPS = {
 ELEMENT_OP_ARGS = {
     "mindspore.mint.scatter": ["dim", "value"],
     "mindspore.mint.scatter_add": ["dim"],
+    "mindspore.mint.scatter.backward": ["dim", "value"],
+    "mindspore.mint.scatter_add.backward": ["dim"],
     "mindspore.ops.gather_elements": ["dim"],
     "mindspore.ops.gather_elements.backward": ["dim"],
     "mindspore.ops.tensor_scatter_elements": ["axis", "reduction"],

@@ -59,6 +59,10 @@ Expectation mindspore_gather_elements_backward(const OpCall& call,
                                                Trace* trace);  // mindspore_gather_elements_backward.cc
 Expectation mindspore_tensor_scatter_elements_backward(const OpCall& call,
                                                        Trace* trace);  // mindspore_tensor_scatter_elements_backward.cc
+Expectation mindspore_mint_scatter_backward(const OpCall& call,
+                                            Trace* trace);  // mindspore_mint_scatter_backward.cc
+Expectation mindspore_mint_scatter_add_backward(const OpCall& call,
+                                                Trace* trace);  // mindspore_mint_scatter_backward.cc
 
 void add_torch_ops(std::vector<OpSpec>& t);         // op_table_torch.cc
 void add_stablehlo_ops(std::vector<OpSpec>& t);     // op_table_stablehlo.cc
@@ -479,6 +483,8 @@ std::vector<OpSpec> build_op_table() {
   differentiable(t, {"mindspore.ops.gather_elements"}, {"input"}, mindspore_gather_elements_backward);
   differentiable(t, {"mindspore.ops.tensor_scatter_elements"}, {"input_x", "updates"},
                  mindspore_tensor_scatter_elements_backward);
+  differentiable(t, {"mindspore.mint.scatter"}, {"input", "src"}, mindspore_mint_scatter_backward);
+  differentiable(t, {"mindspore.mint.scatter_add"}, {"input", "src"}, mindspore_mint_scatter_add_backward);
   const size_t forward_ops = t.size();
   for (size_t i = 0; i < forward_ops; ++i)
     if (t[i].backward) t.push_back(derive_backward(t[i]));

@@ -9,6 +9,7 @@
 // negative index value's gradient not at v + s, an unread element not +0.0.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "reference/op_table.h"
@@ -186,6 +187,57 @@ TEST(ReferenceMindsporeElementsBackward, TensorScatterElementsChecksInOrder) {
   const Expectation larger = evaluate(tse_call(i64({1, 2}, {2, 4}), f32({1, 3}, {8, 8, 8}), "none"));
   test::expect_errors(larger, {EC::ShapeMismatch});
   EXPECT_EQ(larger.error_clause, "MS-TSE5");
+}
+
+// ---- mindspore.mint.scatter(_add).backward (MS-MSG*) ----
+
+OpCall mint_call(const std::string& op, const Tensor& index, std::optional<Tensor> src,
+                 std::map<std::string, Arg> args = {{"dim", Arg::of_int(1)}}) {
+  std::map<std::string, Tensor> tensors{{"input", f32({1, 5}, {1, 2, 3, 4, 5})}, {"index", index}};
+  if (src) tensors.emplace("src", *src);
+  return backward_call(op, std::move(tensors), f32({1, 5}, {1, 2, 3, 4, 5}), std::move(args));
+}
+
+TEST(ReferenceMindsporeElementsBackward, MintScatterZeroesWrittenAndNeedsSrcShapedLikeIndex) {
+  // The page's first example. measured: grad_input [[1, 2, 0, 4, 0]], grad_src [[3, 5]].
+  const Expectation e = evaluate(mint_call("mindspore.mint.scatter", i64({1, 2}, {2, 4}), f32({1, 2}, {8, 8})));
+  EXPECT_EQ(output_names(e), (std::vector<std::string>{"grad_input", "grad_src"}));
+  EXPECT_TRUE(allows_all(grad(e, "grad_input"), {1, 2, 0, 4, 0}));
+  EXPECT_TRUE(allows_all(grad(e, "grad_src"), {3, 5}));
+  EXPECT_FALSE(allows_all(grad(e, "grad_input"), {1, 2, 3, 4, 5}));
+  EXPECT_FALSE(allows_all(grad(e, "grad_src"), {2, 4}));  // gathered one element off
+  // MS-MSG4: the forward takes src [1, 3] for index [1, 2]; the backward does not.
+  const Expectation larger = evaluate(mint_call("mindspore.mint.scatter", i64({1, 2}, {2, 4}), f32({1, 3}, {8, 8, 8})));
+  test::expect_errors(larger, {EC::ShapeMismatch});
+  EXPECT_EQ(larger.error_clause, "MS-MSG4");
+  // A float src: grad_input only (measured).
+  const Expectation value =
+      evaluate(mint_call("mindspore.mint.scatter", i64({1, 2}, {2, 4}), std::nullopt,
+                         {{"dim", Arg::of_int(1)}, {"value", Arg::of_scalar(Scalar::of_float(2.5))}}));
+  EXPECT_EQ(output_names(value), std::vector<std::string>{"grad_input"});
+  EXPECT_TRUE(allows_all(grad(value, "grad_input"), {1, 2, 0, 4, 0}));
+  // A negative index value from r2.10: the forward is unspecified (MS-MS8), so is the backward.
+  OpCall negative_call = mint_call("mindspore.mint.scatter", i64({1, 2}, {-1, 0}), f32({1, 2}, {8, 8}));
+  negative_call.framework_version = "2.10";
+  const Expectation negative = evaluate(negative_call);
+  EXPECT_TRUE(negative.unspecified);
+  EXPECT_TRUE(test::cites(negative, "MS-MS8"));
+}
+
+TEST(ReferenceMindsporeElementsBackward, MintScatterAddPassesGradOutputAndZeroesUnreadSrc) {
+  // src [1, 3] larger than index [1, 2] (MS-MSA7 allows it): src[0][2] is never read.
+  const Expectation e = evaluate(mint_call("mindspore.mint.scatter_add", i64({1, 2}, {2, 2}), f32({1, 3}, {8, 9, 10})));
+  EXPECT_TRUE(allows_all(grad(e, "grad_input"), {1, 2, 3, 4, 5}));
+  EXPECT_TRUE(allows_all(grad(e, "grad_src"), {3, 3, 0}));
+  EXPECT_FALSE(allows_all(grad(e, "grad_src"), {3, 0, 0}));     // every term gets the gradient
+  EXPECT_FALSE(allows_all(grad(e, "grad_src"), {3, 3, -0.0}));  // never read: a fresh +0.0
+  EXPECT_FALSE(allows_all(grad(e, "grad_input"), {1, 2, 0, 4, 5}));
+  EXPECT_TRUE(test::cites(e, "MS-MSG6"));
+  // MS-MSG2 for an int32 input and src.
+  OpCall ints = mint_call("mindspore.mint.scatter_add", i64({1, 2}, {2, 2}), test::i32({1, 2}, {8, 9}));
+  ints.tensors.at("input") = test::i32({1, 5}, {1, 2, 3, 4, 5});
+  ints.tensors.at(std::string(kGradOutput)) = test::i32({1, 5}, {1, 2, 3, 4, 5});
+  EXPECT_EQ(evaluate(ints).error_clause, "MS-MSG2");
 }
 
 }  // namespace

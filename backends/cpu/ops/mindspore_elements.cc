@@ -15,9 +15,9 @@
 //     onnx.ScatterElements. With one: "none" an element loop in index
 //     order, "add" the same walk with each dropped update replaced by the
 //     exact additive identity (-0.0; 0; false) at index 0.
-//     Its backward: an element loop over indices (the dropped ones skipped)
-//     gathers grad_updates from grad_output and, for "none", zeroes the
-//     written elements of a copy of grad_output.
+//     Its backward (and mint.scatter(_add)'s): an element loop over the
+//     index (dropped values skipped) gathers grad_src from grad_output and,
+//     without add, zeroes the written elements of a copy of grad_output.
 //   gather: input_params (contiguous) read as [B, pre, s, post] and the
 //     index as [B, K] (B the batch dims' product), gather_kernel along s
 //     with the index expanded over pre and post, the result [B, pre, K,
@@ -27,6 +27,7 @@
 //     leave undefined (index values outside [0, s), index larger than src
 //     or input, a float src that does not fit) is refused cleanly.
 // The output is a fresh contiguous tensor.
+#include <optional>
 #include <string>
 
 #include "backends/common/arg_rules.h"
@@ -171,34 +172,46 @@ Outcome tensor_scatter_elements(CpuContext& cpu, const OpCall& call) {
   return Outcome::of_outputs({out});
 }
 
+// The gradients of an element-wise scatter along `dim` (MS-TSEG5..7,
+// MS-MSG5, MS-MSG6): grad_input = a copy of grad_output, grad_src zeros of
+// src's shape (src null: a scalar src, grad_input only); then an element loop
+// over index: a value outside [-s, s) writes nothing (dropped); else
+// grad_src[p] = grad_output[target] and, unless `add`, grad_input[target] =
+// +0.0 (every duplicate writer gets the gradient, which MS-TSEG5 / MS-MSG5
+// allow).
+Outcome element_scatter_grads(CpuContext& cpu, const Tensor& grad, const Tensor& index, const Tensor* src, int64_t dim,
+                              bool add) {
+  const int64_t size = grad.size(dim);
+  Tensor grad_input = cpu.fresh_copy(grad);
+  std::optional<Tensor> grad_src;
+  if (src) grad_src = Tensor::zeros(src->dtype(), src->shape());
+  if (index.numel() > 0) {
+    Shape p(static_cast<size_t>(index.rank()), 0);
+    do {
+      const int64_t v = index.value_at(p).i;
+      if (v < -size || v >= size) continue;
+      Shape target = p;
+      target[static_cast<size_t>(dim)] = v < 0 ? v + size : v;
+      if (grad_src) grad_src->set_bits_at(p, grad.bits_at(target));
+      if (!add) grad_input.set_bits_at(target, 0);
+    } while (next_index(p, index.shape()));
+  }
+  if (!grad_src) return Outcome::of_outputs({grad_input});
+  return Outcome::of_outputs({grad_input, *grad_src});
+}
+
 // mindspore.ops.tensor_scatter_elements.backward: the forward's rules (the
-// kernel above, MS-TSEG1), the gradient rules (MS-TSEG2, MS-TSEG3), then an
-// element loop over indices: an index value outside [-s, s) writes nothing
-// (MS-TSEG7); else grad_updates[p] = grad_output[target] and, for "none",
-// grad_input_x[target] = +0.0 (every duplicate writer gets the gradient,
-// which MS-TSEG5 allows).
+// kernel above, MS-TSEG1), the gradient rules (MS-TSEG2, MS-TSEG3), then
+// element_scatter_grads (an index value outside [-s, s) dropped: MS-TSEG7).
 Outcome tensor_scatter_elements_backward(CpuContext& cpu, const OpCall& call) {
   if (Outcome forward = tensor_scatter_elements(cpu, call); forward.kind != Outcome::Kind::Outputs) return forward;
   const OpSpec& op = op_spec(call);
-  const Tensor &input = *call.tensor("input_x"), &indices = *call.tensor("indices"), &updates = *call.tensor("updates");
+  const Tensor &input = *call.tensor("input_x"), &indices = *call.tensor("indices");
   if (auto v = backend_rules::check_backward_grads(call, input.shape(), input.dtype()))
     return fail(v->category, v->message);
-  const Tensor& grad = *call.tensor(std::string(kGradOutput));
-  const bool add = op.arg_or_default(call, "reduction")->s == "add";
-  const int64_t axis = wrap_dim(op.arg_or_default(call, "axis")->i, input.rank()), size = input.size(axis);
-  Tensor grad_input = cpu.fresh_copy(grad);
-  Tensor grad_updates = Tensor::zeros(updates.dtype(), updates.shape());
-  if (indices.numel() == 0) return Outcome::of_outputs({grad_input, grad_updates});
-  Shape p(static_cast<size_t>(indices.rank()), 0);
-  do {
-    const int64_t v = indices.value_at(p).i;
-    if (v < -size || v >= size) continue;
-    Shape target = p;
-    target[static_cast<size_t>(axis)] = v < 0 ? v + size : v;
-    grad_updates.set_bits_at(p, grad.bits_at(target));
-    if (!add) grad_input.set_bits_at(target, 0);
-  } while (next_index(p, indices.shape()));
-  return Outcome::of_outputs({grad_input, grad_updates});
+  const int64_t axis = wrap_dim(op.arg_or_default(call, "axis")->i, input.rank());
+  return element_scatter_grads(cpu, *call.tensor(std::string(kGradOutput)), indices, call.tensor("updates"), axis,
+                               op.arg_or_default(call, "reduction")->s == "add");
 }
 
 int64_t product(const Shape& s, int64_t from, int64_t to) {
@@ -275,7 +288,28 @@ Outcome mint_scatter(CpuContext& cpu, const OpCall& call, bool add) {
   return Outcome::of_outputs({out});
 }
 
+// mindspore.mint.scatter(_add).backward: the forward's rules (MS-MSG1), the
+// gradient rules (MS-MSG2, MS-MSG3), mint.scatter's src.shape == index.shape
+// (MS-MSG4), then element_scatter_grads (every index value in [0, s)).
+Outcome mint_scatter_backward(CpuContext& cpu, const OpCall& call, bool add) {
+  if (Outcome forward = mint_scatter(cpu, call, add); forward.kind != Outcome::Kind::Outputs) return forward;
+  const Tensor &input = *call.tensor("input"), &index = *call.tensor("index");
+  const Tensor* src = call.tensor("src");
+  if (auto v = backend_rules::check_backward_grads(call, input.shape(), input.dtype()))
+    return fail(v->category, v->message);
+  if (!add && src)
+    if (auto v = backend_rules::check_backward_src_like_index(*src, index)) return fail(v->category, v->message);
+  return element_scatter_grads(cpu, *call.tensor(std::string(kGradOutput)), index, src,
+                               wrap_dim(*call.int_arg("dim"), input.rank()), add);
+}
+
 Outcome mint_scatter_src(CpuContext& cpu, const OpCall& call) { return mint_scatter(cpu, call, false); }
+Outcome mint_scatter_src_backward(CpuContext& cpu, const OpCall& call) {
+  return mint_scatter_backward(cpu, call, false);
+}
+Outcome mint_scatter_add_backward(CpuContext& cpu, const OpCall& call) {
+  return mint_scatter_backward(cpu, call, true);
+}
 Outcome mint_scatter_add(CpuContext& cpu, const OpCall& call) { return mint_scatter(cpu, call, true); }
 
 }  // namespace
@@ -283,6 +317,8 @@ Outcome mint_scatter_add(CpuContext& cpu, const OpCall& call) { return mint_scat
 void register_mindspore_elements(CpuOps& ops) {
   ops.add("mindspore.mint.scatter", mint_scatter_src);
   ops.add("mindspore.mint.scatter_add", mint_scatter_add);
+  ops.add("mindspore.mint.scatter.backward", mint_scatter_src_backward);
+  ops.add("mindspore.mint.scatter_add.backward", mint_scatter_add_backward);
   ops.add("mindspore.ops.gather", gather);
   ops.add("mindspore.ops.gather_elements", gather_elements);
   ops.add("mindspore.ops.gather_elements.backward", gather_elements_backward);
