@@ -153,7 +153,7 @@ std::vector<ExpectedTensor> element_scatter_gradients(const ElementScatter& s, T
     if (!target) return;  // dropped: its update reaches nothing
     if (!s.add)
       grad_input.mask(*target, s.clause, &p,
-                      trace ? because_index(p, trace) + " overwrote the element" + format_index(*target) : "");
+                      trace ? because_index(p, trace) + " wrote out" + format_index(*target) : "");
     if (!grad_src) return;
     const Shape at = same_position(*s.src, p);
     if (!s.add && writers[linear(*target)] > 1)
