@@ -1,5 +1,7 @@
 """Runs the real MindSpore (CPU build) for scatterproof: mindspore.Tensor.scatter_
-and its backward (mindspore.scatter_.backward, run_backward).
+and its backward (mindspore.scatter_.backward, run_backward), the ND and element-wise
+index ops, and the backward of ops.gather_elements, ops.tensor_scatter_elements, mint.scatter and
+mint.scatter_add (gather_elements_backward, tensor_scatter_elements_backward, mint_scatter_backward).
 
     .venv/bin/python adapters/mindspore_adapter.py     (speaks backends/process/PROTOCOL.md)
 
@@ -96,6 +98,11 @@ CATEGORIES = [
     Row(RuntimeError, r"For 'Gather', the dimension of 'input_params' should be \d+D or lower", "rank_limit"),
     Row(ValueError, r"For primitive\[GatherD\], the x_rank must be equal to", "rank_mismatch"),
     Row(ValueError, r"For primitive\[GatherD\], the dim value must be in \[", "dim_out_of_range"),
+    # gather_elements' backward (GatherDGradV2) refuses the 0-d index the forward read as shape [1]: "For
+    # 'GatherDGradV2', the dimension of grad and output must be the equal to the dimension of index: 0, but got
+    # the dimension of grad: 0, the dimension of input/output: 1" (MS-GE4: index has input's rank)
+    Row(ValueError, r"For 'GatherDGradV2', the dimension of grad and output must be the equal to the dimension of",
+        "rank_mismatch"),
     # ops.tensor_scatter_elements' reduction enum also takes 'multiply' (and any case: 'None', 'ADD'); the
     # kernel then fails at launch ("Launch kernel failed, name:Default/TensorScatterElements-op0") and logs why
     Row(RuntimeError, r"For 'TensorScatterElements', reduce_type: \d+ not support now", "invalid_reduce"),
@@ -356,18 +363,81 @@ def mint_scatter(args, tensors, add=False):
                           % ("scatter_add" if add else "scatter", mindspore.__version__, str(exc).splitlines()[0]))
 
 
+def gather_elements_backward(args, tensors):
+    """mindspore.ops.gather_elements.backward: grad_input as a user gets it from MindSpore's grad API,
+    mindspore.vjp of ops.gather_elements (the CPU kernel GatherD) applied to the request's grad_output as
+    it is (its shape and dtype: what vjp checks of them is under test). A non-floating input is passed as
+    it is: MindSpore does not refuse it."""
+    inp, index, grad_output = (tracked(tensors[n]) for n in ("input", "index", "grad_output"))
+
+    def gradients():
+        _, vjp_fn = mindspore.vjp(lambda x: ops.gather_elements(x, args["dim"], index), inp)
+        return [from_mindspore(g) for g in vjp_fn(grad_output)]
+
+    return with_kernel_log(gradients)
+
+
+def tensor_scatter_elements_backward(args, tensors):
+    """mindspore.ops.tensor_scatter_elements.backward: grad_input_x and grad_updates from mindspore.vjp of
+    ops.tensor_scatter_elements (CPU kernel TensorScatterElements; its gradient gathers through GatherD),
+    applied to the request's grad_output as it is, as gather_elements_backward does."""
+    input_x, indices, updates, grad_output = (tracked(tensors[n])
+                                              for n in ("input_x", "indices", "updates", "grad_output"))
+    axis, reduction = args.get("axis", 0), args.get("reduction", "none")
+
+    def gradients():
+        _, vjp_fn = mindspore.vjp(lambda x, u: ops.tensor_scatter_elements(x, indices, u, axis, reduction),
+                                  input_x, updates)
+        return [from_mindspore(g) for g in vjp_fn(grad_output)]
+
+    return with_kernel_log(gradients)
+
+
+def mint_scatter_backward(args, tensors, add=False):
+    """mindspore.mint.scatter(_add).backward: grad_input (and grad_src with a tensor src) from mindspore.vjp of
+    mint.scatter / mint.scatter_add, applied to the request's grad_output as it is; a MindSpore without a CPU
+    kernel for the op is reported unsupported, as mint_scatter does."""
+    from mindspore import mint
+    inp, index, grad_output = (tracked(tensors[n]) for n in ("input", "index", "grad_output"))
+    fn = mint.scatter_add if add else mint.scatter
+    src = tracked(tensors["src"]) if "src" in tensors else args["value"]
+
+    def gradients():
+        if isinstance(src, Tensor):
+            _, vjp_fn = mindspore.vjp(lambda x, s: fn(x, args["dim"], index, s), inp, src)
+        else:
+            _, vjp_fn = mindspore.vjp(lambda x: fn(x, args["dim"], index, src), inp)
+        return [from_mindspore(g) for g in vjp_fn(grad_output)]
+
+    try:
+        return with_kernel_log(gradients)
+    except RuntimeError as exc:
+        if not no_cpu_kernel(exc):
+            raise
+        raise Unsupported("mint.%s has no CPU kernel in MindSpore %s (its page lists Ascend only): %s"
+                          % ("scatter_add" if add else "scatter", mindspore.__version__, str(exc).splitlines()[0]))
+
+
 ELEMENT_OPS = {
     "mindspore.mint.scatter": mint_scatter,
     "mindspore.mint.scatter_add": lambda args, tensors: mint_scatter(args, tensors, add=True),
+    "mindspore.mint.scatter.backward": mint_scatter_backward,
+    "mindspore.mint.scatter_add.backward": lambda args, tensors: mint_scatter_backward(args, tensors, add=True),
     "mindspore.ops.gather_elements": gather_elements,
+    "mindspore.ops.gather_elements.backward": gather_elements_backward,
     "mindspore.ops.tensor_scatter_elements": tensor_scatter_elements,
+    "mindspore.ops.tensor_scatter_elements.backward": tensor_scatter_elements_backward,
     "mindspore.ops.gather": gather,
 }
 ELEMENT_OP_ARGS = {
     "mindspore.mint.scatter": ["dim", "value"],
     "mindspore.mint.scatter_add": ["dim"],
+    "mindspore.mint.scatter.backward": ["dim", "value"],
+    "mindspore.mint.scatter_add.backward": ["dim"],
     "mindspore.ops.gather_elements": ["dim"],
+    "mindspore.ops.gather_elements.backward": ["dim"],
     "mindspore.ops.tensor_scatter_elements": ["axis", "reduction"],
+    "mindspore.ops.tensor_scatter_elements.backward": ["axis", "reduction"],
     "mindspore.ops.gather": ["axis", "batch_dims"],
 }
 

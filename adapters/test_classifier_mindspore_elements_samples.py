@@ -45,6 +45,12 @@ MINDSPORE_ELEMENT_TEXTS = [
      "For primitive[GatherD], the dim value must be in [-2,2], but got 2." + _STACK +
      "mindspore/ops/infer/ops_func_impl//gather_d.cc:89 CheckValidation", "dim_out_of_range",
      "mindspore/gather_elements/dim-too-large"),
+    # mindspore.ops.gather_elements.backward (the 60 s campaign of 2026-12-07, regression/fuzz-mindspore-594a6ace2ccb)
+    ((MINDSPORE,), ValueError,
+     "For 'GatherDGradV2', the dimension of grad and output must be the equal to the dimension of index: 0, but got "
+     "the dimension of grad: 0, the dimension of input/output: 1" + _STACK +
+     "mindspore/ops/infer/ops_func_impl//gather_d_grad_v2.cc:43 CheckValidation", "rank_mismatch",
+     "regression/fuzz-mindspore-594a6ace2ccb"),
     ((MINDSPORE,), RuntimeError,
      "For 'Scatter', the 'dim' should be less than input dims and greater than or equal 0, but got 2, while input "
      "dims is: 2" + _UNEXPECTED, "dim_out_of_range", "mindspore/mint_scatter/dim-out-of-range"),

@@ -112,6 +112,61 @@ std::string because_index(const IndexPosition& p, const Trace* trace) {
   return "because index" + format_index(p.pos) + "=" + std::to_string(p.value);
 }
 
+ExpectedTensor gather_input_gradient(const Tensor& input, const Tensor& index, const Tensor& grad_output, int64_t dim,
+                                     const std::function<int64_t(int64_t)>& along, Trace* trace) {
+  GradientBuilder grad("grad_input", Tensor::zeros(input.dtype(), input.shape()), "", trace);
+  // grad_input[index[i][j][k]][j][k] += grad_output[i][j][k]   (dim 0)
+  for_each_index_position(index, [&](const IndexPosition& p) {
+    const Shape target = position_along_dim(input, p, dim, along(p.value));
+    grad.add(target, grad_output, same_position(grad_output, p), "grad_output", &p, because_index(p, trace));
+  });
+  return grad.finish();
+}
+
+std::vector<ExpectedTensor> element_scatter_gradients(const ElementScatter& s, Trace* trace) {
+  const Tensor& input = *s.input;
+  const Tensor& grad_output = *s.grad_output;
+  const auto target_of = [&](const IndexPosition& p) -> std::optional<Shape> {
+    const std::optional<int64_t> a = s.along(p.value);
+    if (!a) return std::nullopt;
+    return position_along_dim(input, p, s.dim, *a);
+  };
+  // How many index positions write each element of input (keyed row-major):
+  // a slot written more than once has duplicate writers.
+  const auto linear = [&](const Shape& target) {
+    int64_t l = 0;
+    for (size_t d = 0; d < target.size(); ++d) l = l * input.shape()[d] + target[d];
+    return l;
+  };
+  std::map<int64_t, int64_t> writers;
+  for_each_index_position(*s.index, [&](const IndexPosition& p) {
+    if (const auto t = target_of(p)) ++writers[linear(*t)];
+  });
+  GradientBuilder grad_input(s.input_grad, grad_output,
+                             s.add ? "(input's element is a term of the sum; " + s.clause + ")"
+                                   : "(no index position writes there; " + s.clause + ")",
+                             trace);
+  std::optional<GradientBuilder> grad_src;
+  if (s.src) grad_src.emplace(s.src_grad, Tensor::zeros(s.src->dtype(), s.src->shape()), "", trace);
+  for_each_index_position(*s.index, [&](const IndexPosition& p) {
+    const std::optional<Shape> target = target_of(p);
+    if (!target) return;  // dropped: its update reaches nothing
+    if (!s.add)
+      grad_input.mask(*target, s.clause, &p,
+                      trace ? because_index(p, trace) + " wrote out" + format_index(*target) : "");
+    if (!grad_src) return;
+    const Shape at = same_position(*s.src, p);
+    if (!s.add && writers[linear(*target)] > 1)
+      grad_src->copy_or_mask(at, grad_output, *target, "grad_output", s.clause, &p,
+                             trace ? because_index(p, trace) + " (a duplicate writer)" : "");
+    else
+      grad_src->copy(at, grad_output, *target, "grad_output", &p, because_index(p, trace));
+  });
+  std::vector<ExpectedTensor> grads{grad_input.finish()};
+  if (grad_src) grads.push_back(grad_src->finish());
+  return grads;
+}
+
 GradientBuilder::GradientBuilder(std::string name, const Tensor& initial, std::string pass_reason, Trace* trace)
     : name_(std::move(name)), initial_(initial.contiguous()), pass_reason_(std::move(pass_reason)), trace_(trace) {}
 

@@ -68,6 +68,38 @@ Expectation gradients_expectation(const BackwardStart& start, std::vector<Expect
 // " because index[0][1]=2" for index position p (empty when not tracing).
 std::string because_index(const IndexPosition& p, const Trace* trace);
 
+// The gradient of a gather along dim with respect to its input (T-GR6, and
+// every gather-like op that reads it backward, e.g. MS-GEG4): zeros of
+// input's shape, then grad_input[.., along(index[p]), ..] += grad_output[p]
+// for every index position p, row-major (one term exact, two or more a
+// float interval: GradientBuilder::add). `along` maps an index value to the
+// position along dim it read (a wrap for a negative value).
+ExpectedTensor gather_input_gradient(const Tensor& input, const Tensor& index, const Tensor& grad_output, int64_t dim,
+                                     const std::function<int64_t(int64_t)>& along, Trace* trace);
+
+// The gradients of an element-wise scatter along dim (out = input, then
+// out[.., along(index[p]), ..] = src[p], or += with `add`), as MS-GR5 reads
+// them from the forward's formula (MS-TSEG5, MS-TSEG6, MS-MSG*):
+//   grad_input = grad_output, with every element an index position writes
+//                set to 0 (either sign; T-GR5) unless `add`;
+//   grad_src[p] = grad_output[.., along(index[p]), ..] (exact bits); with a
+//                duplicate target and no `add`, that or 0 (either sign).
+// `along` maps an index value to the position along dim it writes, nullopt
+// where the forward drops the update (nothing reaches that grad_src element:
+// +0.0). src null: a scalar src, grad_input only. Outputs are named
+// `input_grad` and `src_grad`; `clause` is cited on every masked element.
+struct ElementScatter {
+  const Tensor* input = nullptr;
+  const Tensor* index = nullptr;
+  const Tensor* src = nullptr;
+  const Tensor* grad_output = nullptr;
+  int64_t dim = 0;
+  bool add = false;
+  std::function<std::optional<int64_t>(int64_t)> along;
+  std::string input_grad, src_grad, clause;
+};
+std::vector<ExpectedTensor> element_scatter_gradients(const ElementScatter& s, Trace* trace);
+
 // One gradient tensor. Its elements start as `initial`: grad_output where
 // the gradient passes an element through unchanged (`pass_reason` says why,
 // e.g. "(no index position writes self there; T-GR7)", and the trace shows

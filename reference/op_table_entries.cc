@@ -55,6 +55,14 @@ Expectation paddle_scatter_backward(const OpCall& call,
                                     Trace* trace);  // paddle_scatter_backward.cc
 Expectation mindspore_scatter_backward(const OpCall& call,
                                        Trace* trace);  // mindspore_scatter_backward.cc
+Expectation mindspore_gather_elements_backward(const OpCall& call,
+                                               Trace* trace);  // mindspore_gather_elements_backward.cc
+Expectation mindspore_tensor_scatter_elements_backward(const OpCall& call,
+                                                       Trace* trace);  // mindspore_tensor_scatter_elements_backward.cc
+Expectation mindspore_mint_scatter_backward(const OpCall& call,
+                                            Trace* trace);  // mindspore_mint_scatter_backward.cc
+Expectation mindspore_mint_scatter_add_backward(const OpCall& call,
+                                                Trace* trace);  // mindspore_mint_scatter_backward.cc
 
 void add_torch_ops(std::vector<OpSpec>& t);         // op_table_torch.cc
 void add_stablehlo_ops(std::vector<OpSpec>& t);     // op_table_stablehlo.cc
@@ -472,6 +480,11 @@ std::vector<OpSpec> build_op_table() {
   differentiable(t, {"torch.scatter_reduce_", "torch.scatter_reduce"}, {"self", "src"}, torch_scatter_reduce_backward);
   differentiable(t, {"paddle.scatter"}, {"x", "updates"}, paddle_scatter_backward);
   differentiable(t, {"mindspore.scatter_"}, {"self", "src"}, mindspore_scatter_backward);
+  differentiable(t, {"mindspore.ops.gather_elements"}, {"input"}, mindspore_gather_elements_backward);
+  differentiable(t, {"mindspore.ops.tensor_scatter_elements"}, {"input_x", "updates"},
+                 mindspore_tensor_scatter_elements_backward);
+  differentiable(t, {"mindspore.mint.scatter"}, {"input", "src"}, mindspore_mint_scatter_backward);
+  differentiable(t, {"mindspore.mint.scatter_add"}, {"input", "src"}, mindspore_mint_scatter_add_backward);
   const size_t forward_ops = t.size();
   for (size_t i = 0; i < forward_ops; ++i)
     if (t[i].backward) t.push_back(derive_backward(t[i]));

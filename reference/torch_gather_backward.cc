@@ -31,14 +31,10 @@ Expectation torch_gather_backward(const OpCall& call, Trace* trace) {
   const Tensor& grad_output = *call.tensor(std::string(kGradOutput));
   const int64_t dim = ref::wrap_dim(*call.int_arg("dim"), ref::logical_rank(input));
 
-  ref::GradientBuilder grad("grad_input", Tensor::zeros(input.dtype(), input.shape()), "", trace);
-  // grad_input[index[i][j][k]][j][k] += grad_output[i][j][k]
-  ref::for_each_index_position(index, [&](const ref::IndexPosition& p) {
-    const Shape target = ref::position_along_dim(input, p, dim, p.value);
-    grad.add(target, grad_output, ref::same_position(grad_output, p), "grad_output", &p, ref::because_index(p, trace));
-  });
   return ref::gradients_expectation(
-      start, {grad.finish()},
+      start,
+      {ref::gather_input_gradient(
+          input, index, grad_output, dim, [](int64_t v) { return v; }, trace)},
       {{"T-GR6", "grad_input = zeros, then grad_output scatter-added along dim (duplicates accumulate)"}});
 }
 

@@ -67,7 +67,7 @@ TEST(CpuBackward, ImplementsEveryBackwardOpOfTheTable) {
       ++backward_ops;
       EXPECT_TRUE(backend->implements(op.id)) << op.id;
     }
-  EXPECT_EQ(backward_ops, 9);
+  EXPECT_EQ(backward_ops, 13);
 }
 
 TEST(CpuBackward, GatherAccumulatesDuplicatesInEveryLayout) {

@@ -7,13 +7,17 @@
 // contiguous copy of the index with the negatives wrapped
 // (CpuContext::wrapped_indices, shared with the ONNX kernels) and the torch
 // kernels' walk along dim:
-//   gather_elements: gather_kernel (as torch.gather);
+//   gather_elements: gather_kernel (as torch.gather); its backward the
+//     scatter kernel's add of grad_output into zeros (as torch.gather's);
 //   tensor_scatter_elements: its update of an index value outside [-s, s)
 //     is dropped (MS-TSE10). Without one: "none" the scatter kernel's
 //     overwrite, "add" the scatter_reduce walk (sum, include_self), as
 //     onnx.ScatterElements. With one: "none" an element loop in index
 //     order, "add" the same walk with each dropped update replaced by the
 //     exact additive identity (-0.0; 0; false) at index 0.
+//     Its backward (and mint.scatter(_add)'s): an element loop over the
+//     index (dropped values skipped) gathers grad_src from grad_output and,
+//     without add, zeroes the written elements of a copy of grad_output.
 //   gather: input_params (contiguous) read as [B, pre, s, post] and the
 //     index as [B, K] (B the batch dims' product), gather_kernel along s
 //     with the index expanded over pre and post, the result [B, pre, K,
@@ -23,8 +27,10 @@
 //     leave undefined (index values outside [0, s), index larger than src
 //     or input, a float src that does not fit) is refused cleanly.
 // The output is a fresh contiguous tensor.
+#include <optional>
 #include <string>
 
+#include "backends/common/arg_rules.h"
 #include "backends/cpu/cpu_context.h"
 #include "backends/cpu/reduce_ops.h"
 #include "reference/dialect_torch.h"
@@ -68,6 +74,24 @@ Outcome gather_elements(CpuContext& cpu, const OpCall& call) {
   if (!gather_kernel(input.dtype(), wrapped.dtype(), data(input), data(wrapped), data(out), walk, cpu.pool()))
     return Outcome::harness_error("cpu backend: gather_kernel rejected a wrapped MindSpore index");
   return Outcome::of_outputs({out});
+}
+
+// mindspore.ops.gather_elements.backward: the forward's rules (the kernel
+// above, MS-GEG1), the gradient rules (MS-GEG2, MS-GEG3), then grad_input =
+// zeros with grad_output scatter-added at the wrapped index (MS-GEG4).
+Outcome gather_elements_backward(CpuContext& cpu, const OpCall& call) {
+  if (Outcome forward = gather_elements(cpu, call); forward.kind != Outcome::Kind::Outputs) return forward;
+  const Tensor &input = *call.tensor("input"), &index = *call.tensor("index");
+  if (auto v = backend_rules::check_backward_grads(call, index.shape(), input.dtype()))
+    return fail(v->category, v->message);
+  const int64_t dim = wrap_dim(*call.int_arg("dim"), input.rank()), size = input.size(dim);
+  Tensor grad_input = Tensor::zeros(input.dtype(), input.shape());
+  if (index.numel() > 0) {
+    const Tensor wrapped = cpu.wrapped_indices(index, size);
+    cpu.scatter_into(grad_input, wrapped, wrapped.shape(), wrapped.strides(), call.tensor(std::string(kGradOutput)),
+                     std::nullopt, dim, ScatterOp::Add, false);
+  }
+  return Outcome::of_outputs({grad_input});
 }
 
 // The exact additive identity of a dtype: x + (-0.0) == x bit for bit,
@@ -148,6 +172,48 @@ Outcome tensor_scatter_elements(CpuContext& cpu, const OpCall& call) {
   return Outcome::of_outputs({out});
 }
 
+// The gradients of an element-wise scatter along `dim` (MS-TSEG5..7,
+// MS-MSG5, MS-MSG6): grad_input = a copy of grad_output, grad_src zeros of
+// src's shape (src null: a scalar src, grad_input only); then an element loop
+// over index: a value outside [-s, s) writes nothing (dropped); else
+// grad_src[p] = grad_output[target] and, unless `add`, grad_input[target] =
+// +0.0 (every duplicate writer gets the gradient, which MS-TSEG5 / MS-MSG5
+// allow).
+Outcome element_scatter_grads(CpuContext& cpu, const Tensor& grad, const Tensor& index, const Tensor* src, int64_t dim,
+                              bool add) {
+  const int64_t size = grad.size(dim);
+  Tensor grad_input = cpu.fresh_copy(grad);
+  std::optional<Tensor> grad_src;
+  if (src) grad_src = Tensor::zeros(src->dtype(), src->shape());
+  if (index.numel() > 0) {
+    Shape p(static_cast<size_t>(index.rank()), 0);
+    do {
+      const int64_t v = index.value_at(p).i;
+      if (v < -size || v >= size) continue;
+      Shape target = p;
+      target[static_cast<size_t>(dim)] = v < 0 ? v + size : v;
+      if (grad_src) grad_src->set_bits_at(p, grad.bits_at(target));
+      if (!add) grad_input.set_bits_at(target, 0);
+    } while (next_index(p, index.shape()));
+  }
+  if (!grad_src) return Outcome::of_outputs({grad_input});
+  return Outcome::of_outputs({grad_input, *grad_src});
+}
+
+// mindspore.ops.tensor_scatter_elements.backward: the forward's rules (the
+// kernel above, MS-TSEG1), the gradient rules (MS-TSEG2, MS-TSEG3), then
+// element_scatter_grads (an index value outside [-s, s) dropped: MS-TSEG7).
+Outcome tensor_scatter_elements_backward(CpuContext& cpu, const OpCall& call) {
+  if (Outcome forward = tensor_scatter_elements(cpu, call); forward.kind != Outcome::Kind::Outputs) return forward;
+  const OpSpec& op = op_spec(call);
+  const Tensor &input = *call.tensor("input_x"), &indices = *call.tensor("indices");
+  if (auto v = backend_rules::check_backward_grads(call, input.shape(), input.dtype()))
+    return fail(v->category, v->message);
+  const int64_t axis = wrap_dim(op.arg_or_default(call, "axis")->i, input.rank());
+  return element_scatter_grads(cpu, *call.tensor(std::string(kGradOutput)), indices, call.tensor("updates"), axis,
+                               op.arg_or_default(call, "reduction")->s == "add");
+}
+
 int64_t product(const Shape& s, int64_t from, int64_t to) {
   int64_t n = 1;
   for (int64_t d = from; d < to; ++d) n *= s[static_cast<size_t>(d)];
@@ -222,7 +288,28 @@ Outcome mint_scatter(CpuContext& cpu, const OpCall& call, bool add) {
   return Outcome::of_outputs({out});
 }
 
+// mindspore.mint.scatter(_add).backward: the forward's rules (MS-MSG1), the
+// gradient rules (MS-MSG2, MS-MSG3), mint.scatter's src.shape == index.shape
+// (MS-MSG4), then element_scatter_grads (every index value in [0, s)).
+Outcome mint_scatter_backward(CpuContext& cpu, const OpCall& call, bool add) {
+  if (Outcome forward = mint_scatter(cpu, call, add); forward.kind != Outcome::Kind::Outputs) return forward;
+  const Tensor &input = *call.tensor("input"), &index = *call.tensor("index");
+  const Tensor* src = call.tensor("src");
+  if (auto v = backend_rules::check_backward_grads(call, input.shape(), input.dtype()))
+    return fail(v->category, v->message);
+  if (!add && src)
+    if (auto v = backend_rules::check_backward_src_like_index(*src, index)) return fail(v->category, v->message);
+  return element_scatter_grads(cpu, *call.tensor(std::string(kGradOutput)), index, src,
+                               wrap_dim(*call.int_arg("dim"), input.rank()), add);
+}
+
 Outcome mint_scatter_src(CpuContext& cpu, const OpCall& call) { return mint_scatter(cpu, call, false); }
+Outcome mint_scatter_src_backward(CpuContext& cpu, const OpCall& call) {
+  return mint_scatter_backward(cpu, call, false);
+}
+Outcome mint_scatter_add_backward(CpuContext& cpu, const OpCall& call) {
+  return mint_scatter_backward(cpu, call, true);
+}
 Outcome mint_scatter_add(CpuContext& cpu, const OpCall& call) { return mint_scatter(cpu, call, true); }
 
 }  // namespace
@@ -230,9 +317,13 @@ Outcome mint_scatter_add(CpuContext& cpu, const OpCall& call) { return mint_scat
 void register_mindspore_elements(CpuOps& ops) {
   ops.add("mindspore.mint.scatter", mint_scatter_src);
   ops.add("mindspore.mint.scatter_add", mint_scatter_add);
+  ops.add("mindspore.mint.scatter.backward", mint_scatter_src_backward);
+  ops.add("mindspore.mint.scatter_add.backward", mint_scatter_add_backward);
   ops.add("mindspore.ops.gather", gather);
   ops.add("mindspore.ops.gather_elements", gather_elements);
+  ops.add("mindspore.ops.gather_elements.backward", gather_elements_backward);
   ops.add("mindspore.ops.tensor_scatter_elements", tensor_scatter_elements);
+  ops.add("mindspore.ops.tensor_scatter_elements.backward", tensor_scatter_elements_backward);
 }
 
 }  // namespace sp::cpu
