@@ -291,6 +291,21 @@ bool index_add_source_shape_physical(RuleLog& log, const Tensor& self, const Ten
                    ErrorCategory::ShapeMismatch, msg::index_add_source_shape_physical(self, source));
 }
 
+IndexAddMeta index_add_meta(RuleLog& log, const Tensor& self, const Tensor& index, const Tensor& source,
+                            int64_t dim_arg, bool in_place, const std::string& version) {
+  const int64_t rank = logical_rank(self);
+  const bool dim_ok = dim_in_range(log, dim_arg, rank);
+  const int64_t dim = dim_ok ? wrap_dim(dim_arg, rank) : dim_arg;
+  const bool vector = index_add_index_is_vector(log, index);
+  index_add_index_dtype(log, index);
+  index_add_source_dtype(log, self, source);
+  if (dim_ok && index_add_source_has_dim(log, source, dim)) index_add_source_length(log, index, source, dim);
+  const bool physical_shape = rule_holds("T-IA14", version);
+  if (physical_shape && log.passed()) index_add_source_shape_physical(log, self, source, dim);
+  if (in_place) no_internal_overlap(log, self);
+  return {dim_ok, dim, vector, physical_shape};
+}
+
 bool index_add_source_shape(RuleLog& log, const Tensor& self, const Tensor& index, const Tensor& source, int64_t dim) {
   Shape expected = logical_shape(self);
   expected[static_cast<size_t>(dim)] = index.numel();

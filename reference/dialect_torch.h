@@ -103,6 +103,21 @@ bool index_add_source_shape(RuleLog& log, const Tensor& self, const Tensor& inde
 // dim removed equals self's (nothing removed when either is 0-d). REQUIRES:
 // T-IA5 held (dim == 0 or dim < source's rank) and dim in self's range.
 bool index_add_source_shape_physical(RuleLog& log, const Tensor& self, const Tensor& source, int64_t dim);
+// The checks of LibTorch's index_func_meta_impl, which index_add and
+// index_reduce share (reference/torch_index_add.cc, torch_index_reduce.cc),
+// in its order: T-D1 (dim in range), T-IA2..T-IA6, then on torch >= 2.3
+// T-IA14 when every check so far held (its meta function compares the
+// physical shapes before anything else reads the tensors, also for an empty
+// index), then T-O1 for an in-place op. `version`: the call's framework
+// version (T-IA14 is versioned, reference/versions.h).
+struct IndexAddMeta {
+  bool dim_ok;          // T-D1 held
+  int64_t dim;          // dim wrapped into [0, r) when dim_ok, else as given
+  bool vector;          // T-IA2 held
+  bool physical_shape;  // T-IA14 holds at this version (then T-IA8 does not run)
+};
+IndexAddMeta index_add_meta(RuleLog& log, const Tensor& self, const Tensor& index, const Tensor& source,
+                            int64_t dim_arg, bool in_place, const std::string& version);
 // T-IA9: alpha converts to self's dtype (c10::checked_convert, as T-V1);
 // the converted bits, or nullopt (and a violation).
 std::optional<uint64_t> index_add_alpha(RuleLog& log, const Scalar& alpha, DType t);

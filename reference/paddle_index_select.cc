@@ -25,7 +25,7 @@
 // 2.6 page; where silent, PaddlePaddle 3.3.1 CPU measured (SEMANTICS.md PD-IS*).
 #include "reference/op_table.h"
 #include "reference/output_builder.h"
-#include "reference/output_shapes.h"
+#include "reference/paddle_select.h"
 #include "reference/semantics_common.h"
 #include "reference/versions.h"
 
@@ -38,43 +38,50 @@ bool dtype_documented(DType t) {
   return t == DType::Float16 || t == DType::Float32 || t == DType::Float64 || t == DType::Int32 || t == DType::Int64;
 }
 
+std::string bounds_message(int64_t v, int64_t size, bool wraps) {
+  return "Variable value (index) of OP(index_select) expected >= " + str(wraps ? -size : 0) + " and < " + str(size) +
+         ", but got " + str(v);
+}
+
+constexpr ref::paddle_select::SelectClauses kClauses{
+    .clause = {"PD-IS2", "PD-IS3", "PD-IS4", "PD-IS5", "PD-IS6"},
+    .message = {"Attr(dim) is out of range", "The 'shape' of Input(Index) must be 1-D tensor",
+                "Input(Index) holds the wrong type, it desires to be int32 or int64", bounds_message,
+                "is not documented"}};
+
 }  // namespace
 
-Expectation paddle_index_select(const OpCall& call, Trace* trace) {
+namespace ref::paddle_select {
+
+Expectation select_along_axis(const OpCall& call, const SelectClauses& c, bool zero_d_index, bool documented,
+                              std::vector<Note> notes, Trace* trace) {
   const OpSpec& op = op_spec(call);
   const Tensor &x = *call.tensor("x"), &index = *call.tensor("index");
   const int64_t r = x.rank(), axis_arg = op.arg_or_default(call, "axis")->i;
-  const bool wraps = ref::rule_holds("PD-IS5", call.framework_version);
-  ref::RuleLog log(trace);
+  const bool wraps = rule_holds(c.clause.bounds, call.framework_version);
+  RuleLog log(trace);
 
-  const bool axis_ok = log.check(axis_arg >= -r && axis_arg < r, "PD-IS2", "axis=" + str(axis_arg) + " in [-r, r)",
-                                 ErrorCategory::DimOutOfRange, "Attr(dim) is out of range");
+  const bool axis_ok = log.check(axis_arg >= -r && axis_arg < r, c.clause.axis, "axis=" + str(axis_arg) + " in [-r, r)",
+                                 ErrorCategory::DimOutOfRange, c.message.axis);
   const int64_t axis = axis_ok && axis_arg < 0 ? axis_arg + r : axis_arg;
-  const bool index_1d = log.check(index.rank() == 1, "PD-IS3", "index.ndim=" + str(index.rank()) + " == 1",
-                                  ErrorCategory::InvalidArgument, "The 'shape' of Input(Index) must be 1-D tensor");
+  const bool index_ok = log.check(zero_d_index ? index.rank() <= 1 : index.rank() == 1, c.clause.index_rank,
+                                  "index.ndim=" + str(index.rank()) + (zero_d_index ? " is 0 or 1" : " == 1"),
+                                  ErrorCategory::InvalidArgument, c.message.index_rank);
   const DType it = index.dtype();
-  log.check(it == DType::Int32 || it == DType::Int64, "PD-IS4", "index.dtype is int32 or int64",
-            ErrorCategory::IndexDtype, "Input(Index) holds the wrong type, it desires to be int32 or int64");
+  log.check(it == DType::Int32 || it == DType::Int64, c.clause.index_dtype, "index.dtype is int32 or int64",
+            ErrorCategory::IndexDtype, c.message.index_dtype);
   bool negative = false;
   const int64_t size = axis_ok ? x.size(axis) : 0;
-  if (axis_ok && index_1d && ref::index_values_readable(index)) {
-    for (int64_t i = 0; i < index.size(0); ++i) {
-      const int64_t v = ref::read_index(index, {i});
-      if (!log.check((v >= -size || !wraps) && v < size, "PD-IS5",
+  if (axis_ok && index_ok && index_values_readable(index)) {
+    for (int64_t i = 0; i < index.numel(); ++i) {  // a 1-D index's numel is its length
+      const int64_t v = read_index(index, index.rank() == 0 ? Shape{} : Shape{i});
+      if (!log.check((v >= -size || !wraps) && v < size, c.clause.bounds,
                      "index[" + str(i) + "]=" + str(v) + " in [-" + str(size) + ", " + str(size) + ")",
-                     ErrorCategory::IndexOutOfBounds,
-                     "Variable value (index) of OP(index_select) expected >= " + str(wraps ? -size : 0) + " and < " +
-                         str(size) + ", but got " + str(v)))
+                     ErrorCategory::IndexOutOfBounds, c.message.bounds(v, size, wraps)))
         break;
       negative = negative || v < 0;
     }
   }
-  const bool documented = dtype_documented(x.dtype());
-  std::vector<Note> notes;
-  if (r > 8) notes.push_back({"PD-IS7", "an x of rank " + str(r) + ": the page states no limit"});
-  if (x.dtype() == DType::Float16) notes.push_back({"PD-IS8", "a documented float16 x"});
-  if (x.numel() == 0 || index.numel() == 0)
-    notes.push_back({"PD-IS9", "an operand without elements: every rule still applies"});
   if (!log.passed()) {
     Expectation e = log.error_expectation();
     if (!documented) e.allow_error(ErrorCategory::UnsupportedDtype);
@@ -82,29 +89,48 @@ Expectation paddle_index_select(const OpCall& call, Trace* trace) {
     return e;
   }
   if (negative && !wraps)
-    return ref::unspecified_expectation("PD-IS5: a negative index value before Paddle 3.0 (PR #68780)", trace);
+    return unspecified_expectation(
+        std::string(c.clause.bounds) + ": a negative index value before Paddle 3.0 (PR #68780)", trace);
 
-  // out[..., i, ...] = x[..., index[i], ...]
-  const Shape out_shape = *shape_rules::index_length_along_dim(op, call, x);
+  // out[..., i, ...] = x[..., index[i], ...] (a 0-d index: no i, axis dropped)
+  const Shape out_shape = *op.output_shape.shape(op, call, x);
   OutputBuilder out("out", Tensor::zeros(x.dtype(), out_shape), trace);
   if (checked_numel(out_shape) > 0) {
     Shape p(out_shape.size(), 0);
     do {
-      const int64_t i = p[static_cast<size_t>(axis)];
-      const ref::IndexPosition ip{{i}, {i}, ref::read_index(index, {i})};
       Shape at = p;
-      at[static_cast<size_t>(axis)] = ip.value < 0 ? ip.value + size : ip.value;  // PD-IS5 wraps
-      out.overwrite(p, x.bits_at(at), ref::read_from(ip, "x", x, at));
+      const int64_t i = index.rank() == 0 ? 0 : p[static_cast<size_t>(axis)];
+      const Shape ipos = index.rank() == 0 ? Shape{} : Shape{i};
+      const IndexPosition ip{ipos, {i}, read_index(index, ipos)};
+      const int64_t row = ip.value < 0 ? ip.value + size : ip.value;  // the bounds clause wraps
+      if (index.rank() == 0)
+        at.insert(at.begin() + axis, row);
+      else
+        at[static_cast<size_t>(axis)] = row;
+      out.overwrite(p, x.bits_at(at), read_from(ip, "x", x, at));
     } while (next_index(p, out_shape));
   }
-  Expectation e = ref::outputs_expectation({out.finish()}, std::move(notes));
+  Expectation e = outputs_expectation({out.finish()}, std::move(notes));
   if (!documented) {
     e.errors = {ErrorCategory::UnsupportedDtype};
-    e.error_clause = "PD-IS6";
-    e.error_message = "x dtype " + std::string(dtype_name(x.dtype())) + " is not documented";
-    e.notes.push_back({"PD-IS6", "undocumented x dtype: the result and unsupported_dtype are both allowed"});
+    e.error_clause = c.clause.dtype;
+    e.error_message = "x dtype " + std::string(dtype_name(x.dtype())) + " " + c.message.dtype;
+    e.notes.push_back({c.clause.dtype, "undocumented x dtype: the result and unsupported_dtype are both allowed"});
   }
   return e;
+}
+
+}  // namespace ref::paddle_select
+
+Expectation paddle_index_select(const OpCall& call, Trace* trace) {
+  const Tensor &x = *call.tensor("x"), &index = *call.tensor("index");
+  std::vector<Note> notes;
+  if (x.rank() > 8) notes.push_back({"PD-IS7", "an x of rank " + str(x.rank()) + ": the page states no limit"});
+  if (x.dtype() == DType::Float16) notes.push_back({"PD-IS8", "a documented float16 x"});
+  if (x.numel() == 0 || index.numel() == 0)
+    notes.push_back({"PD-IS9", "an operand without elements: every rule still applies"});
+  return ref::paddle_select::select_along_axis(call, kClauses, /*zero_d_index=*/false, dtype_documented(x.dtype()),
+                                               std::move(notes), trace);
 }
 
 }  // namespace sp

@@ -61,7 +61,6 @@
 #include "reference/op_table.h"
 #include "reference/output_builder.h"
 #include "reference/semantics_common.h"
-#include "reference/versions.h"
 
 namespace sp {
 namespace {
@@ -165,19 +164,8 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
   const Scalar alpha = op.arg_or_default(call, "alpha")->scalar;  // default 1
   ref::RuleLog log(trace);
 
-  const int64_t rank = ref::logical_rank(self);
-  const bool dim_ok = rules::dim_in_range(log, dim_arg, rank);
-  const int64_t dim = dim_ok ? ref::wrap_dim(dim_arg, rank) : dim_arg;
-  const bool vector = rules::index_add_index_is_vector(log, index);
-  rules::index_add_index_dtype(log, index);
-  rules::index_add_source_dtype(log, self, source);
-  if (dim_ok && rules::index_add_source_has_dim(log, source, dim))
-    rules::index_add_source_length(log, index, source, dim);
-  // torch >= 2.3 compares the physical shapes in its meta function, before
-  // anything else reads the tensors and also for an empty index (T-IA14).
-  const bool physical_shape = ref::rule_holds("T-IA14", call.framework_version);
-  if (physical_shape && log.passed()) rules::index_add_source_shape_physical(log, self, source, dim);
-  if (op.in_place) rules::no_internal_overlap(log, self);
+  const auto [dim_ok, dim, vector, physical_shape] =
+      rules::index_add_meta(log, self, index, source, dim_arg, op.in_place, call.framework_version);
   const bool empty = index.numel() == 0;
   const bool high_rank = self.rank() >= 2;
   const bool before_shape_ok = log.passed();

@@ -36,14 +36,12 @@ exits 0 otherwise.
 Both run as CTest tests (`docs`, `docs_self_test`).
 """
 
-import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-from selftest_support import finish, planted_failures  # scripts/selftest_support.py
+from checklib import arguments, clean_failures, finish, planted_failures, planted_tree, report  # scripts/checklib.py
 
 README_MAX_LINES = 200
 MAX_COLUMNS = 100
@@ -172,11 +170,7 @@ def self_test():
     passes the same tree without them."""
     failures = []
     with tempfile.TemporaryDirectory(prefix="sp-docs-") as root:
-        def write(relative, text):
-            path = os.path.join(root, relative)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(text)
+        write, run = planted_tree(root, __file__)
 
         readme = ("# tool\n\nSee [the CLI](docs/cli.md#exit-codes), [specs](specs/FORMAT.md),\n"
                   "[home](https://example.org), [here](#tool), <img src=\"docs/images/report.png\">.\n"
@@ -193,13 +187,7 @@ def self_test():
               "Back to the [README](../README.md#tool), [twice](#exit-codes-1),\n"
               "[the option](#--report-dir-default-out), `[code](nowhere.md)`.\n")
 
-        def run():
-            return subprocess.run([sys.executable, os.path.abspath(__file__), "--root", root],
-                                  capture_output=True, text=True)
-
-        clean = run()
-        if clean.returncode != 0:
-            failures.append(f"a clean tree was refused:\n{clean.stdout}{clean.stderr}")
+        failures += clean_failures(run())
 
         write("README.md", readme + "| " + "wide table row " * 7 + "|\n" + "line\n" * 194)  # 201 lines
         write("docs/speed.md", "# Speed\n\nSee [the numbers](numbers.md) and [the exits](cli.md#exit-code).\n\n"
@@ -220,24 +208,14 @@ def self_test():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        help="the tree to check (default: this repository)")
-    parser.add_argument("--self-test", action="store_true", help="prove the checker refuses planted problems")
-    args = parser.parse_args()
+    args = arguments(__doc__, "prove the checker refuses planted problems")
     if args.self_test:
         return self_test()
     root = os.path.abspath(args.root)
     if not os.path.isfile(os.path.join(root, "README.md")):
         print(f"check-docs: {root} has no README.md; not a scatterproof tree", file=sys.stderr)
         return 2
-    problems = check(root)
-    for problem in problems:
-        print(problem)
-    if problems:
-        print(f"check-docs: {len(problems)} problem(s) in README.md and docs/")
-        return 1
-    return 0
+    return report("check-docs", check(root), "problem(s) in README.md and docs/")
 
 
 if __name__ == "__main__":

@@ -23,14 +23,12 @@ and exits 1 when there is any; exits 0 otherwise.
 Both run as CTest tests (`layers`, `layers_self_test`).
 """
 
-import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-from selftest_support import finish, planted_failures  # scripts/selftest_support.py
+from checklib import arguments, clean_failures, finish, planted_failures, planted_tree, report  # scripts/checklib.py
 
 # Folder -> level; a higher level may include a lower one.
 LEVELS = {
@@ -88,24 +86,14 @@ def self_test():
     passes the same tree without them."""
     failures = []
     with tempfile.TemporaryDirectory(prefix="sp-layers-") as root:
-        def write(relative, text):
-            path = os.path.join(root, relative)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(text)
+        write, run = planted_tree(root, __file__)
 
         write("reference/tensor.h", "#pragma once\n#include <vector>\n")
         write("backends/cpu/kernel.cc", '#include "reference/tensor.h"\n#include "backends/backend.h"\n')
         write("harness/runner.cc", '#include "backends/backend.h"\n#include "sp_cpu_op_files.h"\n')
         write("cli/main.cc", '#include "fuzz/fuzz_cli.h"\n#include "reports/report_dir.h"\n')
 
-        def run():
-            return subprocess.run([sys.executable, os.path.abspath(__file__), "--root", root],
-                                  capture_output=True, text=True)
-
-        clean = run()
-        if clean.returncode != 0:
-            failures.append(f"a clean tree was refused:\n{clean.stdout}{clean.stderr}")
+        failures += clean_failures(run())
 
         write("harness/runner.h", '#pragma once\n\n#include "reports/report_writers.h"\n')
         write("fuzz/engine.cc", '#include "harness/runner.h"\n#include <bench/bench.h>\n')
@@ -121,23 +109,13 @@ def self_test():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        help="the tree to check (default: this repository)")
-    parser.add_argument("--self-test", action="store_true", help="prove the checker refuses planted bad includes")
-    args = parser.parse_args()
+    args = arguments(__doc__, "prove the checker refuses planted bad includes")
     if args.self_test:
         return self_test()
     if not os.path.isdir(os.path.join(args.root, "reference")):
         print(f"check-layers: {args.root} has no reference/ folder; not a scatterproof tree", file=sys.stderr)
         return 2
-    problems = check(args.root)
-    for problem in problems:
-        print(problem)
-    if problems:
-        print(f"check-layers: {len(problems)} include(s) against the layers ({ORDER})")
-        return 1
-    return 0
+    return report("check-layers", check(args.root), f"include(s) against the layers ({ORDER})")
 
 
 if __name__ == "__main__":

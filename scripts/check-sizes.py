@@ -49,7 +49,6 @@ macro), so overloads share a name and one entry covers each of them.
 Both run as CTest tests (`sizes`, `sizes_self_test`).
 """
 
-import argparse
 import ast
 import os
 import re
@@ -57,7 +56,7 @@ import subprocess
 import sys
 import tempfile
 
-from selftest_support import finish, planted_failures  # scripts/selftest_support.py
+from checklib import arguments, clean_failures, finish, planted_failures, planted_tree, report  # scripts/checklib.py
 
 MAX_FILE_LINES = 500
 MAX_FUNCTION_LINES = 80
@@ -325,11 +324,7 @@ def self_test():
     passes the same tree without them."""
     failures = []
     with tempfile.TemporaryDirectory(prefix="sp-sizes-") as root:
-        def write(relative, text):
-            path = os.path.join(root, relative)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as out:
-                out.write(text)
+        write, run = planted_tree(root, __file__)
 
         def body(lines, inner=""):  # a C++ function body of exactly `lines` lines, brace to brace
             return "{\n" + inner + "  x += 1;\n" * (lines - 2 - inner.count("\n")) + "}\n"
@@ -351,13 +346,7 @@ def self_test():
               "function reference/ok.cc nested 100 a function with a long block\n"
               "function scripts/tool.py main 91 one long script\n")
 
-        def run():
-            return subprocess.run([sys.executable, os.path.abspath(__file__), "--root", root],
-                                  capture_output=True, text=True)
-
-        clean = run()
-        if clean.returncode != 0:
-            failures.append(f"a clean tree was refused:\n{clean.stdout}{clean.stderr}")
+        failures += clean_failures(run())
 
         # A long function after the tricky part: a lexer that lost its way
         # there would not see it.
@@ -390,12 +379,8 @@ def self_test():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        help="the tree to check (default: this repository)")
-    parser.add_argument("--list", action="store_true", help="print every file and function over the limits")
-    parser.add_argument("--self-test", action="store_true", help="prove the checker refuses planted problems")
-    args = parser.parse_args()
+    args = arguments(__doc__, "prove the checker refuses planted problems",
+                     ("--list", "print every file and function over the limits"))
     if args.self_test:
         return self_test()
     root = os.path.abspath(args.root)
@@ -406,13 +391,8 @@ def main():
     problems, notes = check(root)
     for note in notes:
         print(f"check-sizes: note: {note}")
-    for problem in problems:
-        print(problem)
-    if problems:
-        print(f"check-sizes: {len(problems)} problem(s): files over {MAX_FILE_LINES} lines or functions over "
-              f"{MAX_FUNCTION_LINES} (scripts/check-sizes.py)")
-        return 1
-    return 0
+    return report("check-sizes", problems, f"problem(s): files over {MAX_FILE_LINES} lines or functions over "
+                  f"{MAX_FUNCTION_LINES} (scripts/check-sizes.py)")
 
 
 if __name__ == "__main__":

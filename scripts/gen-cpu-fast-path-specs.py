@@ -79,6 +79,18 @@ def reduce_rows(S, L, self_rows, index, src_rows, combine, include_self=True):
 K, L, S = 256, 128, 8
 
 
+def paddle_accumulate_case(rng, cid, what, S, L, index):
+    """paddle.scatter(x, index, updates, overwrite=False) of K = len(index) rows of L into an x of S rows
+    of 7.0: each targeted row zeroed, then the sum of its updates (24 values of updates drawn from rng)."""
+    K = len(index)
+    src_sets = some_sets(rng, K, L, 24, lambda: float(rng.randrange(2, 60)))
+    want = reduce_rows(S, L, dense((S, L), 7.0, {}), index, dense((K, L), 1.0, src_sets), lambda a, b: a + b,
+                       include_self=False)
+    return case(cid, "paddle.scatter", what, {"overwrite": False},
+                {"x": filled("float32", (S, L), 7.0, {}), "index": {"dtype": "int64", "data": index},
+                 "updates": filled("float32", (K, L), 1.0, src_sets)}, {"output": values_of("float32", want)})
+
+
 def wide_row_cases(rng, cases, index):
     """Whole rows of 128 through the sorted row reduction (scatter_add_, scatter_ multiply,
     scatter_reduce_, index_add_)."""
@@ -211,14 +223,21 @@ def wide_split_cases(rng, cases, index):
                                    "src": filled("int64", (K, L), 1, src_sets)}, {"output": values_of("int64", want)}))
 
     # paddle.scatter overwrite=False: targeted rows zeroed first (run_sorted's base row zero).
-    src_sets = some_sets(rng, K, L, 24, lambda: float(rng.randrange(2, 60)))
-    want = reduce_rows(S, L, dense((S, L), 7.0, {}), index, dense((K, L), 1.0, src_sets), lambda a, b: a + b,
-                       include_self=False)
-    cases.append(case("paddle-scatter-accumulate-sorted", "paddle.scatter",
-                      "scatter_kernel.cc run_sorted, accumulate mode (targets zeroed)", {"overwrite": False},
-                      {"x": filled("float32", (S, L), 7.0, {}), "index": {"dtype": "int64", "data": index},
-                       "updates": filled("float32", (K, L), 1.0, src_sets)}, {"output": values_of("float32", want)}))
+    cases.append(paddle_accumulate_case(rng, "paddle-scatter-accumulate-sorted",
+                                        "scatter_kernel.cc run_sorted, accumulate mode (targets zeroed)", S, L, index))
 
+
+
+def scatter_add_1d_case(cid, what, dtype, N, S1, idx_sets, src_fill, src_sets):
+    """torch.scatter_add_(0, index, src) of N positions into a zeroed self of S1: index 3 but at
+    idx_sets, src `src_fill` but at src_sets, the sums taken in position order."""
+    idx, srcv = dense((N,), 3, idx_sets), dense((N,), src_fill, src_sets)
+    out = [0.0] * S1
+    for k in range(N):
+        out[idx[k]] += srcv[k]
+    return case(cid, "torch.scatter_add_", what, {"dim": 0},
+                {"self": filled(dtype, (S1,), 0.0, {}), "index": filled("int64", (N,), 3, idx_sets),
+                 "src": filled(dtype, (N,), src_fill, src_sets)}, {"output": {"data": out}})
 
 
 def private_1d_cases(rng, cases):
@@ -228,13 +247,9 @@ def private_1d_cases(rng, cases):
     idx_sets = {(rng.randrange(N),): rng.randrange(S1) for _ in range(40)}
     src_sets = {(rng.randrange(N),): float(rng.randrange(2, 100)) for _ in range(40)}
     idx, srcv = dense((N,), 3, idx_sets), dense((N,), 1.0, src_sets)
-    out = [0.0] * S1
-    for k in range(N):
-        out[idx[k]] += srcv[k]
-    cases.append(case("scatter-add-private-1d", "torch.scatter_add_",
-                      "scatter_kernel.cc run_private, accumulate_1d (per-thread accumulators)", {"dim": 0},
-                      {"self": filled("float32", (S1,), 0.0, {}), "index": filled("int64", (N,), 3, idx_sets),
-                       "src": filled("float32", (N,), 1.0, src_sets)}, {"output": {"data": out}}))
+    cases.append(scatter_add_1d_case("scatter-add-private-1d",
+                                     "scatter_kernel.cc run_private, accumulate_1d (per-thread accumulators)",
+                                     "float32", N, S1, idx_sets, 1.0, src_sets))
     want = [-1.0] * S1
     for k in range(N):
         want[idx[k]] = srcv[k]
@@ -252,14 +267,9 @@ def private_1d_cases(rng, cases):
                        "updates": filled("float32", (N,), 1.0, src_sets)}, {"output": {"data": want}}))
     # float16: the merge's load converts (a float accumulator), small sums stay exact.
     src16 = {(rng.randrange(N),): float(rng.randrange(1, 20)) for _ in range(40)}
-    srcv16 = dense((N,), 0.0, src16)
-    out16 = [0.0] * S1
-    for k in range(N):
-        out16[idx[k]] += srcv16[k]
-    cases.append(case("scatter-add-private-1d-float16", "torch.scatter_add_",
-                      "scatter_kernel.cc run_private's 1-D merge into a float16 self", {"dim": 0},
-                      {"self": filled("float16", (S1,), 0.0, {}), "index": filled("int64", (N,), 3, idx_sets),
-                       "src": filled("float16", (N,), 0.0, src16)}, {"output": {"data": out16}}))
+    cases.append(scatter_add_1d_case("scatter-add-private-1d-float16",
+                                     "scatter_kernel.cc run_private's 1-D merge into a float16 self", "float16", N,
+                                     S1, idx_sets, 0.0, src16))
     bad = dict(idx_sets)
     bad[(N - 5,)] = S1
     cases.append(case("scatter-add-private-1d-bad-index", "torch.scatter_add_",
@@ -286,13 +296,9 @@ def narrow_row_cases(rng, cases):
                       {"self": filled("int64", (S8, L8), 5, {}), "index": expanded_index(bad8, L8),
                        "src": filled("int64", (K8, L8), 1, src_sets)}, {"error": "index_out_of_bounds"}))
     index8b = [rng.randrange(S8 // 2) * 2 for _ in range(K8)]  # odd rows untouched
-    src_sets = some_sets(rng, K8, L8, 24, lambda: float(rng.randrange(2, 60)))
-    want = reduce_rows(S8, L8, dense((S8, L8), 7.0, {}), index8b, dense((K8, L8), 1.0, src_sets), lambda a, b: a + b,
-                       include_self=False)
-    cases.append(case("paddle-scatter-accumulate-private", "paddle.scatter",
-                      "scatter_kernel.cc run_private, accumulate mode (targeted rows marked)", {"overwrite": False},
-                      {"x": filled("float32", (S8, L8), 7.0, {}), "index": {"dtype": "int64", "data": index8b},
-                       "updates": filled("float32", (K8, L8), 1.0, src_sets)}, {"output": values_of("float32", want)}))
+    cases.append(paddle_accumulate_case(rng, "paddle-scatter-accumulate-private",
+                                        "scatter_kernel.cc run_private, accumulate mode (targeted rows marked)",
+                                        S8, L8, index8b))
     S64 = 64
     index64 = [rng.randrange(S64) for _ in range(K8)]
     src_sets = some_sets(rng, K8, L8, 24, lambda: rng.randrange(2, 1000))

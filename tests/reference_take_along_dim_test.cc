@@ -16,9 +16,12 @@ namespace sp {
 namespace {
 
 using test::call_of;
+using test::expect_error;
+using test::expect_exact;
 using test::f32;
 using test::i32;
 using test::i64;
+using test::only_output;
 using test::tensor_of;
 using test::values_of;
 using EC = ErrorCategory;
@@ -30,40 +33,10 @@ OpCall take_call(Tensor input, Tensor indices, std::optional<int64_t> dim) {
                  std::move(args));
 }
 
-const ExpectedTensor& only_output(const Expectation& e) {
-  EXPECT_TRUE(e.outputs.has_value()) << e.summary() << " " << e.error_message;
-  static const ExpectedTensor none;
-  if (!e.outputs || e.outputs->size() != 1) return none;
-  return e.outputs->front();
-}
-
-// Exact bits: the expected values and nothing else at any position.
-void expect_exact(const Expectation& e, const Shape& shape, const std::vector<double>& expected) {
-  const ExpectedTensor& out = only_output(e);
-  EXPECT_TRUE(out.loose.empty()) << e.summary();
-  EXPECT_FALSE(e.unspecified) << e.summary();
-  EXPECT_EQ(out.exact.shape(), shape);
-  EXPECT_EQ(values_of(out.exact), expected);
-  const DType t = out.exact.dtype();
-  for (size_t k = 0; k < expected.size(); ++k) {
-    const auto linear = static_cast<int64_t>(k);
-    EXPECT_TRUE(out.allows(linear, load_bits(t, out.exact.element_ptr(linear)))) << k;
-    const Value other =
-        is_floating(t) ? Value::of_float(expected[k] + 1) : Value::of_int(static_cast<int64_t>(expected[k]) + 1);
-    EXPECT_FALSE(out.allows(linear, bits_from_value(t, other))) << k;
-  }
-}
-
 // A result with no error allowed.
 void expect_only(const Expectation& e, const Shape& shape, const std::vector<double>& expected) {
   EXPECT_TRUE(e.errors.empty()) << e.summary();
   expect_exact(e, shape, expected);
-}
-
-void expect_error(const Expectation& e, const std::vector<EC>& categories, const std::string& clause) {
-  ASSERT_TRUE(e.expects_error()) << e.summary();
-  EXPECT_EQ(e.errors, categories) << e.error_message;
-  EXPECT_EQ(e.error_clause, clause) << e.error_message;
 }
 
 // The 2x3 matrix 0..5.

@@ -15,7 +15,10 @@
 // and the one way they read a reference answer:
 //   only_output(e)                      its single output (a failure if none)
 //   expect_exact(e, {values})           exact bits, no loose element
+//   expect_exact(e, shape, {values})    the same at out's shape, and at every
+//                                       position a value one off refused
 //   expect_errors(e, {categories})      an error, exactly these categories
+//   expect_error(e, {categories}, clause)  the same, cited by `clause`
 //   allows(e, linear, dtype, v)         whether element `linear` may be v
 //   grad(e, "grad_src")                 a backward answer's output by name
 //   output_names(e)                     its outputs' names, in order
@@ -142,9 +145,36 @@ inline void expect_exact(const Expectation& e, const std::vector<double>& expect
   EXPECT_EQ(values_of(out.exact), expected);
 }
 
+// Exact bits where every out element has one writer: the expected values at
+// `shape`, and nothing else at any position (a value one off is refused).
+inline void expect_exact(const Expectation& e, const Shape& shape, const std::vector<double>& expected) {
+  const ExpectedTensor& out = only_output(e);
+  EXPECT_TRUE(out.loose.empty()) << e.summary();
+  EXPECT_FALSE(e.unspecified) << e.summary();
+  EXPECT_EQ(out.exact.shape(), shape);
+  EXPECT_EQ(values_of(out.exact), expected);
+  const DType t = out.exact.dtype();
+  for (size_t k = 0; k < expected.size(); ++k) {
+    const auto linear = static_cast<int64_t>(k);
+    EXPECT_TRUE(out.allows(linear, load_bits(t, out.exact.element_ptr(linear)))) << k;
+    const Value other =
+        is_floating(t) ? Value::of_float(expected[k] + 1) : Value::of_int(static_cast<int64_t>(expected[k]) + 1);
+    EXPECT_FALSE(out.allows(linear, bits_from_value(t, other))) << k;
+  }
+}
+
 inline void expect_errors(const Expectation& e, const std::vector<ErrorCategory>& categories) {
   EXPECT_TRUE(e.expects_error()) << e.summary();
   EXPECT_EQ(e.errors, categories) << e.error_message;
+}
+
+// An error of exactly `categories`, `clause` the first one's (a fatal
+// failure when the answer is no error).
+inline void expect_error(const Expectation& e, const std::vector<ErrorCategory>& categories,
+                         const std::string& clause) {
+  ASSERT_TRUE(e.expects_error()) << e.summary();
+  EXPECT_EQ(e.errors, categories) << e.error_message;
+  EXPECT_EQ(e.error_clause, clause) << e.error_message;
 }
 
 inline bool allows(const Expectation& e, int64_t linear, DType t, double v) {

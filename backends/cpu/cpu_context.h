@@ -108,4 +108,15 @@ enum class Reduce;
 void scatter_reduce_into(CpuContext& cpu, const Tensor& target, const Tensor& index, const Tensor& src, int64_t dim,
                          Reduce reduce, bool include_self);
 
+// paddle.gather's and paddle.index_select's kernel (ops/paddle_index_select.cc):
+// the checks in the reference's order (axis, the index's rank, its dtype;
+// `rank_message` when the rank is wrong), the index values read into a
+// contiguous int64 index with negatives wrapped (from Paddle 3.0, the rule
+// of `bounds_clause`; before, a negative value fails cleanly), then
+// gather_kernel over out's shape with that index expanded along every dim
+// but axis (stride 0). `zero_d_index` (paddle.gather): a 0-d index is one
+// value, out then drops axis (of size 1).
+Outcome paddle_select_along_axis(CpuContext& cpu, const OpCall& call, const char* bounds_clause, bool zero_d_index,
+                                 const char* rank_message);
+
 }  // namespace sp::cpu
