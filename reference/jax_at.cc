@@ -23,10 +23,13 @@
 // Formula: JAX-AT3 wrap_negative_indices (default true): i < 0 becomes
 // i + dim once (still negative: out of range); JAX-AT4 mode absent: get
 // clips, the updates drop; mode given: lax's (promise_in_bounds out of
-// range unspecified, JAX-M5). Duplicates: StableHLO's (set: one of the
+// range unspecified, JAX-M5); JAX-AT5 scalar indices into an axis of size 0
+// are noted on every answer. Duplicates: StableHLO's (set: one of the
 // writers; add / multiply of floats an interval; min / max exact).
 // Source: jax 0.10.2, the jax.numpy.ndarray.at docstring
 // (_IndexUpdateHelper) and _IndexUpdateRef's methods.
+#include <algorithm>
+
 #include "reference/jax_lax.h"
 #include "reference/op_table.h"
 
@@ -78,9 +81,17 @@ bool flag(const OpCall& call, const char* name, bool absent) {
   return it == call.args.end() ? absent : it->second.b;
 }
 
-}  // namespace
+// JAX-AT5: scalar indices (one tuple, indices of rank 1) into an axis of
+// size 0, where every value is out of range.
+bool scalar_index_into_an_empty_axis(const Tensor& x, const Tensor& indices) {
+  if (indices.rank() != 1) return false;
+  const int64_t k = std::min(indices.shape().back(), x.rank());
+  for (int64_t d = 0; d < k; ++d)
+    if (x.shape()[static_cast<size_t>(d)] == 0) return true;
+  return false;
+}
 
-Expectation jax_at(const OpCall& call, Trace* trace) {
+Expectation jax_at_answer(const OpCall& call, Trace* trace) {
   const bool get = call.op == "jax.at.get";
   const Tensor& x = *call.tensor("x");
   const Tensor& indices = *call.tensor("indices");
@@ -146,6 +157,15 @@ Expectation jax_at(const OpCall& call, Trace* trace) {
   }
   if (!call.args.count("mode") && e.outputs)
     e.notes.push_back({"JAX-AT4", get ? "mode absent: get clips" : "mode absent: the updates drop"});
+  return e;
+}
+
+}  // namespace
+
+Expectation jax_at(const OpCall& call, Trace* trace) {
+  Expectation e = jax_at_answer(call, trace);
+  if (scalar_index_into_an_empty_axis(*call.tensor("x"), *call.tensor("indices")))
+    e.notes.push_back({"JAX-AT5", "a scalar index into an axis of size 0: out of range, the mode decides"});
   return e;
 }
 
