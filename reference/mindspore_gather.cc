@@ -123,8 +123,6 @@ Expectation mindspore_gather(const OpCall& call, Trace* trace) {
       out.overwrite(p, params.bits_at(from), WriteOrigin{"input_params", &params, &from, &ipos, v});
     } while (next_index(p, out_shape));
   }
-  notes.insert(notes.begin(),
-               {"MS-G7", "the CPU clause: an index value outside [0, s) is an error (Ascend: undefined)"});
   Expectation e = ref::outputs_expectation({out.finish()}, std::move(notes));
   if (params.dtype() == DType::Bool) {  // MS-G8: "cannot be mindspore.bool"; the r2.5 page: on Ascend
     e.errors = {ErrorCategory::UnsupportedDtype};

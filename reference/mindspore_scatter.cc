@@ -100,8 +100,10 @@ Expectation mindspore_scatter(const OpCall& call, Trace* trace) {
     else
       write(target, *value_bits, ref::scalar_from(p, value_text));
   });
-  return ref::outputs_expectation(
-      {out.finish()}, {{"MS-S3", "index.size(d) <= self.size(d) checked for every d, following 003's letter"}});
+  // No MS-S3 note here: its deviation (an index past self accepted) is an
+  // answer where MS-S3's error is expected, and a campaign entry keyed by a
+  // note on every answer would hide every finding of the op.
+  return ref::outputs_expectation({out.finish()}, {});
 }
 
 }  // namespace sp
