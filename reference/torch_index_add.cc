@@ -152,6 +152,17 @@ Shape row_major_position(int64_t linear, const Shape& shape) {
   return p;
 }
 
+// The notes of an answer: T-IA7 an empty index, T-IA12 out of place, T-IA9
+// a float alpha converted to an integer self (where Inductor's
+// decomposition refuses what eager truncates; compiled entries key by it).
+std::vector<Note> add_notes(bool empty, bool in_place, bool float_alpha_truncated) {
+  std::vector<Note> notes;
+  if (empty) notes.push_back(Note{"T-IA7", "empty index, no-op (LibTorch 1.13)"});
+  if (!in_place) notes.push_back(Note{"T-IA12", "out-of-place, out = copy of self then the additions"});
+  if (float_alpha_truncated) notes.push_back(Note{"T-IA9", "a float alpha converted to self's integer dtype"});
+  return notes;
+}
+
 }  // namespace
 
 Expectation torch_index_add(const OpCall& call, Trace* trace) {
@@ -187,9 +198,8 @@ Expectation torch_index_add(const OpCall& call, Trace* trace) {
     if (const auto reason = rules::undetected_overlap(self)) return ref::unspecified_expectation(*reason, trace);
 
   OutputBuilder out(op.output, self, trace);
-  std::vector<Note> notes;
-  if (empty) notes.push_back(Note{"T-IA7", "empty index, no-op (LibTorch 1.13)"});
-  if (!op.in_place) notes.push_back(Note{"T-IA12", "out-of-place, out = copy of self then the additions"});
+  std::vector<Note> notes =
+      add_notes(empty, op.in_place, alpha_bits && alpha.kind == Scalar::Kind::Float && !is_floating(self.dtype()));
   if (empty) return ref::outputs_expectation({out.finish()}, std::move(notes));
 
   const DType t = self.dtype();

@@ -43,12 +43,28 @@
 // torch.Tensor.index_fill_.__doc__, which the page is generated from).
 // Where the page is silent: LibTorch 1.13.1 (Debian), measured
 // (reference/SEMANTICS.md).
+#include <cmath>
+
 #include "reference/dialect_torch.h"
 #include "reference/op_table.h"
 #include "reference/output_builder.h"
 #include "reference/semantics_common.h"
 
 namespace sp {
+namespace {
+
+// The notes of an answer: T-IF8 out of place, T-IF4 on -0.0 into a float
+// self (its sign kept; compiled entries key by it), T-IF9 an empty index.
+std::vector<Note> fill_notes(bool in_place, const Scalar& value, DType t, bool empty_index) {
+  std::vector<Note> notes;
+  if (!in_place) notes.push_back({"T-IF8", "out-of-place, out = copy of self then the fills"});
+  if (value.kind == Scalar::Kind::Float && value.f == 0.0 && std::signbit(value.f) && is_floating(t))
+    notes.push_back({"T-IF4", "value -0.0 is written with its sign"});
+  if (empty_index) notes.push_back({"T-IF9", "empty index, nothing filled"});
+  return notes;
+}
+
+}  // namespace
 
 Expectation torch_index_fill(const OpCall& call, Trace* trace) {
   namespace rules = ref::torch_rules;
@@ -103,9 +119,7 @@ Expectation torch_index_fill(const OpCall& call, Trace* trace) {
         "T-IF7: self's elements share memory; the document is silent (LibTorch 1.13 writes through the aliases)",
         trace);
 
-  std::vector<Note> notes;
-  if (!op.in_place) notes.push_back({"T-IF8", "out-of-place, out = copy of self then the fills"});
-  if (index.numel() == 0) notes.push_back({"T-IF9", "empty index, nothing filled"});
+  std::vector<Note> notes = fill_notes(op.in_place, value, self.dtype(), index.numel() == 0);
   const Shape self_logical = ref::logical_shape(self);
   bool slice_empty = false;
   for (size_t d = 0; d < self_logical.size(); ++d)
