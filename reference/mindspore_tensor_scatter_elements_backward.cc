@@ -31,6 +31,7 @@
 // GatherD rewrites such a value in the caller's index).
 // Source: https://www.mindspore.cn/docs/en/r2.10.0/api_python/ops/mindspore.ops.tensor_scatter_elements.html
 // (r2.10), SEMANTICS.md "Gradients / MindSpore", MS-TSEG*.
+#include <cmath>
 #include <optional>
 
 #include "reference/backward_common.h"
@@ -38,6 +39,25 @@
 #include "reference/reference.h"
 
 namespace sp {
+namespace {
+
+// Whether grad_output holds -0.0 or a NaN at an element an index value in
+// [-s, s) writes: reduction 'add' passes those through (MS-TSEG6, exact
+// bits), MindSpore 2.10.0 returns +0.0 and its canonical NaN there (a
+// campaign entry keys by the note this decides).
+bool signed_zero_or_nan_written(const Tensor& grad_output, const Tensor& input, const Tensor& indices, int64_t axis,
+                                int64_t s) {
+  bool found = false;
+  ref::for_each_index_position(indices, [&](const ref::IndexPosition& p) {
+    if (found || p.value < -s || p.value >= s) return;
+    const double g =
+        grad_output.value_at(ref::position_along_dim(input, p, axis, p.value < 0 ? p.value + s : p.value)).as_double();
+    found = std::isnan(g) || (g == 0.0 && std::signbit(g));
+  });
+  return found;
+}
+
+}  // namespace
 
 Expectation mindspore_tensor_scatter_elements_backward(const OpCall& call, Trace* trace) {
   static const ref::BackwardClauses kClauses{"MS-TSEG1", "MS-TSEG2", "MS-TSEG3",
@@ -77,11 +97,13 @@ Expectation mindspore_tensor_scatter_elements_backward(const OpCall& call, Trace
                                       .src_grad = "grad_updates",
                                       .clause = add ? "MS-TSEG6" : "MS-TSEG5"},
                                      trace);
-  std::vector<Note> notes{
-      add ? Note{"MS-TSEG6", "reduction 'add': grad_input_x = grad_output; grad_updates = grad_output gathered"}
-          : Note{"MS-TSEG5",
-                 "reduction 'none': grad_input_x = grad_output zeroed where indices write; grad_updates = "
-                 "grad_output gathered (a duplicate writer's element: the slot's gradient or 0)"}};
+  std::vector<Note> notes;
+  if (!add)
+    notes.push_back({"MS-TSEG5",
+                     "reduction 'none': grad_input_x = grad_output zeroed where indices write; grad_updates = "
+                     "grad_output gathered (a duplicate writer's element: the slot's gradient or 0)"});
+  else if (signed_zero_or_nan_written(*call.tensor(std::string(kGradOutput)), input, indices, axis, s))
+    notes.push_back({"MS-TSEG6", "reduction 'add': -0.0 or NaN in grad_output where indices write, passed through"});
   if (dropped)
     notes.push_back({"MS-TSEG7", "an index value out of bounds: its update dropped, its gradient +0.0 (MS-TSE10)"});
   return noted(ref::gradients_expectation(start, std::move(grads), std::move(notes)));
