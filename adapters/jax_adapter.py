@@ -70,6 +70,9 @@ CATEGORIES = [
     Row(TypeError, r"^Indexer must have integer type", "index_dtype"),
     Row(IndexError, r"^Too many indices", "invalid_argument"),
     Row(IndexError, r"^index is out of bounds for axis \d+ with size 0", "index_out_of_bounds"),
+    # x.at[] with a signed index dtype narrower than an indexed axis: jnp wraps negatives as i + dim in
+    # the index dtype, and dim does not fit (JAX-AT6; "Python integer 40000 out of bounds for int16").
+    Row(OverflowError, r"^Python integer -?\d+ out of bounds for int\d+", "index_dtype"),
     Row(ValueError, r"^Incompatible types for broadcasting", "shape_mismatch"),
     Row((TypeError, ValueError), r"indices must have an integer type", "index_dtype"),
     Row(TypeError, r"must have the same dtype|does not accept dtype", "dtype_mismatch"),

@@ -24,7 +24,8 @@
 // i + dim once (still negative: out of range); JAX-AT4 mode absent: get
 // clips, the updates drop; mode given: lax's (promise_in_bounds out of
 // range unspecified, JAX-M5); JAX-AT5 scalar indices into an axis of size 0
-// are noted on every answer. Duplicates: StableHLO's (set: one of the
+// are noted on every answer, JAX-AT6 a signed index dtype whose maximum is
+// below an indexed axis's size (wrapping negatives). Duplicates: StableHLO's (set: one of the
 // writers; add / multiply of floats an interval; min / max exact).
 // Source: jax 0.10.2, the jax.numpy.ndarray.at docstring
 // (_IndexUpdateHelper) and _IndexUpdateRef's methods.
@@ -88,6 +89,19 @@ bool scalar_index_into_an_empty_axis(const Tensor& x, const Tensor& indices) {
   const int64_t k = std::min(indices.shape().back(), x.rank());
   for (int64_t d = 0; d < k; ++d)
     if (x.shape()[static_cast<size_t>(d)] == 0) return true;
+  return false;
+}
+
+// JAX-AT6: negative indices wrapped (the default) with a signed index dtype
+// whose maximum is below the size of an axis it indexes.
+bool index_dtype_below_an_axis(const OpCall& call, const Tensor& x, const Tensor& indices) {
+  const DType t = indices.dtype();
+  if (!flag(call, "wrap_negative_indices", true) || !is_integral(t) || t == DType::Bool || is_unsigned_int(t) ||
+      indices.rank() < 1)
+    return false;
+  const int64_t k = std::min(indices.shape().back(), x.rank());
+  for (int64_t d = 0; d < k; ++d)
+    if (x.shape()[static_cast<size_t>(d)] > dtype_int_max(t)) return true;
   return false;
 }
 
@@ -166,6 +180,8 @@ Expectation jax_at(const OpCall& call, Trace* trace) {
   Expectation e = jax_at_answer(call, trace);
   if (scalar_index_into_an_empty_axis(*call.tensor("x"), *call.tensor("indices")))
     e.notes.push_back({"JAX-AT5", "a scalar index into an axis of size 0: out of range, the mode decides"});
+  if (index_dtype_below_an_axis(call, *call.tensor("x"), *call.tensor("indices")))
+    e.notes.push_back({"JAX-AT6", "an indexed axis longer than the index dtype's maximum: indexed as any other"});
   return e;
 }
 

@@ -68,5 +68,26 @@ TEST(ReferenceJaxAt, OtherCallsDoNotCiteJaxAt5) {
   EXPECT_FALSE(cites(unindexed, "JAX-AT5"));
 }
 
+// JAX-AT6: a signed index dtype whose maximum is below an indexed axis's
+// size, negatives wrapped (jax 0.10.2 raises OverflowError there): noted,
+// and answered as any other index.
+TEST(ReferenceJaxAt, IndexDtypeBelowAnAxisIsNotedWhileNegativesWrap) {
+  const auto set = [](int64_t n, DType index_dtype, std::map<std::string, Arg> args) {
+    std::map<std::string, Tensor> tensors{{"x", Tensor::zeros(DType::Int64, {n})},
+                                          {"indices", test::tensor_of(index_dtype, {1, 1}, {5})},
+                                          {"updates", test::tensor_of(DType::Int64, {1}, {7})}};
+    return evaluate(call_of("jax.at.set", std::move(tensors), std::move(args)));
+  };
+  const Expectation narrow = set(32769, DType::Int16, {});
+  ASSERT_TRUE(narrow.outputs.has_value()) << narrow.summary() << " " << narrow.error_message;
+  EXPECT_TRUE(cites(narrow, "JAX-AT6"));
+  EXPECT_EQ(values_of(only_output(narrow).exact)[5], 7);
+  EXPECT_TRUE(cites(set(128, DType::Int8, {}), "JAX-AT6"));
+  EXPECT_FALSE(cites(set(127, DType::Int8, {}), "JAX-AT6"));
+  EXPECT_FALSE(cites(set(32769, DType::Int16, {{"wrap_negative_indices", Arg::of_bool(false)}}), "JAX-AT6"));
+  EXPECT_FALSE(cites(set(300, DType::UInt8, {}), "JAX-AT6"));
+  EXPECT_FALSE(cites(set(32769, DType::Int32, {}), "JAX-AT6"));
+}
+
 }  // namespace
 }  // namespace sp
