@@ -25,11 +25,13 @@
 // clips, the updates drop; mode given: lax's (promise_in_bounds out of
 // range unspecified, JAX-M5); JAX-AT5 scalar indices into an axis of size 0
 // are noted on every answer, JAX-AT6 a signed index dtype whose maximum is
-// below an indexed axis's size (wrapping negatives). Duplicates: StableHLO's (set: one of the
+// below an indexed axis's size (wrapping negatives), JAX-AT7 an index value
+// outside int32's range. Duplicates: StableHLO's (set: one of the
 // writers; add / multiply of floats an interval; min / max exact).
 // Source: jax 0.10.2, the jax.numpy.ndarray.at docstring
 // (_IndexUpdateHelper) and _IndexUpdateRef's methods.
 #include <algorithm>
+#include <cstdint>
 
 #include "reference/jax_lax.h"
 #include "reference/op_table.h"
@@ -103,6 +105,27 @@ bool index_dtype_below_an_axis(const OpCall& call, const Tensor& x, const Tensor
   for (int64_t d = 0; d < k; ++d)
     if (x.shape()[static_cast<size_t>(d)] > dtype_int_max(t)) return true;
   return false;
+}
+
+// JAX-AT7: an index value outside int32's range once negatives are wrapped
+// (JAX-AT3) — jnp converts x.at[]'s indices to int32.
+bool index_beyond_int32(const OpCall& call, const Tensor& x, const Tensor& indices) {
+  const DType t = indices.dtype();
+  if (!is_integral(t) || t == DType::Bool || dtype_size(t) < 4 || t == DType::Int32 || indices.rank() < 1 ||
+      indices.shape().back() > x.rank() || indices.numel() == 0)
+    return false;
+  const bool wrap = flag(call, "wrap_negative_indices", true);
+  bool found = false;
+  sh::for_each_position(indices.shape(), [&](const Shape& at) {
+    int64_t v = ref::read_index(indices, at);
+    if (t == DType::UInt64 && v < 0) {  // past 2^63: its bit pattern
+      found = true;
+      return;
+    }
+    if (wrap && v < 0) v += x.shape()[static_cast<size_t>(at.back())];
+    found = found || v < INT32_MIN || v > INT32_MAX;
+  });
+  return found;
 }
 
 Expectation jax_at_answer(const OpCall& call, Trace* trace) {
@@ -182,6 +205,8 @@ Expectation jax_at(const OpCall& call, Trace* trace) {
     e.notes.push_back({"JAX-AT5", "a scalar index into an axis of size 0: out of range, the mode decides"});
   if (index_dtype_below_an_axis(call, *call.tensor("x"), *call.tensor("indices")))
     e.notes.push_back({"JAX-AT6", "an indexed axis longer than the index dtype's maximum: indexed as any other"});
+  if (index_beyond_int32(call, *call.tensor("x"), *call.tensor("indices")))
+    e.notes.push_back({"JAX-AT7", "an index value outside int32's range: indexed as given"});
   return e;
 }
 

@@ -89,5 +89,24 @@ TEST(ReferenceJaxAt, IndexDtypeBelowAnAxisIsNotedWhileNegativesWrap) {
   EXPECT_FALSE(cites(set(32769, DType::Int32, {}), "JAX-AT6"));
 }
 
+// JAX-AT7: an index value outside int32's range once negatives are wrapped
+// (jnp converts x.at[]'s indices to int32).
+TEST(ReferenceJaxAt, IndexBeyondInt32IsNoted) {
+  const auto add = [](std::vector<double> index, DType t) {
+    std::map<std::string, Tensor> tensors{{"x", f32({3}, {1, 2, 3})},
+                                          {"indices", test::tensor_of(t, {1, 1}, std::move(index))},
+                                          {"updates", f32({1}, {10})}};
+    return evaluate(call_of("jax.at.add", std::move(tensors)));
+  };
+  const Expectation far = add({4294967297.0}, DType::Int64);
+  EXPECT_EQ(values_of(only_output(far).exact), (std::vector<double>{1, 2, 3}));  // dropped, as documented
+  EXPECT_TRUE(cites(far, "JAX-AT7"));
+  EXPECT_TRUE(cites(add({2147483648.0}, DType::Int64), "JAX-AT7"));
+  EXPECT_TRUE(cites(add({3000000000.0}, DType::UInt32), "JAX-AT7"));
+  EXPECT_FALSE(cites(add({2147483647.0}, DType::Int64), "JAX-AT7"));
+  EXPECT_FALSE(cites(add({-2147483648.0}, DType::Int64), "JAX-AT7"));
+  EXPECT_FALSE(cites(add({1}, DType::Int64), "JAX-AT7"));
+}
+
 }  // namespace
 }  // namespace sp
