@@ -96,6 +96,19 @@ std::vector<ExpectationEntry> load_expectation_files(const std::vector<std::stri
   return all;
 }
 
+bool matches_op_and_clause(const ExpectationEntry& e, const std::string& op, const std::string& clause) {
+  if (!e.op_pattern.empty() && !glob_matches(e.op_pattern, op)) return false;
+  if (e.clause_pattern.empty()) return true;
+  // `clause`: the cited clauses, space separated; any one may match.
+  for (size_t start = 0; start < clause.size();) {
+    size_t end = clause.find(' ', start);
+    if (end == std::string::npos) end = clause.size();
+    if (glob_matches(e.clause_pattern, clause.substr(start, end - start))) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& entries, const std::string& case_id,
                                          const std::string& backend, const std::string& op, const std::string& clause,
                                          const std::optional<FrameworkVersion>& framework, const std::string& device,
@@ -112,18 +125,7 @@ const ExpectationEntry* find_expectation(const std::vector<ExpectationEntry>& en
       }
     }
     if (!e.case_pattern.empty() && !glob_matches(e.case_pattern, case_id)) continue;
-    if (!e.clause_pattern.empty()) {
-      // `clause`: the cited clauses, space separated; any one may match.
-      bool any = false;
-      for (size_t start = 0; start < clause.size() && !any;) {
-        size_t end = clause.find(' ', start);
-        if (end == std::string::npos) end = clause.size();
-        any = glob_matches(e.clause_pattern, clause.substr(start, end - start));
-        start = end + 1;
-      }
-      if (!any) continue;
-    }
-    if (!e.op_pattern.empty() && !glob_matches(e.op_pattern, op)) continue;
+    if (!matches_op_and_clause(e, op, clause)) continue;
     return &e;
   }
   return nullptr;

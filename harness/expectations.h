@@ -66,6 +66,11 @@ struct ExpectationEntry {
 std::vector<ExpectationEntry> load_expectation_file(const std::string& path);
 std::vector<ExpectationEntry> load_expectation_files(const std::vector<std::string>& paths);
 
+// Whether `e`'s op pattern matches `op` and its clause pattern one of the
+// clauses in `clause` (space separated, as cited_clauses() gives them); an
+// empty pattern matches anything. find_expectation's op and clause test.
+bool matches_op_and_clause(const ExpectationEntry& e, const std::string& op, const std::string& clause);
+
 // The first entry matching (case id, backend, op, the clauses the
 // reference's answer cites, space separated — cited_clauses()), or null.
 // `framework`: what the backend runs (Backend::framework()), for entries that

@@ -84,46 +84,44 @@ bool flag(const OpCall& call, const char* name, bool absent) {
   return it == call.args.end() ? absent : it->second.b;
 }
 
+// Whether some axis the indices address (x's first k dims, k =
+// indices.shape[-1]) has a size for which `pred` holds.
+template <typename Pred>
+bool some_indexed_axis(const Tensor& x, const Tensor& indices, Pred pred) {
+  if (indices.rank() < 1) return false;
+  const int64_t k = std::min(indices.shape().back(), x.rank());
+  for (int64_t d = 0; d < k; ++d)
+    if (pred(x.shape()[static_cast<size_t>(d)])) return true;
+  return false;
+}
+
 // JAX-AT5: scalar indices (one tuple, indices of rank 1) into an axis of
 // size 0, where every value is out of range.
 bool scalar_index_into_an_empty_axis(const Tensor& x, const Tensor& indices) {
-  if (indices.rank() != 1) return false;
-  const int64_t k = std::min(indices.shape().back(), x.rank());
-  for (int64_t d = 0; d < k; ++d)
-    if (x.shape()[static_cast<size_t>(d)] == 0) return true;
-  return false;
+  return indices.rank() == 1 && some_indexed_axis(x, indices, [](int64_t n) { return n == 0; });
 }
 
 // JAX-AT6: negative indices wrapped (the default) with a signed index dtype
 // whose maximum is below the size of an axis it indexes.
 bool index_dtype_below_an_axis(const OpCall& call, const Tensor& x, const Tensor& indices) {
   const DType t = indices.dtype();
-  if (!flag(call, "wrap_negative_indices", true) || !is_integral(t) || t == DType::Bool || is_unsigned_int(t) ||
-      indices.rank() < 1)
-    return false;
-  const int64_t k = std::min(indices.shape().back(), x.rank());
-  for (int64_t d = 0; d < k; ++d)
-    if (x.shape()[static_cast<size_t>(d)] > dtype_int_max(t)) return true;
-  return false;
+  return flag(call, "wrap_negative_indices", true) && is_integral(t) && t != DType::Bool && !is_unsigned_int(t) &&
+         some_indexed_axis(x, indices, [&](int64_t n) { return n > dtype_int_max(t); });
 }
 
 // JAX-AT7: an index value outside int32's range once negatives are wrapped
-// (JAX-AT3) — jnp converts x.at[]'s indices to int32.
+// (JAX-AT3, normalized()) — jnp converts x.at[]'s indices to int32. A uint64
+// past 2^63 reads as its (negative) bit pattern: outside too.
 bool index_beyond_int32(const OpCall& call, const Tensor& x, const Tensor& indices) {
   const DType t = indices.dtype();
   if (!is_integral(t) || t == DType::Bool || dtype_size(t) < 4 || t == DType::Int32 || indices.rank() < 1 ||
       indices.shape().back() > x.rank() || indices.numel() == 0)
     return false;
-  const bool wrap = flag(call, "wrap_negative_indices", true);
+  const Tensor wrapped = normalized(indices, x, flag(call, "wrap_negative_indices", true));
   bool found = false;
   sh::for_each_position(indices.shape(), [&](const Shape& at) {
-    int64_t v = ref::read_index(indices, at);
-    if (t == DType::UInt64 && v < 0) {  // past 2^63: its bit pattern
-      found = true;
-      return;
-    }
-    if (wrap && v < 0) v += x.shape()[static_cast<size_t>(at.back())];
-    found = found || v < INT32_MIN || v > INT32_MAX;
+    const int64_t v = ref::read_index(wrapped, at);
+    found = found || (t == DType::UInt64 && ref::read_index(indices, at) < 0) || v < INT32_MIN || v > INT32_MAX;
   });
   return found;
 }
